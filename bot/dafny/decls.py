@@ -1,0 +1,63 @@
+"""Declarations found in a Dafny file (the data the structural parser produces).
+
+Pure data. Offsets are into the source text the parser was given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.dafny.types import DafnyType
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type_text: str  # as written, e.g. "seq<int>"
+    type: DafnyType
+
+
+@dataclass(frozen=True)
+class Clause:
+    kind: str  # "requires" | "ensures" | "modifies" | "reads" | "decreases"
+    text: str  # the expression text after the keyword, without a trailing ';'
+    line: int
+    start: int  # offset of the keyword
+    end: int  # offset after the clause (after a trailing ';' when present)
+
+
+@dataclass(frozen=True)
+class Decl:
+    kind: str  # "method" | "lemma" | "function" | "predicate" | "function method" | "predicate method"
+    #            | "constructor" | "twostate function" | ... (the keyword(s) as written, without "ghost")
+    name: str
+    ghost: bool
+    params: tuple[Param, ...]
+    returns: tuple[Param, ...]  # method out-parameters; for a function, one unnamed Param with its result type
+    clauses: tuple[Clause, ...]
+    start: int  # offset of the first token of the declaration (modifiers such as `ghost` included)
+    header_end: int  # offset after the last specification clause (where the body would start)
+    body: tuple[int, int] | None  # offsets of '{' and one past the matching '}', None when bodiless
+    end: int  # offset after the whole declaration
+    line: int  # 1-based line of the declaring keyword
+    end_line: int
+    container: str  # "" at top level, else "module M", "class C", "module M.class C" ...
+
+    def clause_texts(self, kind: str) -> list[str]:
+        return [c.text for c in self.clauses if c.kind == kind]
+
+
+@dataclass(frozen=True)
+class DafnyFile:
+    path: str
+    source: str
+    decls: tuple[Decl, ...]
+
+    def find(self, name: str) -> Decl | None:
+        for d in self.decls:
+            if d.name == name:
+                return d
+        return None
+
+    def methods(self) -> list[Decl]:
+        return [d for d in self.decls if d.kind == "method"]

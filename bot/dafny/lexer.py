@@ -1,0 +1,201 @@
+"""Dafny lexer: tokens with positions, nested comments, strings, chars and attributes.
+
+Pure code. Everything structural in the project (declarations, test methods, dialect rewrites)
+is built on these tokens, never on line-based regular expressions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class TokKind(Enum):
+    IDENT = "ident"
+    NUMBER = "number"
+    STRING = "string"
+    CHAR = "char"
+    OP = "op"
+    COMMENT = "comment"
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: TokKind
+    text: str
+    start: int  # offset of the first character in the source
+    end: int  # offset one past the last character
+    line: int  # 1-based
+    col: int  # 1-based
+
+
+class LexError(ValueError):
+    def __init__(self, message: str, line: int, col: int) -> None:
+        super().__init__(f"line {line}, column {col}: {message}")
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+# Longest first: the lexer takes the first operator that matches.
+_OPS = (
+    "<==>", "==>", "<==", "!in", ":=", "::", "==", "!=", "<=", ">=", "&&", "||", "..", "{:", "=>",
+    "!!", "->", "~>", "-->", ":|", "<<", ">>",
+)
+_OPS_SORTED = tuple(sorted(set(_OPS), key=len, reverse=True))
+_IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_IDENT_PART = _IDENT_START | frozenset("0123456789'?")
+
+
+def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
+    """Split Dafny source into tokens; raises LexError on an unterminated comment, string or char."""
+    toks: list[Token] = []
+    i, n = 0, len(src)
+    line, line_start = 1, 0
+
+    def pos(at: int) -> tuple[int, int]:
+        # line/col for an offset at or after line_start of the current line
+        return line, at - line_start + 1
+
+    while i < n:
+        c = src[i]
+        if c == "\n":
+            line += 1
+            line_start = i + 1
+            i += 1
+            continue
+        if c in " \t\r\f\v\ufeff":
+            i += 1
+            continue
+        start = i
+        ln, col = pos(i)
+        if src.startswith("//", i):
+            j = src.find("\n", i)
+            j = n if j < 0 else j
+            if keep_comments:
+                toks.append(Token(TokKind.COMMENT, src[i:j], i, j, ln, col))
+            i = j
+            continue
+        if src.startswith("/*", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if src.startswith("/*", j):
+                    depth, j = depth + 1, j + 2
+                elif src.startswith("*/", j):
+                    depth, j = depth - 1, j + 2
+                else:
+                    if src[j] == "\n":
+                        line += 1
+                        line_start = j + 1
+                    j += 1
+            if depth:
+                raise LexError("unterminated /* comment", ln, col)
+            if keep_comments:
+                toks.append(Token(TokKind.COMMENT, src[i:j], i, j, ln, col))
+            i = j
+            continue
+        if c == '"' or (c == "@" and src.startswith('@"', i)):
+            verbatim = c == "@"
+            j = i + (2 if verbatim else 1)
+            while True:
+                if j >= n or (src[j] == "\n" and not verbatim):
+                    raise LexError("unterminated string literal", ln, col)
+                if verbatim and src[j] == '"':
+                    if src.startswith('""', j):
+                        j += 2
+                        continue
+                    break
+                if not verbatim and src[j] == "\\":
+                    j += 2
+                    continue
+                if src[j] == '"':
+                    break
+                if src[j] == "\n":
+                    line += 1
+                    line_start = j + 1
+                j += 1
+            toks.append(Token(TokKind.STRING, src[start : j + 1], start, j + 1, ln, col))
+            i = j + 1
+            continue
+        if c == "'":
+            end = _char_literal_end(src, i)
+            if end is None:
+                raise LexError("malformed character literal", ln, col)
+            toks.append(Token(TokKind.CHAR, src[i:end], i, end, ln, col))
+            i = end
+            continue
+        if c.isdigit():
+            j = i
+            if src.startswith(("0x", "0X"), i):
+                j = i + 2
+                while j < n and (src[j] in "0123456789abcdefABCDEF_"):
+                    j += 1
+            else:
+                while j < n and (src[j].isdigit() or src[j] == "_"):
+                    j += 1
+                if j + 1 < n and src[j] == "." and src[j + 1].isdigit():
+                    j += 1
+                    while j < n and (src[j].isdigit() or src[j] == "_"):
+                        j += 1
+            toks.append(Token(TokKind.NUMBER, src[i:j], i, j, ln, col))
+            i = j
+            continue
+        if c in _IDENT_START or (not c.isascii() and c.isalpha()):
+            j = i + 1
+            while j < n and (src[j] in _IDENT_PART or (not src[j].isascii() and src[j].isalnum())):
+                j += 1
+            toks.append(Token(TokKind.IDENT, src[i:j], i, j, ln, col))
+            i = j
+            continue
+        for op in _OPS_SORTED:
+            if src.startswith(op, i):
+                # `!in` only when `in` is a whole word (not `!inside`)
+                if op == "!in" and i + 3 < n and src[i + 3] in _IDENT_PART:
+                    continue
+                toks.append(Token(TokKind.OP, op, i, i + len(op), ln, col))
+                i += len(op)
+                break
+        else:
+            toks.append(Token(TokKind.OP, c, i, i + 1, ln, col))
+            i += 1
+    return toks
+
+
+def _char_literal_end(src: str, i: int) -> int | None:
+    """End offset of a char literal starting at src[i] == "'", or None."""
+    n = len(src)
+    if i + 2 < n and src[i + 1] == "\\":
+        if src[i + 2] == "u":
+            j = i + 3
+            while j < n and src[j] in "0123456789abcdefABCDEF":
+                j += 1
+            return j + 1 if j < n and src[j] == "'" else None
+        if src[i + 2] == "U" and i + 3 < n and src[i + 3] == "{":
+            j = src.find("}", i)
+            return j + 2 if j > 0 and j + 1 < n and src[j + 1] == "'" else None
+        return i + 4 if i + 3 < n and src[i + 3] == "'" else None
+    if i + 2 < n and src[i + 2] == "'" and src[i + 1] != "\n":
+        return i + 3
+    return None
+
+
+def significant(tokens: list[Token]) -> list[Token]:
+    """Tokens without comments."""
+    return [t for t in tokens if t.kind is not TokKind.COMMENT]
+
+
+def matching_close(tokens: list[Token], open_index: int) -> int:
+    """Index of the bracket closing tokens[open_index] ('(', '[', '{' or '{:'); -1 if unbalanced."""
+    pairs = {"(": ")", "[": "]", "{": "}", "{:": "}"}
+    depth = 0
+    for k in range(open_index, len(tokens)):
+        t = tokens[k]
+        if t.kind is not TokKind.OP:
+            continue
+        if t.text in pairs:
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
