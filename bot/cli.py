@@ -1,0 +1,172 @@
+"""Command line: `python -m bot score ...` (and `audit`). Glue: builds real objects, maps errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot import __version__
+from bot.cache import ResultCache
+from bot.config import default_cache_dir, default_jobs
+from bot.dafny.decls import DafnyFile
+from bot.dafny.dialect import Dialect
+from bot.dafny.parser import DafnyParseError, parse_file
+from bot.engine import Engine
+from bot.harness import HarnessOptions
+from bot.pipeline import MethodJob, ScoreOptions, score_methods
+from bot.report.json_report import render_json
+from bot.report.markdown import render_markdown
+from bot.report.text import render_text
+from bot.scoring import MethodScore
+from bot.tests_io.discover import cases_for_spec
+from bot.tests_io.model import CaseProblem, ReadResult
+from bot.verifier import VerifierInfo, VerifierNotFound, detect, make_backend
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad arguments or unreadable input: exit code 2 with the message."""
+
+
+def _positive(text: str) -> int:
+    v = int(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return v
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mutants", type=_positive, default=5, help="mutants per test case (default 5)")
+    p.add_argument("--seed", type=int, default=0, help="mutation seed (default 0)")
+    p.add_argument("--jobs", type=_positive, default=0, help="parallel verifier processes (default: cores)")
+    p.add_argument("--time-limit", type=_positive, default=20, help="seconds per program (default 20)")
+    p.add_argument("--tolerance", type=float, default=0.0, help="relative tolerance for real outputs")
+    p.add_argument("--cache-dir", default=None, help="result cache (default: ~/.cache/dafny-spec-score)")
+    p.add_argument("--no-cache", action="store_true", help="verify everything again")
+    p.add_argument("--dafny", default="dafny", help="verifier command (default: dafny on PATH)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="Score Dafny specifications against tests."
+    )
+    parser.add_argument("--version", action="version", version=f"dafny-spec-score {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    score = sub.add_parser("score", help="score the tested methods of Dafny files")
+    score.add_argument("paths", nargs="+", metavar="PATH.dfy")
+    score.add_argument(
+        "--tests", default=None, help="test file (.dfy, .toml or MBPP .json); default: discovered"
+    )
+    score.add_argument("--method", default=None, help="score only this method")
+    score.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    score.add_argument("--output", default=None, help="write the report here instead of standard output")
+    add_run_options(score)
+    return parser
+
+
+def make_engine(args: argparse.Namespace) -> tuple[Engine, VerifierInfo]:
+    try:
+        info = detect(args.dafny)
+    except VerifierNotFound as e:
+        raise UsageError(str(e)) from e
+    cache = None if args.no_cache else ResultCache(Path(args.cache_dir or default_cache_dir(os.environ)))
+    jobs = args.jobs or default_jobs()
+    engine = Engine(make_backend(info), jobs=jobs, time_limit=args.time_limit, cache=cache)
+    return engine, info
+
+
+def dialect_for(info: VerifierInfo) -> Dialect:
+    return Dialect.DAFNY2 if info.major < 4 else Dialect.DAFNY4
+
+
+def load_dafny(path: str) -> DafnyFile:
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read: {e}") from e
+    try:
+        return parse_file(source, path)
+    except DafnyParseError as e:
+        raise UsageError(f"{e}\n  fix the Dafny syntax there, or pass another file") from e
+
+
+def jobs_for_file(file: DafnyFile, read: ReadResult, method: str | None) -> list[MethodJob]:
+    names = sorted({c.method for c in read.cases} | {p.method for p in read.problems if p.method})
+    if method is not None:
+        if file.find(method) is None:
+            raise UsageError(f"{file.path}: no method named `{method}`")
+        names = [method]
+    jobs = []
+    for name in names:
+        decl = file.find(name)
+        if decl is None or decl.kind != "method":
+            continue
+        cases = tuple(c for c in read.cases if c.method == name)
+        problems = tuple(p for p in read.problems if p.method in ("", name))
+        jobs.append(MethodJob(file, decl, cases, problems, file.path))
+    return jobs
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "mutants": args.mutants,
+        "seed": args.seed,
+        "time_limit": args.time_limit,
+        "tolerance": args.tolerance,
+    }
+
+
+def render(scores: list[MethodScore], fmt: str, info: VerifierInfo, args: argparse.Namespace) -> str:
+    if fmt == "json":
+        return render_json(scores, info.version, settings(args))
+    if fmt == "markdown":
+        return render_markdown(scores, info.version)
+    return render_text(scores, info.version)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    files = [load_dafny(p) for p in args.paths]
+    jobs: list[MethodJob] = []
+    problems: list[CaseProblem] = []
+    for f in files:
+        read = cases_for_spec(f, args.tests)
+        file_jobs = jobs_for_file(f, read, args.method)
+        if not file_jobs:
+            problems += list(read.problems)
+        jobs += file_jobs
+    for p in problems:
+        print(f"warning: {p}", file=sys.stderr)
+    if not jobs:
+        print(
+            "nothing to score: no test cases found for any method "
+            "(see README: test methods in the file, PATH.tests.toml, or --tests)",
+            file=sys.stderr,
+        )
+    engine, info = make_engine(args)
+    options = ScoreOptions(args.mutants, args.seed, HarnessOptions(real_tolerance=args.tolerance))
+    scores = score_methods(jobs, engine, dialect_for(info), options)
+    out = render(scores, args.format, info, args)
+    if args.output:
+        Path(args.output).write_text(out, encoding="utf-8")
+    else:
+        sys.stdout.write(out)
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return cmd_score(args)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,518 @@
+"""Token-level rewriting between Dafny syntax generations (2.x/3.x and 4.x).
+
+Pure code. Every rewrite keeps each line at its line number (no newline is added or removed) because
+the verifier reports errors by line and those lines are mapped back to the original file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from bot.dafny.lexer import Token, TokKind, significant, tokenize
+from bot.dafny.parser import CLAUSE_KEYWORDS, LOOP_SPEC_KEYWORDS, TokenView
+
+
+class Dialect(Enum):
+    DAFNY2 = "2"  # Dafny 2.x/3.x: `function` is ghost, `function method` is compiled
+    DAFNY4 = "4"  # Dafny 4: `function` is compiled, `ghost function` is ghost
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    text: str
+    changes: tuple[str, ...]  # e.g. "line 12: `ghost function` -> `function`"
+    left_alone: tuple[str, ...] = ()  # constructs the target rejects that were not rewritten
+
+
+_FUNCTION_WORDS = frozenset({"function", "predicate"})
+_FUNCTION_MODIFIERS = frozenset({"ghost", "static", "opaque", "abstract", "protected", "private"})
+_EXTREME_PREFIXES = frozenset({"twostate", "least", "greatest", "inductive"})
+_STATEMENT_BEFORE = frozenset({";", "{", "}", "=>"})
+# Dafny 2 and Dafny 4 names of extreme predicates and lemmas
+_EXTREME_TO_2 = {
+    ("least", "predicate"): "inductive predicate",
+    ("least", "lemma"): "inductive lemma",
+    ("greatest", "predicate"): "copredicate",
+    ("greatest", "lemma"): "colemma",
+}
+_EXTREME_TO_4 = {
+    ("inductive", "predicate"): "least predicate",
+    ("inductive", "lemma"): "least lemma",
+    ("copredicate",): "greatest predicate",
+    ("colemma",): "greatest lemma",
+}
+
+
+def detect_syntax(source: str) -> Dialect:
+    """Which syntax generation a source is written in; DAFNY2 when nothing tells.
+
+    `function method` and Dafny 2 extreme predicates mean DAFNY2 and win over everything else;
+    `ghost function`, `opaque function`, `for` loops, `expect`, `continue`, `least`/`greatest` and
+    `by method` mean DAFNY4. Raises LexError on text the lexer cannot split.
+    """
+    v = TokenView(significant(tokenize(source)))
+    dafny4 = False
+    for k in range(v.n):
+        if v.is_word(k, _FUNCTION_WORDS):
+            if v.is_word(k + 1, "method"):
+                return Dialect.DAFNY2
+            mods = {v.toks[j].text for j in _modifiers_before(v, k)}
+            dafny4 = dafny4 or bool(mods & {"ghost", "opaque"})
+        elif v.is_word(k, frozenset({"copredicate", "colemma"})) or (
+            v.is_word(k, "inductive") and v.is_word(k + 1, frozenset({"predicate", "lemma"}))
+        ):
+            return Dialect.DAFNY2
+        elif (
+            _is_for_loop(v, k)
+            or _is_statement_word(v, k, "expect")
+            or _is_statement_word(v, k, "continue")
+            or (
+                v.is_word(k, frozenset({"least", "greatest"}))
+                and v.is_word(k + 1, frozenset({"predicate", "lemma"}))
+            )
+            or (v.is_word(k, "by") and v.is_word(k + 1, "method") and v.text(k - 1) == "}")
+        ):
+            dafny4 = True
+    return Dialect.DAFNY4 if dafny4 else Dialect.DAFNY2
+
+
+def to_dialect(source: str, target: Dialect) -> Rewrite:
+    """Rewrite `source` into the syntax of `target`, line numbers unchanged.
+
+    Raises LexError on text the lexer cannot split.
+    """
+    origin = detect_syntax(source)
+    r = _Rewriter(source, origin)
+    if target is Dialect.DAFNY2:
+        r.functions_to_2()
+        r.loops_to_2()
+        r.expects_to_2()
+        r.notes_for_2()
+    else:
+        r.functions_to_4()
+    return r.result()
+
+
+# -- token patterns ---------------------------------------------------------------------------
+
+
+def _modifiers_before(v: TokenView, k: int) -> list[int]:
+    """Indices of the modifier words directly before token k (nearest last)."""
+    j = k - 1
+    while j >= 0 and v.is_word(j, _FUNCTION_MODIFIERS):
+        j -= 1
+    return list(range(j + 1, k))
+
+
+def _is_for_loop(v: TokenView, k: int) -> bool:
+    return (
+        v.is_word(k, "for")
+        and k + 2 < v.n
+        and v.toks[k + 1].kind is TokKind.IDENT
+        and v.text(k + 2) in (":=", ":")
+    )
+
+
+def _is_statement_word(v: TokenView, k: int, word: str) -> bool:
+    """Token k is `word` at the start of a statement."""
+    if not v.is_word(k, word):
+        return False
+    if k == 0 or v.text(k - 1) in _STATEMENT_BEFORE:
+        return True
+    # `label L: expect ...`
+    return v.text(k - 1) == ":" and v.is_word(k - 3, "label")
+
+
+@dataclass
+class _Loop:
+    kw: int  # index of `for` / `while`
+    body_open: int
+    body_close: int
+    label: str | None
+    line: int
+    continue_label: str | None = None
+    # `for` loops only
+    open_text: str = "{"
+    close_text: str = "}"
+    header: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+class _Rewriter:
+    def __init__(self, source: str, origin: Dialect) -> None:
+        self.src = source
+        self.origin = origin
+        self.v = TokenView(significant(tokenize(source)))
+        self.toks = self.v.toks
+        self.names = {t.text for t in self.toks if t.kind is TokKind.IDENT}
+        self.edits: list[tuple[int, int, int, str]] = []  # (start, end, sequence, text)
+        self.blanked: list[tuple[int, int]] = []  # spans removed whole: no edit inside them
+        self.changes: list[tuple[int, str]] = []
+        self.left: list[tuple[int, str]] = []
+
+    # -- bookkeeping ----------------------------------------------------------------------
+
+    def edit(self, start: int, end: int, text: str) -> None:
+        if any(b0 <= start and end <= b1 for b0, b1 in self.blanked):
+            return
+        self.edits.append((start, end, len(self.edits), text))
+
+    def remove_word(self, tok: Token) -> None:
+        end = tok.end
+        while end < len(self.src) and self.src[end] in " \t":
+            end += 1
+        self.edit(tok.start, end, "")
+
+    def blank(self, start: int, end: int) -> None:
+        self.edits = [e for e in self.edits if not (start <= e[0] and e[1] <= end)]
+        self.blanked.append((start, end))
+        self.edits.append((start, end, len(self.edits), ""))
+
+    def change(self, line: int, before: str, after: str) -> None:
+        self.changes.append((line, f"line {line}: `{before}` -> `{after}`"))
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 1
+        while name in self.names:
+            n += 1
+            name = f"{base}{n}"
+        self.names.add(name)
+        return name
+
+    def result(self) -> Rewrite:
+        out: list[str] = []
+        at = 0
+        for start, end, _, text in sorted(self.edits):
+            if start < at:
+                raise AssertionError(f"overlapping rewrites at offset {start}")
+            old = self.src[start:end]
+            missing = old.count("\n") - text.count("\n")
+            if missing < 0:
+                raise AssertionError("a rewrite may not add lines")
+            out.append(self.src[at:start])
+            out.append(text + "\n" * missing)
+            at = end
+        out.append(self.src[at:])
+        text = "".join(out)
+        if text.count("\n") != self.src.count("\n"):
+            raise AssertionError("a rewrite changed the number of lines")
+        return Rewrite(
+            text,
+            tuple(c for _, c in sorted(self.changes, key=lambda c: c[0])),
+            tuple(c for _, c in sorted(self.left, key=lambda c: c[0])),
+        )
+
+    def _joined(self, first: int, last: int) -> str:
+        """Tokens first..last on one line, one space where the source had any gap."""
+        parts: list[str] = []
+        for k in range(first, last + 1):
+            if k > first and self.toks[k].start > self.toks[k - 1].end:
+                parts.append(" ")
+            parts.append(self.toks[k].text)
+        return "".join(parts)
+
+    # -- functions and predicates ----------------------------------------------------------
+
+    def _functions(self) -> list[tuple[int, list[int], bool, tuple[int, int] | None]]:
+        """(keyword index, modifier indices, `function method`?, `by method` token span) per function."""
+        v = self.v
+        found = []
+        for k in range(v.n):
+            if not v.is_word(k, _FUNCTION_WORDS) or v.is_word(k - 1, _EXTREME_PREFIXES):
+                continue
+            has_method = v.is_word(k + 1, "method")
+            found.append(
+                (k, _modifiers_before(v, k), has_method, self._by_method(k + (2 if has_method else 1)))
+            )
+        return found
+
+    def _by_method(self, k: int) -> tuple[int, int] | None:
+        """Token span of `by method { ... }` after the function header starting at k, if any."""
+        v = self.v
+        while k < v.n:
+            t = v.text(k)
+            if v.is_word(k, CLAUSE_KEYWORDS):
+                k = v.expression_end(v.skip_attributes(k + 1, v.n), v.n, CLAUSE_KEYWORDS)
+                continue
+            if t == "{":
+                close = v.close(k)
+                if v.is_word(close + 1, "by") and v.is_word(close + 2, "method") and v.text(close + 3) == "{":
+                    return close + 1, v.close(close + 3)
+                return None
+            if t in ("(", "[", "{:"):
+                k = v.close(k) + 1
+                continue
+            if t in (";", "}") or v.starts_decl(k, v.n):
+                return None
+            k += 1
+        return None
+
+    def functions_to_2(self) -> None:
+        v = self.v
+        for k, mods, has_method, by_method in self._functions():
+            kw = self.toks[k]
+            word = kw.text
+            texts = {self.toks[j].text: self.toks[j] for j in mods}
+            ghost = "ghost" in texts
+            if ghost:
+                self.remove_word(texts["ghost"])
+                self.change(kw.line, f"ghost {word}", word)
+            insert = ""
+            compiled = not ghost and (self.origin is Dialect.DAFNY4 or by_method is not None)
+            if compiled and not has_method:
+                insert += " method"
+                self.change(kw.line, word, f"{word} method")
+            if "opaque" in texts:
+                self.remove_word(texts["opaque"])
+                insert += " {:opaque}"
+                self.change(kw.line, f"opaque {word}", f"{word} {{:opaque}}")
+            if insert:
+                at = self.toks[k + 1].end if has_method else kw.end
+                self.edit(at, at, insert)
+            if by_method is not None:
+                first, last = by_method
+                self.blank(self.toks[first].start, self.toks[last].end)
+                line = self.toks[first].line
+                self.changes.append(
+                    (
+                        line,
+                        f"line {line}: `by method {{ ... }}` removed (Dafny 2.3 has no "
+                        f"`by method`; the {word} body is compiled instead, unverified)",
+                    )
+                )
+        for k in range(v.n):
+            words = (v.text(k), v.text(k + 1))
+            if words in _EXTREME_TO_2 and v.is_word(k, words[0]) and v.is_word(k + 1, words[1]):
+                self.edit(self.toks[k].start, self.toks[k + 1].end, _EXTREME_TO_2[words])
+                self.change(self.toks[k].line, " ".join(words), _EXTREME_TO_2[words])
+
+    def functions_to_4(self) -> None:
+        v = self.v
+        for k, mods, has_method, by_method in self._functions():
+            kw = self.toks[k]
+            word = kw.text
+            ghost = any(self.toks[j].text == "ghost" for j in mods)
+            if has_method:
+                self.edit(kw.end, self.toks[k + 1].end, "")
+                self.change(kw.line, f"{word} method", word)
+            elif self.origin is Dialect.DAFNY2 and not ghost and by_method is None:
+                self.edit(kw.start, kw.start, "ghost ")
+                self.change(kw.line, word, f"ghost {word}")
+        for k in range(v.n):
+            for words, new in _EXTREME_TO_4.items():
+                if all(v.is_word(k + i, w) for i, w in enumerate(words)):
+                    self.edit(self.toks[k].start, self.toks[k + len(words) - 1].end, new)
+                    self.change(self.toks[k].line, " ".join(words), new)
+
+    # -- loops --------------------------------------------------------------------------------
+
+    def loops_to_2(self) -> None:
+        loops = self._loops()
+        self._continues(loops)
+        for loop in loops:
+            if loop.header:
+                for start, end, text in loop.header:
+                    self.edit(start, end, text)
+            if loop.continue_label is not None:
+                loop.open_text += f" label {loop.continue_label}: {{"
+                loop.close_text = "} " + loop.close_text
+            if loop.open_text != "{":
+                tok = self.toks[loop.body_open]
+                self.edit(tok.start, tok.end, loop.open_text)
+            if loop.close_text != "}":
+                tok = self.toks[loop.body_close]
+                self.edit(tok.start, tok.end, loop.close_text)
+
+    def _loops(self) -> list[_Loop]:
+        v = self.v
+        loops: list[_Loop] = []
+        for k in range(v.n):
+            if _is_for_loop(v, k):
+                loop = self._for_loop(k)
+            elif v.is_word(k, "while"):
+                loop = self._while_loop(k)
+            else:
+                continue
+            if loop is not None:
+                loops.append(loop)
+        return loops
+
+    def _label_of(self, k: int) -> str | None:
+        v = self.v
+        if v.text(k - 1) == ":" and v.is_word(k - 3, "label"):
+            return v.text(k - 2)
+        return None
+
+    def _loop_specs(self, k: int) -> tuple[int, bool]:
+        """Index after the loop specification clauses starting at k; whether one is `decreases`."""
+        v = self.v
+        decreases = False
+        while v.is_word(k, LOOP_SPEC_KEYWORDS):
+            decreases = decreases or v.text(k) == "decreases"
+            k = v.expression_end(v.skip_attributes(k + 1, v.n), v.n, LOOP_SPEC_KEYWORDS)
+            if v.text(k) == ";":
+                k += 1
+        return k, decreases
+
+    def _while_loop(self, k: int) -> _Loop | None:
+        v = self.v
+        guard_end = v.expression_end(k + 1, v.n, LOOP_SPEC_KEYWORDS)
+        body, _ = self._loop_specs(guard_end)
+        if v.text(body) != "{" or v.is_word(body + 1, "case"):
+            return None
+        return _Loop(k, body, v.close(body), self._label_of(k), self.toks[k].line)
+
+    def _for_loop(self, k: int) -> _Loop | None:
+        v = self.v
+        line = self.toks[k].line
+        index = v.text(k + 1)
+        j = k + 2
+        type_text = ""
+        if v.text(j) == ":":
+            t0 = j + 1
+            while j < v.n and v.text(j) not in (":=", ";", "{"):
+                j += 1
+            if v.text(j) != ":=" or j == t0:
+                self.left.append((line, f"line {line}: `for` loop not understood (left as is)"))
+                return None
+            type_text = ": " + self._joined(t0, j - 1)
+        assign = j
+        d = assign + 1
+        while d < v.n and not v.is_word(d, frozenset({"to", "downto"})):
+            if v.text(d) in (";", "{", "}"):
+                self.left.append((line, f"line {line}: `for` loop without `to`/`downto` (left as is)"))
+                return None
+            d = v.close(d) + 1 if v.text(d) in ("(", "[", "{:") else d + 1
+        if d >= v.n or d == assign + 1:
+            self.left.append((line, f"line {line}: `for` loop not understood (left as is)"))
+            return None
+        down = v.text(d) == "downto"
+        unbounded = v.text(d + 1) == "*"
+        bound_end = d + 2 if unbounded else v.expression_end(d + 1, v.n, LOOP_SPEC_KEYWORDS)
+        if bound_end == d + 1:
+            self.left.append((line, f"line {line}: `for` loop without a bound (left as is)"))
+            return None
+        body, decreases = self._loop_specs(bound_end)
+        if v.text(body) != "{":
+            self.left.append((line, f"line {line}: body-less `for` loop (left as is)"))
+            return None
+        if index == "_":
+            index = self.fresh("for_index")
+        lo, hi = self.fresh(f"{index}_lo"), self.fresh(f"{index}_hi")
+        first, second = (hi, lo) if down else (lo, hi)
+        start_tok, assign_tok, dir_tok = self.toks[k], self.toks[assign], self.toks[d]
+        after_bound = self.toks[bound_end - 1].end
+        # Dafny 4 semantics: bounds evaluated once, `lo <= hi` checked, `lo <= i <= hi` invariant,
+        # the body sees lo..hi-1 (upwards) or hi-1..lo (downwards)
+        header = [(start_tok.start, assign_tok.end, f"{{ var {first} :=")]
+        if unbounded:
+            guard = f"; var {index}{type_text} := {first}; while true invariant "
+            guard += f"{index} <= {hi}" if down else f"{lo} <= {index}"
+            if not decreases:
+                guard += " decreases *"
+            header.append((dir_tok.start, self.toks[d + 1].end, guard))
+        else:
+            header.append(
+                (dir_tok.start, dir_tok.end, f"; var {index}{type_text} := {first}; var {second} :=")
+            )
+            loop = (
+                f"while {lo} < {index} invariant {lo} <= {index} <= {hi} decreases {index} - {lo}"
+                if down
+                else f"while {index} < {hi} invariant {lo} <= {index} <= {hi} decreases {hi} - {index}"
+            )
+            header.append((after_bound, after_bound, f"; assert {lo} <= {hi}; {loop}"))
+        bound = "*" if unbounded else "..."
+        self.changes.append(
+            (
+                line,
+                f"line {line}: `for {v.text(k + 1)} := ... {dir_tok.text} {bound}` -> "
+                f"`while` loop in a block",
+            )
+        )
+        return _Loop(
+            k,
+            body,
+            v.close(body),
+            self._label_of(k),
+            line,
+            open_text=f"{{ {index} := {index} - 1;" if down else "{",
+            close_text="} }" if down else f"{index} := {index} + 1; }} }}",
+            header=header,
+        )
+
+    def _continues(self, loops: list[_Loop]) -> None:
+        """`continue` (Dafny 2.3 has none) -> `break` to a label around the loop body."""
+        v = self.v
+        for k in range(v.n):
+            if not _is_statement_word(v, k, "continue") and not (
+                v.is_word(k, "continue") and v.is_word(k - 1, "break")
+            ):
+                continue
+            line = self.toks[k].line
+            if v.is_word(k - 1, "break"):
+                self.left.append((line, f"line {line}: `break continue` (left as is)"))
+                continue
+            label = v.text(k + 1) if self.toks[k + 1].kind is TokKind.IDENT else None
+            enclosing = [lp for lp in loops if lp.body_open < k < lp.body_close]
+            targets = [lp for lp in enclosing if label is None or lp.label == label]
+            if not targets:
+                self.left.append((line, f"line {line}: `continue` outside a loop it can target (left as is)"))
+                continue
+            loop = max(targets, key=lambda lp: lp.body_open)  # the innermost one
+            if loop.continue_label is None:
+                loop.continue_label = self.fresh(f"continue{loop.line}")
+            last = self.toks[k + 1] if label is not None else self.toks[k]
+            self.edit(self.toks[k].start, last.end, f"break {loop.continue_label}")
+            self.change(
+                line, "continue" if label is None else f"continue {label}", f"break {loop.continue_label}"
+            )
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def expects_to_2(self) -> None:
+        """`expect E, msg;` -> `assume {:axiom} E;`: the verifier assumes what `expect` checks at run time."""
+        v = self.v
+        for k in range(v.n):
+            if not v.is_word(k, "expect"):
+                continue
+            line = self.toks[k].line
+            if v.text(k - 1) == ":-":
+                self.left.append((line, f"line {line}: `:- expect` (left as is)"))
+                continue
+            if not _is_statement_word(v, k, "expect"):
+                continue
+            j, comma = k + 1, -1
+            while j < v.n and v.text(j) not in (";", "}"):
+                if v.text(j) == "," and comma < 0:
+                    comma = j
+                j = v.close(j) + 1 if v.text(j) in ("(", "[", "{", "{:") else j + 1
+            if v.text(j) != ";":
+                self.left.append((line, f"line {line}: `expect` without ';' (left as is)"))
+                continue
+            tok = self.toks[k]
+            self.edit(tok.start, tok.end, "assume {:axiom}")
+            if comma >= 0:
+                self.edit(self.toks[comma].start, self.toks[j].start, "")
+            self.change(line, "expect", "assume {:axiom}")
+
+    def notes_for_2(self) -> None:
+        """Constructs Dafny 2.3 rejects that are not rewritten."""
+        v = self.v
+        for k in range(v.n):
+            tok = self.toks[k]
+            if v.is_word(k, "seq") and (v.text(k + 1) == "(" or v.text(k + 1) == "<") and self._seq_call(k):
+                self.left.append((tok.line, f"line {tok.line}: `seq(n, f)` is not Dafny 2.3 (left as is)"))
+            elif tok.kind is TokKind.CHAR and not tok.text.isascii():
+                self.left.append((tok.line, f"line {tok.line}: non-ASCII character literal (left as is)"))
+
+    def _seq_call(self, k: int) -> bool:
+        v = self.v
+        j = k + 1
+        if v.text(j) == "<":
+            depth = 0
+            while j < v.n:
+                depth += {"<": 1, ">": -1, ">>": -2}.get(v.text(j), 0)
+                j += 1
+                if depth <= 0:
+                    break
+        return v.text(j) == "(" and v.text(k - 1) != ":"

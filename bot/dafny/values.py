@@ -1,0 +1,522 @@
+"""Typed Dafny values: a literal parser (type-directed) and printers.
+
+Pure code. Strings are sequences of chars (`SeqV` of `CharV`); the type decides how they print.
+
+Printing rule for negative numbers: `to_dafny` writes a bare unary minus (`-5`, `-2.5`), also inside
+sequences and tuples. Dafny's unary minus binds tighter than every binary operator, so the text is a
+safe operand wherever the harness puts it (`x == -5`, `-5 <= x`, `[-5]`, `(-5, 1)`, `x := -5`). Reals
+that are not finite decimals print as a quotient and are always parenthesised: `(1.0 / 3.0)`. A caller
+that applies a suffix to a literal (`.0`, `[i]`, `.Length`) must add parentheses itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeVar
+
+from bot.dafny.lexer import LexError, Token, TokKind, tokenize
+from bot.dafny.types import (
+    ArrayT,
+    BoolT,
+    BvT,
+    CharT,
+    DafnyType,
+    IntT,
+    NatT,
+    RealT,
+    SeqT,
+    StringT,
+    TupleT,
+    Unsupported,
+    parse_type,
+)
+
+
+@dataclass(frozen=True)
+class IntV:
+    v: int
+
+
+@dataclass(frozen=True)
+class BoolV:
+    v: bool
+
+
+@dataclass(frozen=True)
+class CharV:
+    v: str  # exactly one character
+
+
+@dataclass(frozen=True)
+class RealV:
+    v: Fraction
+
+
+@dataclass(frozen=True)
+class BvV:
+    width: int
+    v: int  # 0 <= v < 2**width
+
+
+@dataclass(frozen=True)
+class SeqV:
+    elems: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class ArrayV:
+    elems: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class TupleV:
+    elems: tuple[Value, ...]
+
+
+Value = IntV | BoolV | CharV | RealV | BvV | SeqV | ArrayV | TupleV
+
+
+class ValueParseError(ValueError):
+    """Literal text that is not a value of the wanted type; the message says what was expected."""
+
+
+def parse_value(text: str, t: DafnyType) -> Value:
+    """Parse Dafny literal text (e.g. `new int[] [1, 2]`, `"ab"`, `-3`, `[(1, 2)]`) as a value of type t."""
+    if isinstance(t, Unsupported):
+        raise ValueParseError(f"cannot build values of type {t}")
+    try:
+        toks = [tok for tok in tokenize(text) if tok.kind is not TokKind.COMMENT]
+    except LexError as e:
+        raise ValueParseError(f"expected {t} literal, found malformed text ({e.message})") from e
+    p = _Parser(toks)
+    v = p.value(t)
+    if p.k < len(toks):
+        raise ValueParseError(f"expected end of {t} literal, found {_describe(toks[p.k])}")
+    return v
+
+
+def to_dafny(v: Value, t: DafnyType) -> str:
+    """A Dafny expression denoting v at type t (arrays print as their sequence literal)."""
+    return _print(v, t, for_humans=False)
+
+
+def show(v: Value, t: DafnyType) -> str:
+    """Human-readable text for reports: `to_dafny`, but printable non-ASCII characters stay as they are."""
+    return _print(v, t, for_humans=True)
+
+
+def type_check(v: Value, t: DafnyType) -> bool:
+    """Whether v is a value of type t (an array's value may also be given as a `SeqV`)."""
+    if isinstance(t, IntT):
+        return isinstance(v, IntV)
+    if isinstance(t, NatT):
+        return isinstance(v, IntV) and v.v >= 0
+    if isinstance(t, BoolT):
+        return isinstance(v, BoolV)
+    if isinstance(t, CharT):
+        return isinstance(v, CharV) and len(v.v) == 1
+    if isinstance(t, RealT):
+        return isinstance(v, RealV)
+    if isinstance(t, BvT):
+        return isinstance(v, BvV) and v.width == t.width and 0 <= v.v < 2**t.width
+    if isinstance(t, StringT):
+        return isinstance(v, SeqV) and all(type_check(e, CharT()) for e in v.elems)
+    if isinstance(t, SeqT):
+        return isinstance(v, SeqV) and all(type_check(e, t.elem) for e in v.elems)
+    if isinstance(t, ArrayT):
+        return isinstance(v, ArrayV | SeqV) and all(type_check(e, t.elem) for e in v.elems)
+    if isinstance(t, TupleT):
+        return (
+            isinstance(v, TupleV)
+            and len(v.elems) == len(t.elems)
+            and all(type_check(e, et) for e, et in zip(v.elems, t.elems, strict=True))
+        )
+    return False
+
+
+def is_string_type(t: DafnyType) -> bool:
+    """`string` and `seq<char>`: values print as string literals."""
+    return isinstance(t, StringT) or (isinstance(t, SeqT) and isinstance(t.elem, CharT))
+
+
+def element_type(t: DafnyType) -> DafnyType:
+    """The element type of a string, seq or array type."""
+    if isinstance(t, StringT):
+        return CharT()
+    if isinstance(t, SeqT | ArrayT):
+        return t.elem
+    raise ValueError(f"{t} has no elements")
+
+
+# ---------------------------------------------------------------------------------------------------
+# printing
+
+
+def _print(v: Value, t: DafnyType, for_humans: bool) -> str:
+    if isinstance(t, IntT | NatT):
+        return str(_expect(v, IntV, t).v)
+    if isinstance(t, BoolT):
+        return "true" if _expect(v, BoolV, t).v else "false"
+    if isinstance(t, CharT):
+        return "'" + _escape(_expect(v, CharV, t).v, "'", for_humans) + "'"
+    if isinstance(t, RealT):
+        return _real_text(_expect(v, RealV, t).v)
+    if isinstance(t, BvT):
+        # a plain literal: Dafny gives it the bitvector type from the context
+        return str(_expect(v, BvV, t).v)
+    if isinstance(t, SeqT | StringT | ArrayT):
+        if not isinstance(v, SeqV | ArrayV):
+            raise ValueError(f"not a value of type {t}: {v!r}")
+        elem = element_type(t)
+        if is_string_type(t) and not isinstance(t, ArrayT):
+            chars = [_expect(e, CharV, elem).v for e in v.elems]
+            return '"' + "".join(_escape(c, '"', for_humans) for c in chars) + '"'
+        return "[" + ", ".join(_print(e, elem, for_humans) for e in v.elems) + "]"
+    if isinstance(t, TupleT):
+        tv = _expect(v, TupleV, t)
+        if len(tv.elems) != len(t.elems):
+            raise ValueError(f"not a value of type {t}: {v!r}")
+        parts = [_print(e, et, for_humans) for e, et in zip(tv.elems, t.elems, strict=True)]
+        return "(" + ", ".join(parts) + ")"
+    raise ValueError(f"cannot print values of type {t}")
+
+
+_V = TypeVar("_V", IntV, BoolV, CharV, RealV, BvV, TupleV)
+
+
+def _expect(v: Value, cls: type[_V], t: DafnyType) -> _V:
+    if not isinstance(v, cls):
+        raise ValueError(f"not a value of type {t}: {v!r}")
+    return v
+
+
+_SIMPLE_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0", "\\": "\\\\"}
+
+
+def _escape(c: str, quote: str, for_humans: bool) -> str:
+    if c == quote:
+        return "\\" + c
+    if c in _SIMPLE_ESCAPES:
+        return _SIMPLE_ESCAPES[c]
+    code = ord(c)
+    if 0x20 <= code < 0x7F:
+        return c
+    if for_humans and c.isprintable():
+        return c
+    # Dafny 2.3 rejects non-ASCII characters in char literals; \u works in every dialect
+    if code <= 0xFFFF:
+        return f"\\u{code:04X}"
+    return f"\\U{{{code:X}}}"  # only Dafny 4's unicode-char mode has characters beyond the BMP
+
+
+def _real_text(f: Fraction) -> str:
+    den = f.denominator
+    twos = fives = 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    if den == 1:
+        digits = max(twos, fives, 1)
+        scaled = abs(f.numerator) * 10**digits // f.denominator
+        whole, frac = divmod(scaled, 10**digits)
+        frac_text = str(frac).rjust(digits, "0").rstrip("0") or "0"
+        return f"{'-' if f < 0 else ''}{whole}.{frac_text}"
+    return f"({f.numerator}.0 / {f.denominator}.0)"
+
+
+# ---------------------------------------------------------------------------------------------------
+# parsing
+
+
+def _describe(tok: Token | None) -> str:
+    if tok is None:
+        return "end of text"
+    if tok.kind is TokKind.IDENT:
+        if tok.text in ("true", "false"):
+            return f"bool '{tok.text}'"
+        return f"identifier '{tok.text}'"
+    if tok.kind is TokKind.NUMBER:
+        return f"number '{tok.text}'"
+    if tok.kind is TokKind.STRING:
+        return f"string {tok.text}"
+    if tok.kind is TokKind.CHAR:
+        return f"char {tok.text}"
+    return f"'{tok.text}'"
+
+
+def _number(text: str) -> int | Fraction:
+    """The value of a NUMBER token: an int, or a Fraction for a decimal literal."""
+    clean = text.replace("_", "")
+    if clean[:2] in ("0x", "0X"):
+        return int(clean[2:], 16)
+    if "." in clean:
+        return Fraction(clean)
+    return int(clean)
+
+
+_ESCAPES = {"'": "'", '"': '"', "\\": "\\", "0": "\0", "n": "\n", "r": "\r", "t": "\t"}
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _unescape(body: str, what: str) -> str:
+    """The characters of a (non-verbatim) char or string literal body."""
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        nxt = body[i + 1 : i + 2]
+        if nxt in _ESCAPES and nxt:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif nxt == "u" and len(body) >= i + 6 and all(h in _HEX for h in body[i + 2 : i + 6]):
+            out.append(chr(int(body[i + 2 : i + 6], 16)))
+            i += 6
+        elif nxt == "U" and body[i + 2 : i + 3] == "{" and "}" in body[i + 3 :]:
+            end = body.index("}", i + 3)
+            digits = body[i + 3 : end]
+            if not digits or not all(h in _HEX for h in digits) or int(digits, 16) > 0x10FFFF:
+                raise ValueParseError(f"expected {what}, found bad escape '\\U{{{digits}}}'")
+            out.append(chr(int(digits, 16)))
+            i = end + 1
+        else:
+            raise ValueParseError(f"expected {what}, found bad escape '\\{nxt}'")
+    return "".join(out)
+
+
+def _string_chars(tok: Token) -> str:
+    if tok.text.startswith("@"):
+        return tok.text[2:-1].replace('""', '"')
+    return _unescape(tok.text[1:-1], "string literal")
+
+
+def _normal(t: DafnyType) -> DafnyType:
+    """t with `string` spelled `seq<char>` and `nat` as `int`: for comparing `new T[]` types."""
+    if isinstance(t, StringT):
+        return SeqT(CharT())
+    if isinstance(t, NatT):
+        return IntT()
+    if isinstance(t, SeqT):
+        return SeqT(_normal(t.elem))
+    if isinstance(t, ArrayT):
+        return ArrayT(_normal(t.elem))
+    if isinstance(t, TupleT):
+        return TupleT(tuple(_normal(e) for e in t.elems))
+    return t
+
+
+class _Parser:
+    def __init__(self, toks: list[Token]) -> None:
+        self.toks = toks
+        self.k = 0
+
+    # -- token helpers
+
+    def peek(self, ahead: int = 0) -> Token | None:
+        k = self.k + ahead
+        return self.toks[k] if k < len(self.toks) else None
+
+    def at(self, text: str, ahead: int = 0) -> bool:
+        tok = self.peek(ahead)
+        return tok is not None and tok.kind is TokKind.OP and tok.text == text
+
+    def fail(self, expected: str) -> ValueParseError:
+        return ValueParseError(f"expected {expected}, found {_describe(self.peek())}")
+
+    def expect_op(self, text: str, context: str) -> None:
+        if not self.at(text):
+            raise self.fail(f"'{text}' in {context}")
+        self.k += 1
+
+    # -- values
+
+    def value(self, t: DafnyType) -> Value:
+        if isinstance(t, TupleT):
+            return self.tuple_value(t)
+        if isinstance(t, RealT):
+            return RealV(self.real_expr(t))
+        if self.at("("):
+            # extra parentheses around any literal
+            self.k += 1
+            v = self.value(t)
+            self.expect_op(")", f"{t} literal")
+            return v
+        if isinstance(t, IntT | NatT):
+            n = self.int_literal(t)
+            if isinstance(t, NatT) and n < 0:
+                raise ValueParseError(f"expected nat literal, found negative number {n}")
+            return IntV(n)
+        if isinstance(t, BvT):
+            start = self.peek()
+            n = self.int_literal(t)
+            if not 0 <= n < 2**t.width:
+                where = f" '{start.text}'" if start is not None and n >= 0 else f" {n}"
+                raise ValueParseError(f"expected {t} literal, found out-of-range number{where}")
+            return BvV(t.width, n)
+        if isinstance(t, BoolT):
+            tok = self.peek()
+            if tok is None or tok.kind is not TokKind.IDENT or tok.text not in ("true", "false"):
+                raise self.fail("bool literal")
+            self.k += 1
+            return BoolV(tok.text == "true")
+        if isinstance(t, CharT):
+            tok = self.peek()
+            if tok is None or tok.kind is not TokKind.CHAR:
+                raise self.fail("char literal")
+            chars = _unescape(tok.text[1:-1], "char literal")
+            if len(chars) != 1:
+                raise ValueParseError(f"expected char literal, found {_describe(tok)}")
+            self.k += 1
+            return CharV(chars)
+        if isinstance(t, StringT | SeqT):
+            return SeqV(self.elements(t))
+        if isinstance(t, ArrayT):
+            return ArrayV(self.array_elements(t))
+        raise ValueParseError(f"cannot build values of type {t}")
+
+    def int_literal(self, t: DafnyType) -> int:
+        """An int literal with optional unary minus and parentheses."""
+        if self.at("-"):
+            self.k += 1
+            return -self.int_literal(t)
+        if self.at("("):
+            self.k += 1
+            n = self.int_literal(t)
+            self.expect_op(")", f"{t} literal")
+            return n
+        tok = self.peek()
+        if tok is None or tok.kind is not TokKind.NUMBER:
+            raise self.fail(f"{t} literal")
+        num = _number(tok.text)
+        if not isinstance(num, int):
+            raise ValueParseError(f"expected {t} literal, found real number '{tok.text}'")
+        self.k += 1
+        return num
+
+    def real_expr(self, t: DafnyType) -> Fraction:
+        """A real literal, or a quotient of real literals (`1.0 / 3.0`); int literals are accepted."""
+        r = self.real_unary(t)
+        while self.at("/"):
+            self.k += 1
+            d = self.real_unary(t)
+            if d == 0:
+                raise ValueParseError(f"expected {t} literal, found division by zero")
+            r /= d
+        return r
+
+    def real_unary(self, t: DafnyType) -> Fraction:
+        if self.at("-"):
+            self.k += 1
+            return -self.real_unary(t)
+        if self.at("("):
+            self.k += 1
+            r = self.real_expr(t)
+            self.expect_op(")", f"{t} literal")
+            return r
+        tok = self.peek()
+        if tok is None or tok.kind is not TokKind.NUMBER:
+            raise self.fail(f"{t} literal")
+        self.k += 1
+        # `5 as real` is how Dafny converts an int literal
+        if self.peek_ident("as") and self.peek_ident("real", 1):
+            self.k += 2
+        return Fraction(_number(tok.text))
+
+    def peek_ident(self, text: str, ahead: int = 0) -> bool:
+        tok = self.peek(ahead)
+        return tok is not None and tok.kind is TokKind.IDENT and tok.text == text
+
+    def elements(self, t: StringT | SeqT | ArrayT) -> tuple[Value, ...]:
+        """A seq display `[a, b]`, or a string literal for sequences of chars."""
+        elem = element_type(t)
+        tok = self.peek()
+        if tok is not None and tok.kind is TokKind.STRING:
+            if not isinstance(elem, CharT):
+                raise self.fail(f"{t} literal")
+            self.k += 1
+            return tuple(CharV(c) for c in _string_chars(tok))
+        if not self.at("["):
+            raise self.fail(f"{t} literal")
+        self.k += 1
+        out: list[Value] = []
+        if self.at("]"):
+            self.k += 1
+            return ()
+        while True:
+            out.append(self.value(elem))
+            if self.at(","):
+                self.k += 1
+                continue
+            if self.at("]"):
+                self.k += 1
+                return tuple(out)
+            raise self.fail(f"',' or ']' in {t} literal")
+
+    def array_elements(self, t: ArrayT) -> tuple[Value, ...]:
+        """`new T[] [..]`, `new T[n] [..]`, `new T[0]`, or (as tests write expected arrays) a seq display."""
+        if not self.peek_ident("new"):
+            tok = self.peek()
+            if self.at("[") or (tok is not None and tok.kind is TokKind.STRING):
+                return self.elements(t)
+            raise self.fail(f"{t} literal")
+        self.k += 1
+        start = self.k
+        depth = 0
+        while True:
+            tok = self.peek()
+            if tok is None:
+                raise self.fail(f"'[' after the element type in {t} literal")
+            if tok.kind is TokKind.OP and tok.text == "[" and depth <= 0:
+                break
+            if tok.kind is TokKind.OP:
+                depth += tok.text.count("<") - tok.text.count(">")
+            self.k += 1
+        type_text = " ".join(x.text for x in self.toks[start : self.k])
+        given = parse_type(type_text)
+        if not type_text or _normal(given) != _normal(t.elem):
+            raise ValueParseError(f"expected {t} literal, found 'new {type_text}[...]'")
+        self.k += 1
+        size: int | None = None
+        if not self.at("]"):
+            size = self.int_literal(IntT())
+        self.expect_op("]", f"{t} literal")
+        if not self.at("["):
+            if size == 0:
+                return ()
+            raise self.fail(f"the initial elements of {t} literal")
+        elems = self.elements(SeqT(t.elem))
+        if size is not None and size != len(elems):
+            raise ValueParseError(f"expected {size} elements in {t} literal, found {len(elems)}")
+        return elems
+
+    def tuple_value(self, t: TupleT) -> TupleV:
+        if not self.at("("):
+            raise self.fail(f"{t} literal")
+        start = self.k
+        try:
+            self.k += 1
+            out: list[Value] = []
+            for i, et in enumerate(t.elems):
+                out.append(self.value(et))
+                if i + 1 < len(t.elems):
+                    self.expect_op(",", f"{t} literal")
+            self.expect_op(")", f"{t} literal")
+            return TupleV(tuple(out))
+        except ValueParseError as first:
+            # perhaps extra parentheses around the tuple: `((1, 2))`
+            self.k = start + 1
+            if not self.at("("):
+                raise first from None
+            try:
+                v = self.tuple_value(t)
+                self.expect_op(")", f"{t} literal")
+            except ValueParseError:
+                raise first from None
+            return v

@@ -1,0 +1,376 @@
+"""Output mutants: deterministic, type-directed wrong outputs for completeness checks.
+
+Pure code. A mutant replaces one output by a nearby value of the same type (an int off by a few, a
+sequence with an element dropped, changed or inserted...). Each operator is a lazy
+stream of candidates; streams are interleaved round-robin so that a handful of mutants already covers
+every kind of change, and so that several outputs take turns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.dafny.types import (
+    ArrayT,
+    BoolT,
+    BvT,
+    CharT,
+    DafnyType,
+    IntT,
+    NatT,
+    RealT,
+    SeqT,
+    StringT,
+    TupleT,
+    unsupported_parts,
+)
+from bot.dafny.values import (
+    ArrayV,
+    BoolV,
+    BvV,
+    CharV,
+    IntV,
+    RealV,
+    SeqV,
+    TupleV,
+    Value,
+    element_type,
+    is_string_type,
+    show,
+    to_dafny,
+    type_check,
+)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    values: tuple[Value, ...]  # one value per output (same arity as the expected outputs)
+    description: str  # e.g. "result: dropped element 1", "count: 7 -> 8"
+
+
+# Positions looked at per operator in a long sequence: enough for a few mutants, bounded work.
+_MAX_POSITIONS = 20
+_INSERT_PASSES = 4
+
+
+def mutate(
+    expected: tuple[Value, ...],
+    types: tuple[DafnyType, ...],
+    names: tuple[str, ...],
+    *,
+    seed: int,
+    count: int = 5,
+    salt: str = "",
+    real_tolerance: float = 0.0,
+    fixed_length: frozenset[int] = frozenset(),
+) -> list[Mutant]:
+    """Up to `count` distinct mutants of `expected`, none equal to it; the same arguments give the same list.
+
+    Each mutant changes exactly one output; mutants are spread across the outputs. Outputs whose index
+    is in `fixed_length` (arrays changed in place) keep their length. Real mutants lie outside the
+    relative tolerance: |m - v| > real_tolerance * max(1, |v|). Raises ValueError for unsupported types
+    or values that do not match their types.
+    """
+    if not len(expected) == len(types) == len(names):
+        raise ValueError(f"{len(expected)} values, {len(types)} types and {len(names)} names given")
+    for v, t in zip(expected, types, strict=True):
+        bad = unsupported_parts(t)
+        if bad:
+            raise ValueError(f"cannot mutate values of type {t}: {', '.join(bad)} is not supported")
+        if not type_check(v, _relaxed(t)):
+            raise ValueError(f"not a value of type {t}: {v!r}")
+    if not math.isfinite(real_tolerance):
+        raise ValueError(f"real tolerance must be finite, not {real_tolerance}")
+    if count <= 0:
+        return []
+    ctx = _Ctx(_rng(seed, salt, expected, types), Fraction(repr(max(real_tolerance, 0.0))))
+    streams = [
+        _labelled(i, names[i], _mutants_of(v, t, ctx, fixed=i in fixed_length))
+        for i, (v, t) in enumerate(zip(expected, types, strict=True))
+    ]
+    out: list[Mutant] = []
+    for i, c in _round_robin(streams):
+        values = expected[:i] + (c.value,) + expected[i + 1 :]
+        out.append(Mutant(values, c.text))
+        if len(out) == count:
+            break
+    return out
+
+
+@dataclass(frozen=True)
+class _Cand:
+    value: Value
+    path: str  # where inside the output the change is: "", "[1]", ".0[2]"
+    text: str  # what changed: "7 -> 8", "dropped element 1"
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    rng: random.Random
+    tolerance: Fraction
+
+
+def _rng(seed: int, salt: str, expected: tuple[Value, ...], types: tuple[DafnyType, ...]) -> random.Random:
+    # sha256, never hash(): Python salts str hashes per process
+    printed = [f"{t}={to_dafny(v, t)}" for v, t in zip(expected, types, strict=True)]
+    text = "\0".join([str(seed), salt, *printed])
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def _relaxed(t: DafnyType) -> DafnyType:
+    """t with nat read as int: noisy data may state a negative nat; its mutants are still >= 0."""
+    if isinstance(t, NatT):
+        return IntT()
+    if isinstance(t, SeqT):
+        return SeqT(_relaxed(t.elem))
+    if isinstance(t, ArrayT):
+        return ArrayT(_relaxed(t.elem))
+    if isinstance(t, TupleT):
+        return TupleT(tuple(_relaxed(e) for e in t.elems))
+    return t
+
+
+def _labelled(i: int, name: str, stream: Iterator[_Cand]) -> Iterator[tuple[int, _Cand]]:
+    for c in stream:
+        yield i, _Cand(c.value, c.path, f"{name}{c.path}: {c.text}")
+
+
+def _round_robin(streams: list[Iterator[tuple[int, _Cand]]]) -> Iterator[tuple[int, _Cand]]:
+    """One item from each stream in turn until all are exhausted."""
+    active = streams
+    while active:
+        still: list[Iterator[tuple[int, _Cand]]] = []
+        for s in active:
+            item = next(s, None)
+            if item is not None:
+                yield item
+                still.append(s)
+        active = still
+
+
+def _interleave(streams: list[Iterator[_Cand]], original: Value) -> Iterator[_Cand]:
+    """One new value from each stream in turn; a stream that has no new value left drops out."""
+    seen: set[Value] = {original}
+    active = streams
+    while active:
+        still: list[Iterator[_Cand]] = []
+        for s in active:
+            for c in s:
+                if c.value not in seen:
+                    seen.add(c.value)
+                    yield c
+                    still.append(s)
+                    break
+        active = still
+
+
+def _mutants_of(v: Value, t: DafnyType, ctx: _Ctx, fixed: bool = False) -> Iterator[_Cand]:
+    """Distinct mutants of v (never v itself), the operators of its type taking turns."""
+    return _interleave(_operators(v, t, ctx, fixed), v)
+
+
+def _operators(v: Value, t: DafnyType, ctx: _Ctx, fixed: bool) -> list[Iterator[_Cand]]:
+    rng = ctx.rng
+    if isinstance(v, BoolV):
+        return [iter([_Cand(BoolV(not v.v), "", f"{show(v, t)} -> {show(BoolV(not v.v), t)}")])]
+    if isinstance(v, IntV):
+        nat = isinstance(t, NatT)
+        return [_int_steps(v.v, +1, nat, rng), _int_steps(v.v, -1, nat, rng)]
+    if isinstance(v, BvV):
+        return [_bv_steps(v, +1, rng), _bv_steps(v, -1, rng)]
+    if isinstance(v, CharV):
+        return [_char_stream(v, rng)]
+    if isinstance(v, RealV):
+        return [_real_steps(v.v, +1, ctx), _real_steps(v.v, -1, ctx)]
+    if isinstance(v, TupleV):
+        assert isinstance(t, TupleT)
+        return [_component(v, i, t.elems[i], ctx) for i in range(len(v.elems))]
+    if isinstance(v, SeqV | ArrayV):
+        elem = element_type(t)
+        if is_string_type(t):
+            ops = [_replace(v, elem, ctx)]
+            if not fixed:
+                ops += [_drop(v, elem, rng, chars=True), _append_char(v, rng)]
+            return ops
+        ops = [_replace(v, elem, ctx)]
+        if not fixed:
+            return [*ops, _drop(v, elem, rng, chars=False), _insert(v, elem, ctx)]
+        # a permutation is no mutant where order may not matter (shared elements, sets as seqs); only
+        # arrays changed in place, which can neither grow nor shrink, get swaps
+        return [*ops, _swap(v, rng)]
+    raise ValueError(f"cannot mutate {v!r} of type {t}")
+
+
+# -- scalars
+
+
+def _ks(rng: random.Random) -> list[int]:
+    # +-1 first (the closest wrong answer), then the other distances in a seeded order
+    rest = list(range(2, 11))
+    rng.shuffle(rest)
+    return [1, *rest]
+
+
+def _int_steps(n: int, sign: int, nat: bool, rng: random.Random) -> Iterator[_Cand]:
+    for k in _ks(rng):
+        m = n + sign * k
+        if nat and m < 0:
+            continue
+        yield _Cand(IntV(m), "", f"{n} -> {m}")
+
+
+def _bv_steps(v: BvV, sign: int, rng: random.Random) -> Iterator[_Cand]:
+    for k in _ks(rng):
+        m = (v.v + sign * k) % 2**v.width
+        yield _Cand(BvV(v.width, m), "", f"{v.v} -> {m}")
+
+
+def _real_steps(x: Fraction, sign: int, ctx: _Ctx) -> Iterator[_Cand]:
+    bound = ctx.tolerance * max(Fraction(1), abs(x))
+    deltas = [d for d in _NICE_DELTAS if d > bound]
+    if bound > 0:
+        # a wide tolerance: step out of it by a margin, in round numbers
+        deltas += [_round_up(bound * k) for k in (2, 3, 5, 10, 20, 50, 100)]
+    deltas = sorted(set(deltas))
+    first, rest = deltas[0], deltas[1:]
+    ctx.rng.shuffle(rest)
+    for d in [first, *rest]:
+        m = x + sign * d
+        yield _Cand(RealV(m), "", f"{to_dafny(RealV(x), RealT())} -> {to_dafny(RealV(m), RealT())}")
+
+
+_NICE_DELTAS = tuple(Fraction(d) for d in ("0.01", "0.1", "0.5", "1", "2", "5", "10", "100"))
+
+
+def _round_up(x: Fraction) -> Fraction:
+    """x rounded up to one significant digit (x > 0): 4188.79 -> 5000, 0.0314 -> 0.04."""
+    p = Fraction(1)
+    while p > x:
+        p /= 10
+    while p * 10 <= x:
+        p *= 10
+    return math.ceil(x / p) * p
+
+
+_CLASSES = (string.ascii_lowercase, string.ascii_uppercase, string.digits)
+_PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7F))
+
+
+def _char_choices(c: str, rng: random.Random) -> list[str]:
+    """Other printable ASCII characters, nearby letters/digits of the same kind first."""
+    pool = next((cls for cls in _CLASSES if c in cls), _PRINTABLE if c in _PRINTABLE else "")
+    if not pool:
+        return list(string.ascii_lowercase[:5]) + rng.sample(string.ascii_lowercase[5:], 21)
+    at = pool.index(c)
+    near = [pool[j] for j in (at + 1, at - 1) if 0 <= j < len(pool)]
+    rng.shuffle(near)
+    if c.isalpha():
+        near.append(c.swapcase())
+    rest = [x for x in pool if x != c and x not in near]
+    rng.shuffle(rest)
+    return near + rest
+
+
+def _char_stream(v: CharV, rng: random.Random) -> Iterator[_Cand]:
+    for x in _char_choices(v.v, rng):
+        yield _Cand(CharV(x), "", f"{show(v, CharT())} -> {show(CharV(x), CharT())}")
+
+
+# -- composites
+
+
+def _rebuild(v: SeqV | ArrayV, elems: tuple[Value, ...]) -> SeqV | ArrayV:
+    return ArrayV(elems) if isinstance(v, ArrayV) else SeqV(elems)
+
+
+def _positions(n: int, rng: random.Random) -> list[int]:
+    idx = list(range(n))
+    rng.shuffle(idx)
+    return idx[:_MAX_POSITIONS]
+
+
+def _replace(v: SeqV | ArrayV, elem: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    """Each position in turn gets its next mutant (so early mutants touch different elements)."""
+    streams = [_replace_at(v, i, elem, ctx) for i in _positions(len(v.elems), ctx.rng)]
+    yield from _interleave(streams, v)
+
+
+def _replace_at(v: SeqV | ArrayV, i: int, elem: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    for c in _mutants_of(v.elems[i], elem, ctx):
+        elems = v.elems[:i] + (c.value,) + v.elems[i + 1 :]
+        yield _Cand(_rebuild(v, elems), f"[{i}]{c.path}", c.text)
+
+
+def _drop(v: SeqV | ArrayV, elem: DafnyType, rng: random.Random, chars: bool) -> Iterator[_Cand]:
+    for i in _positions(len(v.elems), rng):
+        what = f"dropped char {i} {show(v.elems[i], elem)}" if chars else f"dropped element {i}"
+        yield _Cand(_rebuild(v, v.elems[:i] + v.elems[i + 1 :]), "", what)
+
+
+def _append_char(v: SeqV | ArrayV, rng: random.Random) -> Iterator[_Cand]:
+    last = v.elems[-1] if v.elems else CharV("a")
+    assert isinstance(last, CharV)
+    choices = ([] if v.elems else ["a"]) + _char_choices(last.v, rng)
+    for x in choices:
+        yield _Cand(_rebuild(v, (*v.elems, CharV(x))), "", f"appended {show(CharV(x), CharT())}")
+
+
+def _insert(v: SeqV | ArrayV, elem: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    """A mutant of a neighbour first (a plausible extra element), then fresh values."""
+    n = len(v.elems)
+    spots = _positions(n + 1, ctx.rng)
+    # an empty or one-element sequence has few positions: draw more fresh values instead
+    for pass_no in range(_INSERT_PASSES if n >= 2 else 3 * _INSERT_PASSES):
+        for p in spots:
+            x: Value | None = None
+            if pass_no == 0 and n:
+                neighbour = v.elems[p - 1] if p > 0 else v.elems[p]
+                x = next((c.value for c in _mutants_of(neighbour, elem, ctx)), None)
+            if x is None:
+                x = _fresh(elem, ctx.rng)
+            yield _Cand(_rebuild(v, v.elems[:p] + (x,) + v.elems[p:]), "", f"inserted {show(x, elem)} at {p}")
+
+
+def _swap(v: SeqV | ArrayV, rng: random.Random) -> Iterator[_Cand]:
+    idx = sorted(_positions(len(v.elems), rng))
+    pairs = [(i, j) for i in idx for j in idx if i < j and v.elems[i] != v.elems[j]]
+    rng.shuffle(pairs)
+    for i, j in pairs:
+        elems = list(v.elems)
+        elems[i], elems[j] = elems[j], elems[i]
+        yield _Cand(_rebuild(v, tuple(elems)), "", f"swapped elements {i} and {j}")
+
+
+def _component(v: TupleV, i: int, t: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    for c in _mutants_of(v.elems[i], t, ctx):
+        yield _Cand(TupleV(v.elems[:i] + (c.value,) + v.elems[i + 1 :]), f".{i}{c.path}", c.text)
+
+
+def _fresh(t: DafnyType, rng: random.Random) -> Value:
+    """A small arbitrary value of type t."""
+    if isinstance(t, IntT):
+        return IntV(rng.randint(-10, 10))
+    if isinstance(t, NatT):
+        return IntV(rng.randint(0, 10))
+    if isinstance(t, BoolT):
+        return BoolV(rng.random() < 0.5)
+    if isinstance(t, CharT):
+        return CharV(rng.choice(string.ascii_lowercase))
+    if isinstance(t, RealT):
+        return RealV(Fraction(rng.randint(-20, 20), 2))
+    if isinstance(t, BvT):
+        return BvV(t.width, rng.randint(0, min(2**t.width - 1, 10)))
+    if isinstance(t, TupleT):
+        return TupleV(tuple(_fresh(e, rng) for e in t.elems))
+    if isinstance(t, StringT | SeqT | ArrayT):
+        elem = element_type(t)
+        elems = tuple(_fresh(elem, rng) for _ in range(rng.randint(0, 2)))
+        return ArrayV(elems) if isinstance(t, ArrayT) else SeqV(elems)
+    raise ValueError(f"cannot build values of type {t}")

@@ -1,0 +1,67 @@
+"""The stable JSON report (schema in README.md). Pure code."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.scoring import MethodScore
+
+SCHEMA_VERSION = 1
+
+
+def method_dict(s: MethodScore) -> dict[str, Any]:
+    return {
+        "file": s.file,
+        "method": s.method,
+        "line": s.line,
+        "correctness": s.correctness,
+        "completeness": s.completeness,
+        "note": s.note,
+        "cases": [
+            {
+                "name": c.name,
+                "line": c.line,
+                "status": c.status.value,
+                "inputs": c.inputs,
+                "expected": c.expected,
+                "message": c.message,
+                "mutants": [
+                    {
+                        "value": m.value,
+                        "description": m.description,
+                        "status": m.status.value,
+                        "message": m.message,
+                    }
+                    for m in c.mutants
+                ],
+            }
+            for c in s.cases
+        ],
+        "surviving_mutants": [
+            {
+                "case": v.case,
+                "inputs": v.inputs,
+                "expected": v.expected,
+                "value": v.value,
+                "description": v.description,
+            }
+            for v in s.surviving
+        ],
+        "mutant_counts": s.mutant_counts,
+        "inconclusive": s.inconclusive,
+        "problems": list(s.problems),
+    }
+
+
+def report_dict(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA_VERSION,
+        "verifier": {"version": verifier_version},
+        "settings": settings,
+        "methods": [method_dict(s) for s in sorted(scores, key=lambda s: (s.file, s.line, s.method))],
+    }
+
+
+def render_json(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any]) -> str:
+    return json.dumps(report_dict(scores, verifier_version, settings), indent=2, sort_keys=False) + "\n"

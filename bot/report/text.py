@@ -1,0 +1,58 @@
+"""Plain-text report for terminals. Pure code."""
+
+from __future__ import annotations
+
+from bot.report.fmt import pct
+from bot.scoring import MethodScore, MutantStatus
+
+
+def render_text(scores: list[MethodScore], verifier_version: str) -> str:
+    rows = [("file", "method", "cases", "correctness", "completeness", "survivors")]
+    ordered = sorted(scores, key=lambda s: (s.file, s.line, s.method))
+    for s in ordered:
+        scored = sum(c.status.scored for c in s.cases)
+        rows.append(
+            (
+                s.file,
+                s.method,
+                f"{scored}/{len(s.cases)}",
+                pct(s.correctness),
+                pct(s.completeness),
+                str(len(s.surviving)),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [f"Dafny Spec Score (verifier: Dafny {verifier_version})", ""]
+    for k, r in enumerate(rows):
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    for s in ordered:
+        details: list[str] = []
+        if s.note:
+            details.append(f"  not scored: {s.note}")
+        for c in s.cases:
+            if c.status.value != "verified":
+                details.append(
+                    f"  case {c.name} (line {c.line}): {c.status.value}"
+                    + (f": {_first_line(c.message)}" if c.message else "")
+                )
+                if c.inputs or c.expected:
+                    details.append(f"      inputs {c.inputs}; expected {c.expected}")
+        for v in s.surviving:
+            details.append(
+                f"  surviving mutant in {v.case}: inputs {v.inputs}; expected {v.expected}; "
+                f"the spec also accepts {v.value} ({v.description})"
+            )
+        inconclusive = sum(1 for c in s.cases for m in c.mutants if m.status is MutantStatus.INCONCLUSIVE)
+        if inconclusive:
+            details.append(f"  {inconclusive} mutant(s) inconclusive")
+        for p in s.problems:
+            details.append(f"  unreadable case: {p}")
+        if details:
+            lines += ["", f"{s.file}: {s.method} (line {s.line})", *details]
+    return "\n".join(lines) + "\n"
+
+
+def _first_line(msg: str) -> str:
+    return msg.strip().splitlines()[0] if msg.strip() else ""

@@ -1,0 +1,150 @@
+"""Test cases written as Dafny test methods: calls of the method under test and their expectations.
+
+Pure code. A test method builds inputs, calls the method (`var res1 := SharedElements(a1, a2);`) and
+states the expected output: `assert res1 == [4, 5];`, `expect res1 == [4, 5];`, a helper such as
+`assertArrayEquals(e1, res1)`, or a comment (`//expected [4, 5]`, `//assert res1 == 5;`). Methods that
+change an array in place (`modifies a`) are checked by the array's contents after the call.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.lexer import LexError, Token, TokKind, tokenize
+from bot.tests_io.model import CaseProblem, ReadResult, TestCase
+from bot.tests_io.statements import CallProblem, ReadCall, is_equality_helper, read_calls, split_statements
+
+
+def read_dfy_tests(file: DafnyFile, target: Decl | None = None) -> ReadResult:
+    """The cases of `target` (by default: of every method the file's tests call) in the file's methods.
+
+    A target from another file (a spec whose tests live in a separate file) is found by its name;
+    its parameter types come from the target's own signature.
+    """
+    try:
+        tokens = tokenize(file.source, keep_comments=True)
+    except LexError as e:
+        return ReadResult((), (CaseProblem(file.path, e.line, f"cannot read the file: {e.message}"),))
+    methods = [d for d in file.methods() if d.body is not None]
+    bodies = {id(d): _body_tokens(tokens, d) for d in methods}
+    if target is None:
+        targets = _tested(methods, bodies)
+        callers = [d for d in methods if _is_test_method(d) and d.name not in {t.name for t in targets}]
+    else:
+        targets = [target]
+        callers = [d for d in methods if d.name != target.name]
+    lines = file.source.splitlines()
+    cases: list[TestCase] = []
+    problems: list[CaseProblem] = []
+    used_names: dict[str, set[str]] = {}
+    for caller in callers:
+        stmts = split_statements(bodies[id(caller)], file.source)
+        found: list[tuple[int, TestCase | CaseProblem]] = []
+        for t in targets:
+            if t.name == caller.name:
+                continue
+            names = used_names.setdefault(t.name, set())
+            for k, read in enumerate(read_calls(stmts, {t.name}, t, _where), start=1):
+                name = _unique(f"{caller.name}#{k}", names)
+                found.append((read.line, _to_case(read, name, t, file.path, lines)))
+        for _, item in sorted(found, key=lambda p: p[0]):
+            if isinstance(item, TestCase):
+                cases.append(item)
+            else:
+                problems.append(item)
+    return ReadResult(tuple(cases), tuple(problems))
+
+
+def tested_methods(file: DafnyFile) -> list[Decl]:
+    """The methods a file's tests call: with an out-parameter or a `modifies` clause, called from a
+    test method (one without parameters and results, or with "test" in its name), equality helpers
+    such as `assertArrayEquals` excluded."""
+    try:
+        tokens = tokenize(file.source, keep_comments=True)
+    except LexError:
+        return []
+    methods = [d for d in file.methods() if d.body is not None]
+    return _tested(methods, {id(d): _body_tokens(tokens, d) for d in methods})
+
+
+def called_from_tests(file: DafnyFile) -> set[str]:
+    """Names of everything the file's test methods call."""
+    try:
+        tokens = tokenize(file.source, keep_comments=True)
+    except LexError:
+        return set()
+    methods = [d for d in file.methods() if d.body is not None and _is_test_method(d)]
+    return {name for d in methods for name in _called(_body_tokens(tokens, d))}
+
+
+def is_testable(d: Decl) -> bool:
+    """A method whose effect a test can observe: a result or a changed array."""
+    observable = bool(d.returns or d.clause_texts("modifies"))
+    return d.kind == "method" and observable and not is_equality_helper(d.name)
+
+
+def _where(line: int) -> str:
+    return f"line {line}"
+
+
+def _body_tokens(tokens: Sequence[Token], d: Decl) -> list[Token]:
+    if d.body is None:
+        return []
+    lo, hi = d.body
+    return [t for t in tokens if lo < t.start and t.end < hi]
+
+
+def _is_test_method(d: Decl) -> bool:
+    # tests take no inputs and return nothing; some carry their role in their name
+    return (not d.params and not d.returns) or "test" in d.name.lower()
+
+
+def _called(toks: Sequence[Token]) -> set[str]:
+    return {a.text for a, b in zip(toks, toks[1:], strict=False) if a.kind is TokKind.IDENT and b.text == "("}
+
+
+def _tested(methods: Sequence[Decl], bodies: dict[int, list[Token]]) -> list[Decl]:
+    testers = {d.name for d in methods if _is_test_method(d)}
+    called = {name for d in methods if d.name in testers for name in _called(bodies[id(d)])}
+    return [d for d in methods if is_testable(d) and d.name not in testers and d.name in called]
+
+
+def _unique(name: str, used: set[str]) -> str:
+    # two test methods of the same name (in different modules) must still give distinct case names
+    out, n = name, 2
+    while out in used:
+        out, n = f"{name}.{n}", n + 1
+    used.add(out)
+    return out
+
+
+def case_text(lines: Sequence[str], numbers: Sequence[int]) -> str:
+    """The given source lines, dedented, with `...` where lines are left out."""
+    picked = [n for n in numbers if 0 < n <= len(lines)]
+    dedented = textwrap.dedent("\n".join(lines[n - 1] for n in picked)).split("\n")
+    out: list[str] = []
+    for k, (n, text) in enumerate(zip(picked, dedented, strict=True)):
+        if k and n > picked[k - 1] + 1:
+            out.append("...")
+        out.append(text)
+    return "\n".join(out).strip()
+
+
+def _to_case(
+    read: ReadCall | CallProblem, name: str, target: Decl, path: str, lines: Sequence[str]
+) -> TestCase | CaseProblem:
+    if isinstance(read, CallProblem):
+        return CaseProblem(path, read.line, read.reason, method=target.name, name=name)
+    text = case_text(lines, read.lines)
+    return TestCase(
+        name=name,
+        method=target.name,
+        inputs=read.inputs,
+        expected=read.expected,
+        post=read.post,
+        source=path,
+        line=read.line,
+        text=text,
+    )

@@ -1,0 +1,180 @@
+"""Where the test cases of a spec file come from, and reading them.
+
+For `dir/spec.dfy` the sources are, in this order:
+- the spec file itself (test methods inside it, such as `SharedElementsTest()` called from `Main()`);
+- `dir/spec.tests.toml` (see `bot.tests_io.toml_cases` for the format);
+- in the MBPP-DFY layout, the parallel test file: `.../src/task_id_N.dfy` -> `.../test/task_id_N.dfy`.
+An explicit `--tests PATH` replaces them all: a `.dfy` file with test methods, a `.toml` file, or the
+MBPP JSON file (its task is the `N` of the spec's name `task_id_N.dfy`).
+
+Cases from a `.dfy` file other than the spec test the spec's method of the same name (with the spec's
+signature). Everything here is pure except `find_test_sources`, `read_text` and `cases_for_spec`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+
+from bot.dafny.decls import DafnyFile
+from bot.dafny.parser import DafnyParseError, parse_file
+from bot.tests_io.dfy_methods import called_from_tests, is_testable, read_dfy_tests
+from bot.tests_io.mbpp_json import read_mbpp_json, spec_method_for
+from bot.tests_io.model import CaseProblem, ReadResult, TestCase
+from bot.tests_io.toml_cases import read_toml_cases
+
+TOML_SUFFIX = ".tests.toml"
+
+
+class SourceKind(Enum):
+    DFY = "dafny test methods"
+    TOML = "tests TOML"
+    MBPP_JSON = "MBPP JSON"
+
+
+@dataclass(frozen=True)
+class TestSource:
+    __test__ = False  # not a pytest class
+
+    kind: SourceKind
+    path: str
+    task_id: str = ""  # MBPP JSON: the task whose cases apply
+
+
+def candidate_sources(spec_path: str) -> list[TestSource]:
+    """Where tests for a spec may be, whether or not those files exist."""
+    p = Path(spec_path)
+    toml = str(p.with_name(p.stem + TOML_SUFFIX))
+    out = [TestSource(SourceKind.DFY, spec_path), TestSource(SourceKind.TOML, toml)]
+    if p.parent.name == "src":
+        out.append(TestSource(SourceKind.DFY, str(p.parent.parent / "test" / p.name)))
+    return out
+
+
+def explicit_source(tests_path: str, spec_path: str) -> TestSource | CaseProblem:
+    """The source `--tests PATH` names, by its extension; a problem for an unknown kind of file."""
+    lower = tests_path.lower()
+    if lower.endswith(".dfy"):
+        return TestSource(SourceKind.DFY, tests_path)
+    if lower.endswith(".toml"):
+        return TestSource(SourceKind.TOML, tests_path)
+    if lower.endswith(".json"):
+        m = re.search(r"task_id_(\w+?)\.dfy$", os.path.basename(spec_path))
+        if m is None:
+            reason = f"cannot tell the MBPP task of {spec_path}: the JSON needs a spec named task_id_N.dfy"
+            return CaseProblem(tests_path, 0, reason)
+        return TestSource(SourceKind.MBPP_JSON, tests_path, m.group(1))
+    return CaseProblem(tests_path, 0, "unknown kind of test file: use a .dfy, .toml or MBPP .json file")
+
+
+def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
+    """The cases one source gives for the methods of `spec`; text is the source file's text."""
+    if source.kind is SourceKind.TOML:
+        return read_toml_cases(text, source.path, spec)
+    if source.kind is SourceKind.MBPP_JSON:
+        return _read_json(source, text, spec)
+    if _same_file(source.path, spec.path):
+        return read_dfy_tests(spec)
+    try:
+        tests = parse_file(text, source.path)
+    except DafnyParseError as e:
+        return ReadResult((), (CaseProblem(source.path, e.line, f"cannot read the test file: {e.message}"),))
+    called = called_from_tests(tests)
+    cases: list[TestCase] = []
+    problems: list[CaseProblem] = []
+    for target in spec.methods():
+        if is_testable(target) and target.name in called:
+            read = read_dfy_tests(tests, target)
+            cases += read.cases
+            problems += read.problems
+    if not cases and not problems:
+        names = ", ".join(d.name for d in spec.methods() if is_testable(d)) or "none"
+        problems.append(
+            CaseProblem(
+                source.path,
+                0,
+                f"its test methods call no method of {spec.path} "
+                f"that returns a value or changes an array ({names})",
+            )
+        )
+    return ReadResult(tuple(cases), tuple(problems))
+
+
+def _read_json(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
+    try:
+        data: object = json.loads(text)
+    except json.JSONDecodeError as e:
+        return ReadResult((), (CaseProblem(source.path, e.lineno, f"not valid JSON: {e.msg}"),))
+    target = spec_method_for(spec, data, source.task_id)
+    if target is None:
+        return ReadResult(
+            (),
+            (
+                CaseProblem(
+                    source.path,
+                    0,
+                    f"cannot tell which method of {spec.path} the cases of task {source.task_id} test",
+                ),
+            ),
+        )
+    return read_mbpp_json(data, source.path, source.task_id, target, text)
+
+
+def merge(results: Sequence[ReadResult]) -> ReadResult:
+    """All cases and problems; a case named like an earlier one of the same method gets the file's name."""
+    seen: set[tuple[str, str]] = set()
+    cases: list[TestCase] = []
+    for r in results:
+        for c in r.cases:
+            if (c.method, c.name) in seen:
+                c = replace(c, name=f"{c.name} ({os.path.basename(c.source)})")
+            seen.add((c.method, c.name))
+            cases.append(c)
+    return ReadResult(tuple(cases), tuple(p for r in results for p in r.problems))
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.normpath(os.path.abspath(a)) == os.path.normpath(os.path.abspath(b))
+
+
+# ---------------------------------------------------------------------------------------------------
+# the file system
+
+
+def find_test_sources(spec_path: str) -> list[TestSource]:
+    """The candidate sources that exist (the spec itself always counts)."""
+    return [s for s in candidate_sources(spec_path) if s.path == spec_path or os.path.isfile(s.path)]
+
+
+def read_text(path: str) -> str:
+    """A test file's text; raises OSError or UnicodeDecodeError."""
+    return Path(path).read_text(encoding="utf-8")
+
+
+def cases_for_spec(spec: DafnyFile, tests: str | None = None) -> ReadResult:
+    """The cases for a parsed spec: from `tests` when given (`--tests PATH`), else from every source
+    found beside it. Never raises: unreadable files are problems."""
+    if tests is not None:
+        src = explicit_source(tests, spec.path)
+        if isinstance(src, CaseProblem):
+            return ReadResult((), (src,))
+        sources = [src]
+    else:
+        sources = find_test_sources(spec.path)
+    results: list[ReadResult] = []
+    for src in sources:
+        if src.kind is SourceKind.DFY and _same_file(src.path, spec.path):
+            results.append(read_dfy_tests(spec))
+            continue
+        try:
+            text = read_text(src.path)
+        except (OSError, UnicodeDecodeError) as e:
+            results.append(ReadResult((), (CaseProblem(src.path, 0, f"cannot read the test file: {e}"),)))
+            continue
+        results.append(read_source(src, text, spec))
+    return merge(results)

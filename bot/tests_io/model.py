@@ -1,0 +1,44 @@
+"""Test cases read from files: concrete inputs and the expected outputs of one method call.
+
+Pure data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.dafny.values import Value
+
+
+@dataclass(frozen=True)
+class TestCase:
+    __test__ = False  # not a pytest class
+
+    name: str  # unique within the method, e.g. "SharedElementsTest#1" or "test_2"
+    method: str  # the method under test
+    inputs: tuple[Value, ...]  # one per parameter, in declaration order
+    expected: tuple[Value, ...]  # one per out-parameter, in declaration order
+    post: tuple[tuple[int, Value], ...] = ()  # in-place methods: (parameter index, expected state after)
+    source: str = ""  # file the case was read from
+    line: int = 0  # line of the call (or of the case entry)
+    text: str = ""  # the case as written, for reports
+
+
+@dataclass(frozen=True)
+class CaseProblem:
+    """A case that could not be read; reported with file, line and reason, never scored."""
+
+    source: str
+    line: int
+    reason: str
+    method: str = ""
+    name: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    cases: tuple[TestCase, ...]
+    problems: tuple[CaseProblem, ...]

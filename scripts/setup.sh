@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine: the Dafny verifier (Debian's package, when no `dafny` is on PATH)
+# and this package with its development tools. Used by the README, .ci/run and the Dockerfile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! command -v dafny >/dev/null 2>&1; then
+  echo "setup: installing Dafny (Debian package 'dafny', with mono and z3)" >&2
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq dafny >/dev/null
+fi
+command -v dafny >/dev/null || { echo "setup: dafny is still not on PATH" >&2; exit 1; }
+
+extras="${DAFNY_SPEC_SCORE_EXTRAS:-dev}"
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e ".[${extras}]"
+echo "setup: ready ($(command -v dafny))" >&2

@@ -1,0 +1,523 @@
+"""Reading test cases: statements, Dafny test methods, MBPP JSON, TOML, discovery, and the data set."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.lexer import LexError
+from bot.dafny.parser import parse_file
+from bot.dafny.types import IntT, SeqT
+from bot.dafny.values import ArrayV, IntV, RealV, SeqV, ValueParseError, show
+from bot.tests_io import dfy_methods
+from bot.tests_io.dfy_methods import case_text, read_dfy_tests
+from bot.tests_io.discover import (
+    SourceKind,
+    TestSource,
+    candidate_sources,
+    cases_for_spec,
+    explicit_source,
+    find_test_sources,
+    merge,
+    read_source,
+)
+from bot.tests_io.mbpp_json import parse_signature, read_mbpp_json, spec_method_for, task_ids
+from bot.tests_io.model import CaseProblem, ReadResult, TestCase
+from bot.tests_io.statements import (
+    Binding,
+    EvalError,
+    StmtKind,
+    equalities,
+    evaluate,
+    parse_at,
+    parse_statements,
+    substitute,
+)
+from bot.tests_io.toml_cases import read_toml_cases
+
+DATA = Path(__file__).resolve().parent / "data" / "tests_io"
+
+
+def load(name: str) -> DafnyFile:
+    path = DATA / name
+    return parse_file(path.read_text(encoding="utf-8"), str(path))
+
+
+def method(file: DafnyFile, name: str) -> Decl:
+    d = file.find(name)
+    assert d is not None
+    return d
+
+
+def shown(file: DafnyFile, case: TestCase) -> tuple[list[str], list[str]]:
+    """Inputs and expected values as Dafny text, typed by the case's method."""
+    d = method(file, case.method)
+    return ([show(v, p.type) for v, p in zip(case.inputs, d.params, strict=True)],
+            [show(v, p.type) for v, p in zip(case.expected, d.returns, strict=True)])
+
+
+def by_key(read: ReadResult) -> dict[tuple[str, str], TestCase]:
+    return {(c.method, c.name): c for c in read.cases}
+
+
+def reasons(read: ReadResult) -> dict[str, str]:
+    return {p.name: p.reason for p in read.problems}
+
+
+# ---------------------------------------------------------------------------------------------------
+# statements
+
+
+def test_split_statements_kinds_and_comments() -> None:
+    stmts = parse_statements(
+        'var a := new int[] [1, 2];\nvar r := M(a, 3);\nprint(r); //expected [4, 5];\n'
+        'expect r == [4, 5], "msg";\n//assert(r == [4, 5])\nM(a);\nx := 3;\nif x > 2 { assert r == [1]; }\n'
+    )
+    kinds = [s.kind for s in stmts]
+    assert kinds == [StmtKind.VAR, StmtKind.VAR, StmtKind.PRINT, StmtKind.EXPECTED_COMMENT, StmtKind.EXPECT,
+                     StmtKind.ASSERT, StmtKind.CALL, StmtKind.ASSIGN, StmtKind.ASSERT]
+    assert stmts[1].call is not None and stmts[1].call.args == ("a", "3")
+    assert stmts[3].expr == "[4, 5]" and stmts[3].line == 3
+    assert stmts[4].expr == "r == [4, 5]"  # the message is dropped
+    assert stmts[5].commented and stmts[5].line == 5
+    assert not any(s.problem for s in stmts)
+
+
+def test_split_statements_reports_missing_semicolons_and_brackets() -> None:
+    stmts = parse_statements("var x := 1\nassert x == 1")
+    assert [s.problem for s in stmts] == ["`var x := 1` has no `;` at its end",
+                                          "`assert x == 1` has no `;` at its end"]
+    broken = parse_statements("var a := [1, 2;\nvar r := M(a);")
+    assert broken[0].problem == "`var a := [1, 2`: `[` at line 1 is not closed"
+    assert broken[1].kind is StmtKind.VAR and not broken[1].problem
+    with pytest.raises(LexError):
+        parse_statements("var r := M(\"a\", 'b'\");")
+
+
+def test_expected_comment_spellings() -> None:
+    for text in ("//expected[4, 5];", "// expected  [4, 5]", "//expeced [4, 5]", "//expected: [4, 5]"):
+        (stmt,) = parse_statements(text)
+        assert stmt.kind is StmtKind.EXPECTED_COMMENT and stmt.expr == "[4, 5]", text
+    (stmt,) = parse_statements("//expected res1 == [4, 5]")
+    assert stmt.kind is StmtKind.ASSERT and stmt.expr == "res1 == [4, 5]"
+    assert parse_statements("// a remark about the test") == []
+
+
+def test_equalities() -> None:
+    def eqs(text: str) -> list[tuple[str, str]]:
+        (stmt,) = parse_statements(text)
+        return equalities(stmt)
+
+    assert eqs("assert (r == 5);") == [("r", "5")]
+    assert eqs("assert q == [1] && (r == [2]);") == [("q", "[1]"), ("r", "[2]")]
+    assert eqs("assert arrayEquals(res1, e1);") == [("res1", "e1")]
+    assert eqs("var ok := assertArrayEquals(e1, a1);") == [("e1", "a1")]
+    assert eqs("assert ok;") == [("ok", "true")]
+    assert eqs("assert !ok;") == [("ok", "false")]
+    assert eqs("assert r == 1 || r == 2;") == []
+    assert eqs("assert r > 0;") == []
+
+
+def test_substitute_and_evaluate() -> None:
+    env = {
+        "a1": Binding("new int[][1, 2]", frozenset({1})),
+        "s": Binding("[3]", frozenset({2})),
+        "bad": Binding("", frozenset({3}), "`bad` holds the result of `M(..)`, not a literal"),
+    }
+    assert substitute("[a1, a1]", env) == ("[new int[][1, 2], new int[][1, 2]]", frozenset({1}))
+    assert substitute("a1[..]", env) == ("[1, 2]", frozenset({1}))
+    assert substitute("s[..]", env) == ("[3]", frozenset({2}))
+    assert evaluate("a1[..]", SeqT(IntT()), env)[0] == SeqV((IntV(1), IntV(2)))
+    with pytest.raises(EvalError, match=r"not a literal \(it calls `foo`\)"):
+        substitute("foo(3)", env)
+    with pytest.raises(EvalError, match="`y` is not a variable defined before this line"):
+        substitute("[y]", env)
+    with pytest.raises(EvalError, match="holds the result"):
+        substitute("bad", env)
+    with pytest.raises(EvalError, match=r"indexes or slices `a1`"):
+        substitute("a1[1..]", env)
+
+
+def test_parse_at_takes_array_literals_for_sequences() -> None:
+    assert parse_at("new nat[] [1, 2]", SeqT(IntT())) == SeqV((IntV(1), IntV(2)))
+    with pytest.raises(ValueParseError):
+        parse_at("new int[] [1, x]", SeqT(IntT()))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Dafny test methods
+
+
+def test_tested_methods() -> None:
+    assert [d.name for d in dfy_methods.tested_methods(load("forms.dfy"))] == [
+        "Cube", "Shared", "Split", "Lasts", "ToChars", "Volume", "Rotate", "AddPair", "IsEven"]
+    # the equality helper and the printer are not tested methods
+    assert [d.name for d in dfy_methods.tested_methods(load("inplace.dfy"))] == ["MoveZeroesToEnd"]
+    # a spec file without test methods has none, even when one method calls another
+    assert dfy_methods.tested_methods(load("mbpp/src/task_id_7.dfy")) == []
+
+
+def test_read_dfy_tests_all_forms() -> None:
+    f = load("forms.dfy")
+    read = read_dfy_tests(f)
+    assert read.problems == ()
+    got = {key: shown(f, c) for key, c in by_key(read).items()}
+    assert got == {
+        ("Cube", "FormsTest#1"): (["3"], ["27"]),  # assert
+        ("Cube", "FormsTest#2"): (["-2"], ["-8"]),  # expect with the value first and a message
+        ("Cube", "FormsTest#3"): (["4"], ["64"]),  # //assert, input from a variable
+        ("Cube", "FormsTest#4"): (["5"], ["125"]),  # //assert(..)
+        ("Shared", "FormsTest#1"): (["[3, 4, 5, 6]", "[5, 7, 4, 10]"], ["[4, 5]"]),  # //expected[..];
+        ("Shared", "FormsTest#2"): (["[1, 2, 3]", "[3, 1]"], ["[1, 3]"]),  # // expected  [..]
+        ("Shared", "FormsTest#3"): (["[1, 2, 3]", "[1, 2, 3]"], ["[1, 2, 3]"]),  # sequenceEquals helper
+        ("Shared", "FormsTest#4"): (["[9]", "[9]"], ["[9]"]),  # skips the `||` check
+        ("Split", "FormsTest#1"): (["[1, 2, 3, 4]", "1"], ["[1]", "[2, 3, 4]"]),  # && of two outputs
+        ("Split", "FormsTest#2"): (["[1, 2, 3]", "2"], ["[1, 2]", "[3]"]),  # one check per output
+        ("Split", "FormsTest#3"): (["[5, 6]", "0"], ["[]", "[5, 6]"]),  # //expected [[..], [..]]
+        ("Lasts", "FormsTest#1"): (['["Mers", "for", "Vers"]'], ['"srs"']),  # seq<string>, chars
+        ("Lasts", "FormsTest#2"): (['["ab", "cd"]'], ['"bd"']),
+        ("ToChars", "FormsTest#1"): (['"abc"'], ["['a', 'b', 'c']"]),  # array<char> given as a string
+        ("ToChars", "FormsTest#2"): (['"hi"'], ["['h', 'i']"]),
+        ("Volume", "FormsTest#1"): (["1.5"], ["3.375"]),
+        ("Rotate", "FormsTest#1"): (["16", "2"], ["64"]),
+        ("AddPair", "FormsTest#1"): (["[(5, 6)]", "(9, 10)"], ["[(5, 6), (9, 10)]"]),
+        ("IsEven", "FormsTest#1"): (["4"], ["true"]),
+        ("IsEven", "FormsTest#2"): (["3"], ["false"]),
+    }
+    cases = by_key(read)
+    assert isinstance(cases[("ToChars", "FormsTest#1")].expected[0], ArrayV)
+    assert cases[("Volume", "FormsTest#1")].expected == (RealV(Fraction(27, 8)),)
+    first = cases[("Cube", "FormsTest#3")]
+    assert first.line == 58 and first.source == str(DATA / "forms.dfy")
+    assert first.text == 'var x := 4;\nvar c3 := Cube(x);\nprint(c3); print("\\n");\n//assert c3 == 64;'
+    # the input defined far above the call is shown, the lines between are left out
+    assert cases[("Split", "FormsTest#2")].text.startswith("var s1: seq<int> := [1, 2, 3];\n...\nvar p2, q2")
+
+
+def test_read_dfy_tests_in_place() -> None:
+    f = load("inplace.dfy")
+    read = read_dfy_tests(f)
+    cases = by_key(read)
+    assert [c.name for c in read.cases] == ["MoveZeroesToEndTest#1", "MoveZeroesToEndTest#2",
+                                            "MoveZeroesToEndTest#3"]
+    assert cases[("MoveZeroesToEnd", "MoveZeroesToEndTest#1")].post == (
+        (0, ArrayV((IntV(1), IntV(2), IntV(0)))),)
+    assert cases[("MoveZeroesToEnd", "MoveZeroesToEndTest#2")].post == ((0, ArrayV((IntV(3), IntV(0)))),)
+    assert cases[("MoveZeroesToEnd", "MoveZeroesToEndTest#3")].post == (
+        (0, ArrayV((IntV(4), IntV(0), IntV(0)))),)
+    assert all(c.expected == () for c in read.cases)
+    assert reasons(read) == {
+        "MoveZeroesToEndTest#4": "no expected value found for the call at line 32 "
+                                 "(`a4` is changed again by the call at line 33 before any check)",
+        "MoveZeroesToEndTest#5": "line 33: cannot evaluate argument 1 `a4` (arr: array<int>): "
+                                 "`a4` was changed by the call at line 32",
+    }
+
+
+def test_read_dfy_tests_problems() -> None:
+    read = read_dfy_tests(load("problems.dfy"))
+    assert read.cases == ()
+    assert reasons(read) == {
+        "TwiceTest#1": "line 10: cannot evaluate argument 1 `foo(3)` (n: int): "
+                       "not a literal (it calls `foo`)",
+        "TwiceTest#2": "no expected value found for the call at line 13 "
+                       "(`e2` defined at line 12 is never compared with the result)",
+        "TwiceTest#3": "line 15: the call passes 2 argument(s), `Twice` takes 1",
+        "TwiceTest#4": "no expected value found for the call at line 17 "
+                       "(`assert r4 > 0` at line 18 is not an equality with a value)",
+        "TwiceTest#5": "line 20: cannot read the expected value `sixteen` of `r5` (out-parameter `r`) "
+                       "as int: `sixteen` is not a variable defined before this line",
+        "TwiceTest#6": "line 21: cannot evaluate argument 1 `y` (n: int): "
+                       "`y` is not a variable defined before this line",
+    }
+    assert all(p.method == "Twice" and p.source.endswith("problems.dfy") for p in read.problems)
+    assert [p.line for p in read.problems] == [10, 13, 15, 17, 19, 21]
+
+
+def test_read_dfy_tests_for_a_target_from_another_file() -> None:
+    spec = load("mbpp/src/task_id_7.dfy")
+    tests = load("mbpp/test/task_id_7.dfy")
+    read = read_dfy_tests(tests, method(spec, "Last"))
+    assert read.problems == ()
+    assert [(c.name, c.method, shown(spec, c)) for c in read.cases] == [
+        ("LastTest#1", "Last", (["[1, 2, 3]", "1", "3"], ["0"])),
+        ("LastTest#2", "Last", (["[1, 1, 1, 2]", "1", "4"], ["2"])),
+    ]
+
+
+def test_case_text_marks_gaps() -> None:
+    lines = ["  a", "  b", "  c", "    d"]
+    assert case_text(lines, [1, 3, 4]) == "a\n...\nc\n  d"
+
+
+# ---------------------------------------------------------------------------------------------------
+# MBPP JSON
+
+
+def json_data() -> tuple[object, str, str]:
+    path = DATA / "mbpp" / "tests.json"
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text), str(path), text
+
+
+def test_parse_signature() -> None:
+    sig = parse_signature("method similar (arr1:array<int>, arr2:array<int>) returns (res: array<int>)")
+    assert sig is not None
+    assert (sig.name, sig.params, sig.returns) == ("similar", ("arr1:array<int>", "arr2:array<int>"),
+                                                   ("res: array<int>",))
+    assert sig.head == "method similar (arr1:array<int>, arr2:array<int>)"
+    m = parse_signature("method m(x: map<int, int>)")
+    assert m is not None and len(m.params) == 1
+    assert parse_signature("function f(x: int): int") is None
+
+
+def test_read_mbpp_json_cases_and_problems() -> None:
+    data, path, text = json_data()
+    assert task_ids(data) == ["7", "8"]
+    forms = load("forms.dfy")
+    shared = method(forms, "Shared")
+    read = read_mbpp_json(data, path, "8", shared, text)
+    assert [(c.name, c.line, shown(forms, c)) for c in read.cases] == [
+        ("test_1", 16, (["[3, 4, 5, 6]", "[5, 7, 4, 10]"], ["[4, 5]"])),  # an array expected for a seq
+        ("test_2", 17, (["[1, 2]", "[2]"], ["[2]"])),  # `new nat[]` for array<int>, a seq for an array
+    ]
+    assert read.cases[0].text.startswith("var a1:= new int[] [3, 4, 5, 6];")
+    assert reasons(read) == {
+        "test_3": "test_3: line 2 of the case: `assert res3==[1]` has no `;` at its end",
+        "test_4": "test_4: line 2 of the case: cannot evaluate argument 1 `a5` (a: array<int>): "
+                  "its definition at line 1 of the case is broken: `var a5:= new int[] [1,2`: "
+                  "`[` at line 1 is not closed",
+        "test_5": "test_5: line 1 of the case: cannot read the statements: unterminated string literal",
+        "test_6": "test_6: no expected value found for the call at line 1 of the case "
+                  "(`assert res7:==[1]` at line 2 is not an equality with a value)",
+        "test_7": "test_7: line 2 of the case: cannot evaluate argument 1 `s` (a: array<int>): "
+                  "expected ')' in int literal, found ',' in `[(1, 2)]`",
+    }
+    assert {p.line for p in read.problems} == {18, 19, 20, 21, 22}
+
+
+def test_read_mbpp_json_arity_mismatch() -> None:
+    data, path, text = json_data()
+    spec = load("mbpp/src/task_id_7.dfy")
+    read = read_mbpp_json(data, path, "7", method(spec, "Last"), text)
+    assert read.cases == ()
+    assert [str(p) for p in read.problems] == [
+        f"{path}:7: test_1: the JSON signature `method last(arr:array<int>,x:int)` has 2 parameter(s), "
+        "the spec method `Last` has 3",
+        f"{path}:8: test_2: the JSON signature `method last(arr:array<int>,x:int)` has 2 parameter(s), "
+        "the spec method `Last` has 3",
+    ]
+    # without the text, lines are unknown; an unknown task is one problem
+    assert {p.line for p in read_mbpp_json(data, path, "7", method(spec, "Last")).problems} == {0}
+    missing = read_mbpp_json(data, path, "99", method(spec, "Last"), text)
+    assert [p.reason for p in missing.problems] == ["task 99 is not in the file"]
+    not_a_dict = read_mbpp_json([], path, "7", method(spec, "Last"))
+    assert not_a_dict.problems[0].reason == "task 7 is not in the file"
+
+
+def test_spec_method_for() -> None:
+    data, _, _ = json_data()
+    spec = load("mbpp/src/task_id_7.dfy")
+    # `last` matches `Last` by name; otherwise the only method no other method calls
+    assert method(spec, "Last") == spec_method_for(spec, data, "7")
+    assert method(spec, "Last") == spec_method_for(spec, data, "8")
+    assert spec_method_for(load("forms.dfy"), data, "8") is None  # many candidates
+
+
+# ---------------------------------------------------------------------------------------------------
+# TOML
+
+
+def read_toml(name: str, spec: str) -> ReadResult:
+    path = DATA / name
+    return read_toml_cases(path.read_text(encoding="utf-8"), str(path), load(spec))
+
+
+def test_toml_cases() -> None:
+    forms = load("forms.dfy")
+    read = read_toml("forms.tests.toml", "forms.dfy")
+    assert read.problems == ()
+    assert [(c.name, c.method, c.line, shown(forms, c)) for c in read.cases] == [
+        ("case_1", "Cube", 4, (["3"], ["27"])),
+        ("negative", "Cube", 8, (["-2"], ["-8"])),
+        ("shared", "Shared", 13, (["[3, 4, 5, 6]", "[5, 7, 4, 10]"], ["[4, 5]"])),
+        ("case_4", "Split", 19, (["[1, 2, 3]", "1"], ["[1]", "[2, 3]"])),
+        ("case_5", "Lasts", 24, (['["ab", "cd"]'], ['"bd"'])),
+        ("case_6", "Volume", 29, (["0.1"], ["0.001"])),
+        ("exponent", "Volume", 34, (["10.0"], ["1000.0"])),
+        ("case_8", "IsEven", 40, (["4"], ["true"])),
+        ("case_9", "AddPair", 45, (["[(5, 6)]", "(9, 10)"], ["[(5, 6), (9, 10)]"])),
+        ("case_10", "Rotate", 50, (["16", "2"], ["64"])),
+    ]
+    volume = read.cases[5]
+    assert volume.inputs == (RealV(Fraction(1, 10)),)  # exact, not the binary float 0.1
+    assert volume.text == '[[case]]\nmethod = "Volume"\nargs = [0.1]\nexpected = "0.001"'
+    assert all(c.source == str(DATA / "forms.tests.toml") for c in read.cases)
+
+
+def test_toml_in_place() -> None:
+    read = read_toml("inplace.tests.toml", "inplace.dfy")
+    assert read.problems == ()
+    assert [(c.name, c.inputs, c.expected, c.post) for c in read.cases] == [
+        ("zero first", (ArrayV((IntV(0), IntV(1))),), (), ((0, ArrayV((IntV(1), IntV(0)))),)),
+        ("case_2", (ArrayV((IntV(0), IntV(0), IntV(2))),), (), ((0, ArrayV((IntV(2), IntV(0), IntV(0)))),)),
+    ]
+
+
+def test_toml_bad_syntax() -> None:
+    read = read_toml("bad_syntax.tests.toml", "forms.dfy")
+    assert read.cases == ()
+    (problem,) = read.problems
+    assert problem.line == 5 and problem.reason.startswith("not valid TOML: ")
+
+
+def test_toml_bad_cases() -> None:
+    read = read_toml("bad_cases.tests.toml", "forms.dfy")
+    assert [c.name for c in read.cases] == ["fine"]
+    got = [(p.line, p.reason) for p in read.problems]
+    spec = str(DATA / "forms.dfy")
+    assert got == [
+        (2, "unknown top-level key `colour` (known: method, case); cases go in [[case]] tables"),
+        (4, f'case "unknown method": no method `Nope` in {spec} (methods there: Cube, Shared, Split, Lasts, '
+            "ToChars, Volume, Rotate, AddPair, IsEven, FormsTest, Main)"),
+        (10, 'case "arity": `args` has 2 entries, `Cube` takes 1 (n: int)'),
+        (16, 'case "bad value": argument 1 (`a`: array<int>): cannot read `[1, x]`: '
+             "expected int literal, found identifier 'x'"),
+        (22, 'case "no expected": `expected` is missing: `Cube` returns r: int'),
+        (27, 'case "typo": unknown key `expect` (known: name, method, args, expected, post)'),
+        (33, 'case "two outputs": `expected` must be a list of 2 values, one per out-parameter '
+             "(first: seq<int>, second: seq<int>)"),
+        (39, 'case "post on an int": `post` names `n` of type int: only array parameters change'),
+        (46, 'case "date": argument 1: a TOML date is no Dafny literal; write it as a string'),
+        (52, 'case 9: names no method: set `method = "..."` in the case or at the top of the file'),
+        (62, 'case "fine": another case of `Cube` has this name; give each case its own `name`'),
+        (68, 'case "int as real": argument 1 (`n`: int): cannot read `1.5`: '
+             "expected int literal, found real number '1.5'"),
+    ]
+    assert read.problems[2].method == "Cube" and read.problems[2].name == "arity"
+
+
+def test_toml_without_cases() -> None:
+    read = read_toml_cases('method = "Cube"\n', "t.toml", load("forms.dfy"))
+    assert [p.reason for p in read.problems] == ["no [[case]] tables: add one per test case"]
+
+
+# ---------------------------------------------------------------------------------------------------
+# discovery
+
+
+def test_candidate_and_explicit_sources() -> None:
+    assert candidate_sources("x/src/task_id_7.dfy") == [
+        TestSource(SourceKind.DFY, "x/src/task_id_7.dfy"),
+        TestSource(SourceKind.TOML, "x/src/task_id_7.tests.toml"),
+        TestSource(SourceKind.DFY, "x/test/task_id_7.dfy"),
+    ]
+    assert candidate_sources("a/spec.dfy") == [TestSource(SourceKind.DFY, "a/spec.dfy"),
+                                               TestSource(SourceKind.TOML, "a/spec.tests.toml")]
+    assert explicit_source("t.json", "x/src/task_id_7.dfy") == TestSource(SourceKind.MBPP_JSON, "t.json", "7")
+    assert explicit_source("t.TOML", "s.dfy") == TestSource(SourceKind.TOML, "t.TOML")
+    bad = explicit_source("t.json", "spec.dfy")
+    assert isinstance(bad, CaseProblem) and "task_id_N.dfy" in bad.reason
+    other = explicit_source("t.txt", "spec.dfy")
+    assert isinstance(other, CaseProblem) and other.reason.startswith("unknown kind of test file")
+
+
+def test_find_test_sources() -> None:
+    spec = str(DATA / "mbpp" / "src" / "task_id_7.dfy")
+    parallel = str(DATA / "mbpp" / "test" / "task_id_7.dfy")
+    assert find_test_sources(spec) == [TestSource(SourceKind.DFY, spec), TestSource(SourceKind.DFY, parallel)]
+    forms = str(DATA / "forms.dfy")
+    assert [s.kind for s in find_test_sources(forms)] == [SourceKind.DFY, SourceKind.TOML]
+
+
+def test_cases_for_spec_from_the_parallel_test_file() -> None:
+    spec = load("mbpp/src/task_id_7.dfy")
+    read = cases_for_spec(spec)
+    assert read.problems == ()
+    assert [(c.name, c.method, c.source) for c in read.cases] == [
+        ("LastTest#1", "Last", str(DATA / "mbpp" / "test" / "task_id_7.dfy")),
+        ("LastTest#2", "Last", str(DATA / "mbpp" / "test" / "task_id_7.dfy")),
+    ]
+
+
+def test_cases_for_spec_from_the_file_and_its_toml() -> None:
+    read = cases_for_spec(load("forms.dfy"))
+    assert read.problems == ()
+    assert len(read.cases) == 20 + 10
+    assert {c.source for c in read.cases} == {str(DATA / "forms.dfy"), str(DATA / "forms.tests.toml")}
+    assert len({(c.method, c.name) for c in read.cases}) == len(read.cases)
+
+
+def test_cases_for_spec_explicit() -> None:
+    spec = load("mbpp/src/task_id_7.dfy")
+    read = cases_for_spec(spec, str(DATA / "mbpp" / "tests.json"))
+    assert read.cases == () and len(read.problems) == 2
+    assert "has 2 parameter(s), the spec method `Last` has 3" in read.problems[0].reason
+    toml = cases_for_spec(load("inplace.dfy"), str(DATA / "inplace.tests.toml"))
+    assert [c.name for c in toml.cases] == ["zero first", "case_2"]
+    dfy = cases_for_spec(spec, str(DATA / "mbpp" / "test" / "task_id_7.dfy"))
+    assert len(dfy.cases) == 2
+    missing = cases_for_spec(spec, str(DATA / "nowhere.toml"))
+    assert missing.cases == () and missing.problems[0].reason.startswith("cannot read the test file")
+    unknown = cases_for_spec(spec, "tests.txt")
+    assert unknown.problems[0].reason.startswith("unknown kind of test file")
+
+
+def test_merge_renames_clashing_cases() -> None:
+    a = TestCase("T#1", "M", (IntV(1),), (IntV(2),), source="d/a.dfy")
+    b = TestCase("T#1", "M", (IntV(3),), (IntV(4),), source="d/b.toml")
+    c = TestCase("T#1", "N", (IntV(3),), (IntV(4),), source="d/b.toml")
+    p = CaseProblem("d/b.toml", 3, "bad")
+    merged = merge([ReadResult((a,), ()), ReadResult((b, c), (p,))])
+    assert [(x.method, x.name) for x in merged.cases] == [("M", "T#1"), ("M", "T#1 (b.toml)"), ("N", "T#1")]
+    assert merged.problems == (p,)
+
+
+def test_read_source_of_a_test_file_that_tests_nothing() -> None:
+    spec = load("mbpp/src/task_id_7.dfy")
+    read = read_source(TestSource(SourceKind.DFY, "other.dfy"), "method Main() { print 1; }", spec)
+    assert [p.reason for p in read.problems] == [
+        f"its test methods call no method of {spec.path} that returns a value or changes an array "
+        "(Swap, Last)"]
+    broken = read_source(TestSource(SourceKind.DFY, "other.dfy"), "method M( {", spec)
+    assert broken.problems[0].reason.startswith("cannot read the test file")
+    bad_json = read_source(TestSource(SourceKind.MBPP_JSON, "t.json", "7"), "{", spec)
+    assert bad_json.problems[0].reason.startswith("not valid JSON")
+
+
+# ---------------------------------------------------------------------------------------------------
+# the development data set
+
+
+@pytest.mark.dataset
+def test_dataset_test_files_and_json(dataset_root: Path) -> None:
+    for snapshot in ("a57ce24", "head"):
+        base = dataset_root / snapshot
+        specs = sorted((base / "MBPP-DFY-153" / "src").glob("task_id_*.dfy"))
+        assert len(specs) == 40
+        with_cases = 0
+        n_cases = 0
+        problems: list[CaseProblem] = []
+        json_tasks = 0
+        json_cases = 0
+        json_path = base / "MBPP-san-DFY-228" / "mbpp-san-dfy-228-all-task-test.json"
+        for path in specs:
+            spec = parse_file(path.read_text(encoding="utf-8"), str(path))
+            read = cases_for_spec(spec)  # the parallel test/ file
+            assert all(c.source.endswith(f"test/{path.name}") for c in read.cases)
+            with_cases += bool(read.cases)
+            n_cases += len(read.cases)
+            problems += read.problems
+            from_json = cases_for_spec(spec, str(json_path))
+            json_tasks += bool(from_json.cases)
+            json_cases += len(from_json.cases)
+        print(f"\n{snapshot}: {n_cases} cases from test files, {with_cases}/40 tasks with cases, "
+              f"{len(problems)} problems; JSON: {json_cases} cases, {json_tasks}/40 tasks")
+        for p in problems:
+            print(f"  {p}")
+        assert with_cases >= 38
+        assert json_tasks >= 30
