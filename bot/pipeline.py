@@ -66,11 +66,29 @@ def show_assignment(names: Sequence[str], values: Sequence[object], types: Seque
 
 
 _POSITION = re.compile(r"^\S*?\(\d+,\d+\): ", re.MULTILINE)
+_LINE_REF = re.compile(r"(related location: )?\bline (\d+)(: )?")
 
 
 def clean_message(message: str) -> str:
     """Drop positions in the generated file: they depend on how programs were batched."""
     return _POSITION.sub("", message).strip()
+
+
+def explain(message: str, program: Program) -> str:
+    """Replace line numbers of the generated program by the clause they point at.
+
+    A user never sees the harness, so "line 13" means nothing; "ensures |r| == |s|" does.
+    """
+    lines = program.text().splitlines()
+
+    def sub(m: re.Match[str]) -> str:
+        n = int(m.group(2))
+        text = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        if text.startswith(("ensures", "requires", "modifies")) or (text.startswith("assert ") and "false" not in text):
+            return f"`{' '.join(text.rstrip(';').split())}`" + (": " if m.group(3) else "")
+        return ""
+
+    return " ".join(_LINE_REF.sub(sub, clean_message(message)).split()).replace("()", "").strip()
 
 
 @dataclass
@@ -189,7 +207,7 @@ def score_methods(
                 st_row.append((w.fixed.status, w.fixed.message))
                 mw_row.append([])
                 continue
-            by_kind = {p.kind: results[p.program] for p in w.planned}
+            by_kind = {p.kind: _explained(results[p.program], p.program) for p in w.planned}
             status, message = case_status(
                 by_kind.get(ProgramKind.PRECONDITION),
                 by_kind.get(ProgramKind.VACUITY),
@@ -232,7 +250,7 @@ def score_methods(
                 )
             )
         note = prelude_errors.get(id(job.file), "")
-        if not job.cases and not note:
+        if not job.cases and not job.problems and not note:
             note = "no test cases found"
         problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
         scores.append(
@@ -246,6 +264,10 @@ def score_methods(
             )
         )
     return scores
+
+
+def _explained(r: Result, p: Program) -> Result:
+    return Result(r.outcome, explain(r.message, p), r.seconds)
 
 
 def _mutant_result(job: MethodJob, case: TestCase, p: Planned, r: Result) -> MutantResult:

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -422,16 +421,6 @@ def test_stray_tokens_at_top_level_are_tolerated() -> None:
 # -- the development dataset ---------------------------------------------------------------------------
 
 
-def dataset_root() -> Path:
-    env = os.environ.get("DAFNY_SPEC_SCORE_DATASET")
-    root = Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared" / "mbpp-dfy"
-    if not root.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"dataset not found at {root} (set DAFNY_SPEC_SCORE_DATASET)")
-        pytest.skip(f"dataset not found at {root}")
-    return root
-
-
 def called(f: DafnyFile, d: Decl) -> list[Decl]:
     """Declarations of f called from d's body, in order of first call."""
     assert d.body is not None
@@ -458,10 +447,9 @@ def main_method(test_file: DafnyFile) -> Decl:
 
 
 @pytest.mark.dataset
-def test_every_dataset_file_parses_and_every_main_method_has_supported_types() -> None:
-    root = dataset_root()
-    files = sorted(root.rglob("*.dfy"))
-    assert files, f"no .dfy files under {root}"
+def test_every_dataset_file_parses_and_every_main_method_has_supported_types(dataset_root: Path) -> None:
+    files = sorted(dataset_root.rglob("*.dfy"))
+    assert files, f"no .dfy files under {dataset_root}"
     parsed = {path: parse_file(path.read_text(encoding="utf-8"), str(path)) for path in files}
     tests = [p for p in files if p.parent.name == "test" and p.parent.parent.name == "MBPP-DFY-153"]
     assert len(tests) >= 40

@@ -27,14 +27,16 @@ def read_dfy_tests(file: DafnyFile, target: Decl | None = None) -> ReadResult:
         tokens = tokenize(file.source, keep_comments=True)
     except LexError as e:
         return ReadResult((), (CaseProblem(file.path, e.line, f"cannot read the file: {e.message}"),))
-    methods = [d for d in file.methods() if d.body is not None]
+    # bodiless methods can be tested (a spec without its implementation); only bodies call anything
+    methods = file.methods()
     bodies = {id(d): _body_tokens(tokens, d) for d in methods}
+    callers_all = [d for d in methods if d.body is not None]
     if target is None:
         targets = _tested(methods, bodies)
-        callers = [d for d in methods if _is_test_method(d) and d.name not in {t.name for t in targets}]
+        callers = [d for d in callers_all if _is_test_method(d) and d.name not in {t.name for t in targets}]
     else:
         targets = [target]
-        callers = [d for d in methods if d.name != target.name]
+        callers = [d for d in callers_all if d.name != target.name]
     lines = file.source.splitlines()
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
@@ -65,7 +67,8 @@ def tested_methods(file: DafnyFile) -> list[Decl]:
         tokens = tokenize(file.source, keep_comments=True)
     except LexError:
         return []
-    methods = [d for d in file.methods() if d.body is not None]
+    # bodiless methods count: a spec written before (or without) its implementation is still tested
+    methods = file.methods()
     return _tested(methods, {id(d): _body_tokens(tokens, d) for d in methods})
 
 

@@ -1,0 +1,113 @@
+"""Scoring with the real verifier: the paper's running example, every type, every status."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+
+pytestmark = pytest.mark.dafny
+SCORE = Path(__file__).resolve().parent / "data" / "score"
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "shared_elements.dfy"
+
+
+def score(tmp_path: Path, *args: str) -> dict[str, Any]:
+    out = tmp_path / "report.json"
+    argv = ["score", *args, "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "cache")]
+    assert main(argv) == 0
+    report: dict[str, Any] = json.loads(out.read_text())
+    return report
+
+
+def method(report: dict[str, Any], name: str) -> dict[str, Any]:
+    found = [m for m in report["methods"] if m["method"] == name]
+    assert len(found) == 1, [m["method"] for m in report["methods"]]
+    return found[0]
+
+
+def test_running_example_is_correct_but_weak(dafny_command: str, tmp_path: Path) -> None:
+    m = method(score(tmp_path, str(EXAMPLE)), "SharedElements")
+    assert m["correctness"] == 1.0
+    assert m["completeness"] is not None and m["completeness"] < 1.0
+    survivors = {(s["case"], s["value"]) for s in m["surviving_mutants"]}
+    assert ("SharedElementsTest#1", "[4]") in survivors or ("SharedElementsTest#1", "[5]") in survivors
+    assert all(c["status"] == "verified" for c in m["cases"])
+    assert len(m["cases"]) == 3
+
+
+def test_strengthened_spec_is_complete(dafny_command: str, tmp_path: Path) -> None:
+    m = method(score(tmp_path, str(SCORE / "shared_strong.dfy")), "SharedElements")
+    assert m["correctness"] == 1.0
+    assert m["completeness"] == 1.0
+    assert m["surviving_mutants"] == []
+
+
+def test_ensures_true_kills_nothing(dafny_command: str, tmp_path: Path) -> None:
+    m = method(score(tmp_path, str(SCORE / "shared_true.dfy")), "SharedElements")
+    assert m["correctness"] == 1.0
+    assert m["completeness"] == 0.0
+    assert m["mutant_counts"]["survived"] == 15
+
+
+def test_wrong_case_and_precondition_violation(dafny_command: str, tmp_path: Path) -> None:
+    m = method(score(tmp_path, str(SCORE / "cube_wrong_case.dfy")), "CubeVolume")
+    statuses = [c["status"] for c in m["cases"]]
+    assert statuses == ["verified", "verified", "refuted", "precondition-violated"]
+    assert m["correctness"] == pytest.approx(2 / 3)
+    assert m["completeness"] is None
+    refuted = m["cases"][2]
+    assert refuted["expected"] == "volume = 25" and "ensures volume == size * size * size" in refuted["message"]
+
+
+def test_every_supported_type(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, str(SCORE / "types.dfy"))
+    names = {m["method"] for m in report["methods"]}
+    assert names == {"Succ", "Flip", "Next", "Twice", "Half", "Xor", "Firsts", "Lens", "Sizes", "Lasts",
+                     "Pair", "Sums", "DivMod", "ToArray", "Inc"}
+    for m in report["methods"]:
+        assert m["correctness"] == 1.0, (m["method"], m["cases"])
+        counts = m["mutant_counts"]
+        assert counts["killed"] + counts["survived"] >= 1, m["method"]
+        assert counts["inconclusive"] == 0, (m["method"], m["cases"])
+    # precise specs kill every mutant
+    for name in ("Succ", "Flip", "Twice", "Xor", "Pair", "DivMod", "Inc", "Firsts", "Sums"):
+        assert method(report, name)["completeness"] == 1.0, name
+    inc = method(report, "Inc")
+    assert inc["cases"][0]["expected"] == "a = [2, 6, -1]"
+    divmod_ = method(report, "DivMod")
+    assert divmod_["cases"][0]["expected"] == "q = 3, r = 1"
+
+
+def test_reals_tolerance_unsupported_and_vacuous(dafny_command: str, tmp_path: Path) -> None:
+    exact = score(tmp_path, str(SCORE / "misc.dfy"))
+    assert method(exact, "Area")["cases"][0]["status"] == "refuted"
+    assert method(exact, "CountSet")["cases"][0]["status"] == "unsupported"
+    assert "set<int>" in method(exact, "CountSet")["cases"][0]["message"]
+    assert method(exact, "Vacuous")["cases"][0]["status"] == "vacuous"
+    assert method(exact, "Vacuous")["correctness"] is None
+    tolerant = score(tmp_path, str(SCORE / "misc.dfy"), "--tolerance", "0.001", "--method", "Area")
+    area = method(tolerant, "Area")
+    assert area["cases"][0]["status"] == "verified"
+    assert area["completeness"] == 1.0  # every mutant lies outside the tolerance
+
+
+def test_timeout_is_inconclusive(dafny_command: str, tmp_path: Path) -> None:
+    m = method(score(tmp_path, str(SCORE / "hard.dfy"), "--time-limit", "2", "--mutants", "1"), "NoSmallFactors")
+    assert m["cases"][0]["status"] == "timeout"
+    assert m["correctness"] is None and m["completeness"] is None
+
+
+def test_reports_are_deterministic_across_cache_and_jobs(dafny_command: str, tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    first = score(a, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "1", "--seed", "7")
+    cached = score(a, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "2", "--seed", "7")
+    fresh = score(b, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "2", "--seed", "7")
+    assert json.dumps(first) == json.dumps(cached) == json.dumps(fresh)
+    other_seed = score(b, str(EXAMPLE), "--seed", "8")
+    assert method(other_seed, "SharedElements")["cases"] != method(first, "SharedElements")["cases"]
