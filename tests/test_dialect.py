@@ -64,6 +64,12 @@ def test_detect_syntax(src: str, expected: Dialect) -> None:
     assert detect_syntax(src) is expected
 
 
+def test_unbalanced_source_is_not_rewritten() -> None:
+    src = "ghost function F(): int { 1 }\nmethod M() {\n  for i := 0 to 3 {\n}\n"
+    r = to_dialect(src, Dialect.DAFNY2)
+    assert r.text == src and r.changes == () and r.left_alone == ("unbalanced brackets: not rewritten",)
+
+
 def test_lex_errors_propagate() -> None:
     with pytest.raises(LexError):
         to_dialect('method M() { var s := "open', Dialect.DAFNY2)

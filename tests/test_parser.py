@@ -481,3 +481,23 @@ method N(s: set<int>) returns (n: int)
     m, n = one(src, "M"), one(src, "N")
     assert m.clause_texts("ensures") == ["forall x | x in s :: n >= |x|"] and m.body is not None
     assert n.clause_texts("ensures") == ["n == |{1, 2}| + |s|"] and n.body is not None
+
+
+def test_members_of_types_and_newtypes() -> None:
+    src = """\
+newtype Digit = x: int | 0 <= x < 10 && x in {1, 2} witness 1 {
+  function Twice(): int { 2 * (this as int) }
+}
+type Opaque {
+  predicate P() { true }
+}
+type Pos = x: int | x > 0 witness 1
+method M() {}
+"""
+    got = [(d.container, d.name) for d in parse_file(src).decls]
+    assert got == [("newtype Digit", "Twice"), ("type Opaque", "P"), ("", "M")]
+
+
+def test_labelled_clause_drops_the_label() -> None:
+    d = one("method M(x: int)\n  requires Pos: x > 0\n  ensures x > 0\n{ reveal Pos; }\n", "M")
+    assert [(c.kind, c.text) for c in d.clauses] == [("requires", "x > 0"), ("ensures", "x > 0")]

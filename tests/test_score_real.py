@@ -111,3 +111,24 @@ def test_reports_are_deterministic_across_cache_and_jobs(dafny_command: str, tmp
     assert json.dumps(first) == json.dumps(cached) == json.dumps(fresh)
     other_seed = score(b, str(EXAMPLE), "--seed", "8")
     assert method(other_seed, "SharedElements")["cases"] != method(first, "SharedElements")["cases"]
+
+
+def test_every_dafny_and_toml_test_form(dafny_command: str, tmp_path: Path) -> None:
+    forms = Path(__file__).resolve().parent / "data" / "tests_io" / "forms.dfy"
+    report = score(tmp_path, str(forms))  # forms.tests.toml beside it is discovered
+    counts = {m["method"]: len(m["cases"]) for m in report["methods"]}
+    assert counts == {"Cube": 6, "Shared": 5, "Split": 4, "Lasts": 3, "ToChars": 2, "Volume": 3, "Rotate": 2,
+                      "AddPair": 2, "IsEven": 3}
+    for m in report["methods"]:
+        assert m["correctness"] == 1.0, (m["method"], m["cases"])
+        assert all(c["status"] == "verified" for c in m["cases"]), m["method"]
+    assert method(report, "Cube")["completeness"] == 1.0  # `ensures r == n * n * n` kills every mutant
+    assert method(report, "Shared")["completeness"] == 0.0  # no ensures at all
+
+
+def test_mbpp_json_cases_map_by_position(dafny_command: str, tmp_path: Path) -> None:
+    spec = SCORE / "json" / "task_id_2.dfy"
+    m = method(score(tmp_path, str(spec), "--tests", str(SCORE / "json" / "tests.json")), "SharedElements")
+    assert [c["name"] for c in m["cases"]] == ["test_1", "test_2"]
+    assert m["correctness"] == 1.0 and m["completeness"] is not None and m["completeness"] < 1.0
+    assert len(m["problems"]) == 1 and "test_3" in m["problems"][0] and "tests.json" in m["problems"][0]

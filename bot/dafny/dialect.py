@@ -84,6 +84,9 @@ def to_dialect(source: str, target: Dialect) -> Rewrite:
     """
     origin = detect_syntax(source)
     r = _Rewriter(source, origin)
+    if not r.balanced():
+        # structure unknown: rewriting could move text across blocks; the verifier will say more
+        return Rewrite(source, (), ("unbalanced brackets: not rewritten",))
     if target is Dialect.DAFNY2:
         r.functions_to_2()
         r.loops_to_2()
@@ -132,10 +135,9 @@ class _Loop:
     label: str | None
     line: int
     continue_label: str | None = None
-    # `for` loops only
-    open_text: str = "{"
+    open_text: str = "{"  # what the body's braces become
     close_text: str = "}"
-    header: list[tuple[int, int, str]] = field(default_factory=list)
+    header: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, text) edits of a `for`
 
 
 class _Rewriter:
@@ -151,6 +153,18 @@ class _Rewriter:
         self.left: list[tuple[int, str]] = []
 
     # -- bookkeeping ----------------------------------------------------------------------
+
+    def balanced(self) -> bool:
+        pairs = {"(": ")", "[": "]", "{": "}", "{:": "}"}
+        stack: list[str] = []
+        for t in self.toks:
+            if t.kind is not TokKind.OP:
+                continue
+            if t.text in pairs:
+                stack.append(pairs[t.text])
+            elif t.text in (")", "]", "}") and (not stack or stack.pop() != t.text):
+                return False
+        return not stack
 
     def edit(self, start: int, end: int, text: str) -> None:
         if any(b0 <= start and end <= b1 for b0, b1 in self.blanked):
@@ -276,8 +290,8 @@ class _Rewriter:
                 self.changes.append(
                     (
                         line,
-                        f"line {line}: `by method {{ ... }}` removed (Dafny 2.3 has no "
-                        f"`by method`; the {word} body is compiled instead, unverified)",
+                        f"line {line}: `by method {{ ... }}` removed (Dafny 2.3 has none: the {word} "
+                        "body is compiled instead and the method body goes unverified)",
                     )
                 )
         for k in range(v.n):

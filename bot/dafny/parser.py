@@ -46,23 +46,10 @@ _PREFIXED_CALLABLES: dict[str, frozenset[str]] = {
     "inductive": frozenset({"predicate", "lemma"}),
 }
 _FUNCTION_WORDS = frozenset({"function", "predicate"})
-_OTHER_DECL_HEADS = frozenset(
-    {
-        "module",
-        "class",
-        "trait",
-        "datatype",
-        "codatatype",
-        "type",
-        "newtype",
-        "const",
-        "var",
-        "import",
-        "include",
-        "export",
-        "iterator",
-    }
-)
+_OTHER_DECL_HEADS = frozenset({
+    "module", "class", "trait", "datatype", "codatatype", "type", "newtype", "const", "var",
+    "import", "include", "export", "iterator",
+})
 # Words after which a `{` opens a set display (or a block inside an expression), never a body.
 _WORDS_BEFORE_DISPLAY = frozenset({"in", "then", "else", "multiset", "iset", "set", "returns", "is", "as"})
 # Words that open an expression ending in `;` followed by the rest: `var x := 1; x + 1`
@@ -75,24 +62,6 @@ ANONYMOUS_CONSTRUCTOR = "_ctor"
 def parse_file(source: str, path: str = "<input>") -> DafnyFile:
     """All callable declarations of a Dafny source; raises DafnyParseError on malformed structure."""
     return _Parser(source, path).parse()
-
-
-def strip_comments(source: str, start: int, end: int, comments: list[Token]) -> str:
-    """source[start:end] without comments (block comments become one space), stripped."""
-    starts = [c.start for c in comments]
-    k = max(bisect.bisect_right(starts, start) - 1, 0)
-    out: list[str] = []
-    at = start
-    while k < len(comments) and comments[k].start < end:
-        c = comments[k]
-        k += 1
-        if c.end <= at:
-            continue
-        out.append(source[at : max(at, c.start)])
-        out.append(" " if c.text.startswith("/*") else "")
-        at = min(max(at, c.end), end)
-    out.append(source[at:end])
-    return "".join(out).strip()
 
 
 class TokenView:
@@ -227,10 +196,11 @@ class TokenView:
             return k - 1 == start  # `decreases *`, `reads *`, `while *`
         if self.toks[k - 1].text == "|":
             # `|s| {`: the bar closes a cardinality when an operand precedes it, `== |{1}|` opens one
-            return k - 1 > start and self._ends_operand(k - 2)
-        return self._ends_operand(k - 1)
+            return k - 1 > start and self.ends_operand(k - 2)
+        return self.ends_operand(k - 1)
 
-    def _ends_operand(self, k: int) -> bool:
+    def ends_operand(self, k: int) -> bool:
+        """Token k can end an operand: a literal, a name, or a closing bracket."""
         t = self.toks[k]
         if t.kind in (TokKind.NUMBER, TokKind.STRING, TokKind.CHAR):
             return True
@@ -248,6 +218,7 @@ class _Parser:
         except LexError as e:
             raise DafnyParseError(path, e.line, e.col, e.message, "close it or escape it") from e
         self.comments = [t for t in all_toks if t.kind is TokKind.COMMENT]
+        self.comment_starts = [c.start for c in self.comments]
         self.v = TokenView([t for t in all_toks if t.kind is not TokKind.COMMENT])
         self.toks = self.v.toks
         self.decls: list[Decl] = []
@@ -289,8 +260,20 @@ class _Parser:
             raise self._error(stack[-1], f"'{opener.text}' is never closed", f"add the missing '{closer}'")
 
     def _text(self, first: int, last: int) -> str:
-        """Source text of tokens first..last inclusive, comments removed."""
-        return strip_comments(self.src, self.toks[first].start, self.toks[last].end, self.comments)
+        """Source text of tokens first..last inclusive, stripped, without comments (a block comment
+        becomes one space), so that the text can be pasted on one line or several."""
+        start, end = self.toks[first].start, self.toks[last].end
+        k = bisect.bisect_left(self.comment_starts, start)
+        out: list[str] = []
+        at = start
+        while k < len(self.comments) and self.comments[k].start < end:
+            c = self.comments[k]
+            out.append(self.src[at : c.start])
+            out.append(" " if c.text.startswith("/*") else "")
+            at = c.end
+            k += 1
+        out.append(self.src[at:end])
+        return "".join(out).strip()
 
     # -- declarations -----------------------------------------------------------------------
 
@@ -327,8 +310,8 @@ class _Parser:
             return self._module(k, stop, container)
         if word in ("class", "trait"):
             return self._class(k, stop, container)
-        if word in ("datatype", "codatatype"):
-            return self._datatype(k, stop, container)
+        if word in ("datatype", "codatatype", "type", "newtype"):
+            return self._type_with_members(k, stop, container)
         if word:  # types, constants, fields, imports, iterators: skip to the next declaration
             return self._skip(k + 1, stop)
         # a stray token: tolerated, like the verifier would report it, not our job
@@ -404,14 +387,17 @@ class _Parser:
         self._members(brace + 1, close, _nest(container, f"{word} {name}"))
         return close + 1
 
-    def _datatype(self, k: int, stop: int, container: str) -> int:
+    def _type_with_members(self, k: int, stop: int, container: str) -> int:
+        """A datatype, type or newtype, with its optional member block `{ ... }` after the definition."""
         word = self.toks[k].text
         name, j = self._name(k + 1, word)
         v = self.v
-        # constructors: `= A | B(x: int)`; a plain `{` at depth 0 opens the member block
+        # datatype constructors have no braces outside parentheses, so their first plain `{` opens
+        # the members; a subset type's constraint may hold a set display: `x in {1, 2}`
+        datatype = word in ("datatype", "codatatype")
         while j < stop:
             t = self.toks[j].text
-            if t == "{":
+            if t == "{" and (datatype or v.ends_operand(j - 1)):
                 close = v.close(j)
                 self._members(j + 1, close, _nest(container, f"{word} {name}"))
                 return close + 1
