@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.dafny.lexer import LexError, TokKind, Token, tokenize
+from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 
 
 @dataclass(frozen=True)
