@@ -58,9 +58,7 @@ def clean_output(text: str) -> list[str]:
 def verify(path: Path) -> Run:
     began = time.monotonic()
     try:
-        proc = subprocess.run(
-            [*DAFNY, str(path)], capture_output=True, text=True, timeout=PROCESS_TIMEOUT, check=False
-        )
+        proc = subprocess.run([*DAFNY, str(path)], capture_output=True, text=True, timeout=PROCESS_TIMEOUT, check=False)
     except subprocess.TimeoutExpired:
         return Run(path, False, f"no answer within {PROCESS_TIMEOUT} s", time.monotonic() - began)
     lines = clean_output(proc.stdout + "\n" + proc.stderr)
@@ -106,7 +104,8 @@ def main(argv: list[str]) -> int:
             print("still failing after the rewrite:")
         for r in failing:
             name = r.path.relative_to(tmp)
-            print(f"  {name}: {r.first_error.replace(str(r.path), str(name))}")
+            error = r.first_error.replace(str(r.path), str(name))
+            print(f"  {error}" if str(name) in error else f"  {name}: {error}")
             for note in notes.get(r.path, ()):
                 print(f"    left alone: {note}")
     return 0

@@ -97,7 +97,9 @@ method M() { assert F(1) == G(1); }
 
 def test_dafny4_functions_to_dafny2() -> None:
     r = rewrite(DAFNY4_FUNCTIONS, Dialect.DAFNY2)
-    assert r.text == """\
+    assert (
+        r.text
+        == """\
 function G(x: int): int { x }
 function method F(x: int): int { x }
 predicate method P(x: int) { x > 0 }
@@ -113,6 +115,7 @@ inductive predicate L(x: int) { true }
 colemma GL(x: int) {}
 method M() { assert F(1) == G(1); }
 """
+    )
     assert "line 1: `ghost function` -> `function`" in r.changes
     assert "line 2: `function` -> `function method`" in r.changes
     assert "line 10: `opaque function` -> `function {:opaque}`" in r.changes
@@ -138,7 +141,9 @@ copredicate CP(x: int) { true }
 colemma CL(x: int) {}
 """
     r = rewrite(src, Dialect.DAFNY4)
-    assert r.text == """\
+    assert (
+        r.text
+        == """\
 ghost function F(x: int): int { x }
 function C(x: int): int { x }
 ghost predicate P() { true }
@@ -149,6 +154,7 @@ least predicate I(x: int) { true }
 greatest predicate CP(x: int) { true }
 greatest lemma CL(x: int) {}
 """
+    )
     assert "line 2: `function method` -> `function`" in r.changes
     assert "line 1: `function` -> `ghost function`" in r.changes
 
@@ -180,10 +186,7 @@ method Main() { var x := Fib(3); }
 
 
 def test_function_keywords_in_comments_strings_and_members_are_untouched() -> None:
-    src = (
-        'function method F(): int { 1 }\n// ghost function X\n'
-        'method M(f: int -> int) { var s := "function"; }\n'
-    )
+    src = 'function method F(): int { 1 }\n// ghost function X\nmethod M(f: int -> int) { var s := "function"; }\n'
     assert to2(src) == src
     assert to4(src) == src.replace("function method F", "function F")
 
@@ -205,7 +208,9 @@ method M(a: array<int>) returns (s: int)
 
 def test_for_to_becomes_a_while_loop_in_a_block() -> None:
     r = rewrite(FOR_TO, Dialect.DAFNY2)
-    assert r.text == """\
+    assert (
+        r.text
+        == """\
 method M(a: array<int>) returns (s: int)
 {
   s := 0;
@@ -217,6 +222,7 @@ while i < i_hi invariant i_lo <= i <= i_hi decreases i_hi - i
   i := i + 1; } }
 }
 """
+    )
     assert r.changes == ("line 4: `for i := ... to ...` -> `while` loop in a block",)
 
 
@@ -250,10 +256,7 @@ def test_for_without_bound_and_unused_index() -> None:
         "  { var for_index_lo := 0 ; var for_index := for_index_lo; "
         "while true invariant for_index_lo <= for_index decreases * {"
     )
-    assert lines[3] == (
-        "  { var x_hi := 5 ; var x := x_hi; while true invariant x <= x_hi decreases x {"
-        " x := x - 1;"
-    )
+    assert lines[3] == ("  { var x_hi := 5 ; var x := x_hi; while true invariant x <= x_hi decreases x { x := x - 1;")
 
 
 def test_fresh_names_avoid_existing_identifiers() -> None:
@@ -329,8 +332,8 @@ def test_rewritten_text_still_parses_with_the_same_declaration_lines() -> None:
 
 def test_expect_becomes_an_assumption() -> None:
     src = (
-        "method M(x: int) {\n  expect x == 1;\n  expect x > 0, \"positive\";\n"
-        "  expect f(x, 2) == [1, 2], @\"two\nlines\";\n  var r :- expect Get();\n}\n"
+        'method M(x: int) {\n  expect x == 1;\n  expect x > 0, "positive";\n'
+        '  expect f(x, 2) == [1, 2], @"two\nlines";\n  var r :- expect Get();\n}\n'
     )
     r = rewrite(src, Dialect.DAFNY2)
     assert r.text.split("\n") == [
@@ -436,7 +439,10 @@ def run_dafny(dafny: str, tmp_path: Path, name: str, text: str) -> subprocess.Co
     path.write_text(text, encoding="utf-8")
     return subprocess.run(
         [dafny, "/compile:0", "/nologo", "/timeLimit:60", str(path)],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 

@@ -159,13 +159,14 @@ def test_generic_and_nested_types() -> None:
 
 
 def test_parameter_modifiers_and_default_values() -> None:
-    src = (
-        "method M(ghost g: int, nameonly n: nat := 3, older o: seq<int>, b: bool := 1 < 2, "
-        's: string := "a,b")\n'
-    )
+    src = 'method M(ghost g: int, nameonly n: nat := 3, older o: seq<int>, b: bool := 1 < 2, s: string := "a,b")\n'
     d = one(src, "M")
     assert [(p.name, p.type) for p in d.params] == [
-        ("g", IntT()), ("n", NatT()), ("o", SeqT(IntT())), ("b", BoolT()), ("s", StringT()),
+        ("g", IntT()),
+        ("n", NatT()),
+        ("o", SeqT(IntT())),
+        ("b", BoolT()),
+        ("s", StringT()),
     ]
 
 
@@ -310,7 +311,12 @@ lemma F()
 """
     f = parse_file(src)
     assert [(d.name, d.body) for d in f.decls] == [
-        ("A", None), ("B", None), ("C2", None), ("D", None), ("E", None), ("F", None),
+        ("A", None),
+        ("B", None),
+        ("C2", None),
+        ("D", None),
+        ("E", None),
+        ("F", None),
     ]
     a = f.find("A")
     assert a is not None and a.clause_texts("ensures") == ["y > x"] and a.end == a.header_end
@@ -333,7 +339,9 @@ function F(n: nat): nat reads {} decreases n { n }
 """
     m = one(src, "M")
     assert [(c.kind, c.text) for c in m.clauses] == [
-        ("requires", "a != null"), ("modifies", "a"), ("decreases", "*"),
+        ("requires", "a != null"),
+        ("modifies", "a"),
+        ("decreases", "*"),
     ]
     assert src[m.clauses[0].end - 1] == ";"
     assert one(src, "N").clause_texts("decreases") == ["*"] and one(src, "N").body is not None
@@ -395,7 +403,7 @@ def test_header_end_without_clauses() -> None:
         ("\n\nfunction F(): { 1 }\n", 3, "result type expected"),
         ("method M()\n  requires\n  ensures true\n{}\n", 2, "without an expression"),
         ("method M() {}\n/* unterminated\n", 2, "unterminated"),
-        ("method M() { var s := \"abc\n}\n", 1, "unterminated string"),
+        ('method M() { var s := "abc\n}\n', 1, "unterminated string"),
         ("class {\n}\n", 1, "without a name"),
         ("method M()\nghost\n", 2, "without a declaration"),
         ("method M(x) returns (y: int) {}\nmethod N(x:) {}\n", 2, "has no type"),

@@ -67,10 +67,7 @@ def detect_syntax(source: str) -> Dialect:
             _is_for_loop(v, k)
             or _is_statement_word(v, k, "expect")
             or _is_statement_word(v, k, "continue")
-            or (
-                v.is_word(k, frozenset({"least", "greatest"}))
-                and v.is_word(k + 1, frozenset({"predicate", "lemma"}))
-            )
+            or (v.is_word(k, frozenset({"least", "greatest"})) and v.is_word(k + 1, frozenset({"predicate", "lemma"})))
             or (v.is_word(k, "by") and v.is_word(k + 1, "method") and v.text(k - 1) == "}")
         ):
             dafny4 = True
@@ -109,12 +106,7 @@ def _modifiers_before(v: TokenView, k: int) -> list[int]:
 
 
 def _is_for_loop(v: TokenView, k: int) -> bool:
-    return (
-        v.is_word(k, "for")
-        and k + 2 < v.n
-        and v.toks[k + 1].kind is TokKind.IDENT
-        and v.text(k + 2) in (":=", ":")
-    )
+    return v.is_word(k, "for") and k + 2 < v.n and v.toks[k + 1].kind is TokKind.IDENT and v.text(k + 2) in (":=", ":")
 
 
 def _is_statement_word(v: TokenView, k: int, word: str) -> bool:
@@ -235,9 +227,7 @@ class _Rewriter:
             if not v.is_word(k, _FUNCTION_WORDS) or v.is_word(k - 1, _EXTREME_PREFIXES):
                 continue
             has_method = v.is_word(k + 1, "method")
-            found.append(
-                (k, _modifiers_before(v, k), has_method, self._by_method(k + (2 if has_method else 1)))
-            )
+            found.append((k, _modifiers_before(v, k), has_method, self._by_method(k + (2 if has_method else 1))))
         return found
 
     def _by_method(self, k: int) -> tuple[int, int] | None:
@@ -426,9 +416,7 @@ class _Rewriter:
                 guard += " decreases *"
             header.append((dir_tok.start, self.toks[d + 1].end, guard))
         else:
-            header.append(
-                (dir_tok.start, dir_tok.end, f"; var {index}{type_text} := {first}; var {second} :=")
-            )
+            header.append((dir_tok.start, dir_tok.end, f"; var {index}{type_text} := {first}; var {second} :="))
             loop = (
                 f"while {lo} < {index} invariant {lo} <= {index} <= {hi} decreases {index} - {lo}"
                 if down
@@ -439,8 +427,7 @@ class _Rewriter:
         self.changes.append(
             (
                 line,
-                f"line {line}: `for {v.text(k + 1)} := ... {dir_tok.text} {bound}` -> "
-                f"`while` loop in a block",
+                f"line {line}: `for {v.text(k + 1)} := ... {dir_tok.text} {bound}` -> `while` loop in a block",
             )
         )
         return _Loop(
@@ -477,9 +464,7 @@ class _Rewriter:
                 loop.continue_label = self.fresh(f"continue{loop.line}")
             last = self.toks[k + 1] if label is not None else self.toks[k]
             self.edit(self.toks[k].start, last.end, f"break {loop.continue_label}")
-            self.change(
-                line, "continue" if label is None else f"continue {label}", f"break {loop.continue_label}"
-            )
+            self.change(line, "continue" if label is None else f"continue {label}", f"break {loop.continue_label}")
 
     # -- statements ---------------------------------------------------------------------------
 

@@ -46,10 +46,23 @@ _PREFIXED_CALLABLES: dict[str, frozenset[str]] = {
     "inductive": frozenset({"predicate", "lemma"}),
 }
 _FUNCTION_WORDS = frozenset({"function", "predicate"})
-_OTHER_DECL_HEADS = frozenset({
-    "module", "class", "trait", "datatype", "codatatype", "type", "newtype", "const", "var",
-    "import", "include", "export", "iterator",
-})
+_OTHER_DECL_HEADS = frozenset(
+    {
+        "module",
+        "class",
+        "trait",
+        "datatype",
+        "codatatype",
+        "type",
+        "newtype",
+        "const",
+        "var",
+        "import",
+        "include",
+        "export",
+        "iterator",
+    }
+)
 # Words after which a `{` opens a set display (or a block inside an expression), never a body.
 _WORDS_BEFORE_DISPLAY = frozenset({"in", "then", "else", "multiset", "iset", "set", "returns", "is", "as"})
 # Words that open an expression ending in `;` followed by the rest: `var x := 1; x + 1`
@@ -336,11 +349,7 @@ class _Parser:
     def _name(self, k: int, what: str) -> tuple[str, int]:
         """A (possibly dotted) declaration name at k after attributes."""
         k = self.v.skip_attributes(k, len(self.toks))
-        if (
-            k >= len(self.toks)
-            or self.toks[k].kind is not TokKind.IDENT
-            or self.v.starts_decl(k, len(self.toks))
-        ):
+        if k >= len(self.toks) or self.toks[k].kind is not TokKind.IDENT or self.v.starts_decl(k, len(self.toks)):
             raise self._error(
                 k if k < len(self.toks) else k - 1,
                 f"{what} without a name",
@@ -411,9 +420,7 @@ class _Parser:
             j += 1
         return stop
 
-    def _callable(
-        self, start: int, kw: int, kind: str, k: int, ghost: bool, stop: int, container: str
-    ) -> int:
+    def _callable(self, start: int, kw: int, kind: str, k: int, ghost: bool, stop: int, container: str) -> int:
         v = self.v
         n = len(self.toks)
         words = set(kind.split())
