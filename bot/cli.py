@@ -30,6 +30,12 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 
 
+NOTHING_TO_SCORE = (
+    "nothing to score: no test cases found for any method "
+    "(see README: test methods in the file, PATH.tests.toml beside it, or --tests)"
+)
+
+
 class UsageError(Exception):
     """Bad arguments or unreadable input: exit code 2 with the message."""
 
@@ -131,7 +137,18 @@ def render(scores: list[MethodScore], fmt: str, info: VerifierInfo, args: argpar
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    files = [load_dafny(p) for p in args.paths]
+    if args.tests is not None and not Path(args.tests).is_file():
+        raise UsageError(f"{args.tests}: no such test file (give a .dfy, .toml or MBPP .json file)")
+    files: list[DafnyFile] = []
+    bad_inputs: list[str] = []
+    for p in args.paths:
+        # one unreadable file must not cost the scores of the others
+        try:
+            files.append(load_dafny(p))
+        except UsageError as e:
+            bad_inputs.append(str(e))
+    if not files:
+        raise UsageError("\n".join(bad_inputs))
     jobs: list[MethodJob] = []
     problems: list[CaseProblem] = []
     for f in files:
@@ -140,14 +157,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         if not file_jobs:
             problems += list(read.problems)
         jobs += file_jobs
-    for p in problems:
-        print(f"warning: {p}", file=sys.stderr)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
     if not jobs:
-        print(
-            "nothing to score: no test cases found for any method "
-            "(see README: test methods in the file, PATH.tests.toml, or --tests)",
-            file=sys.stderr,
-        )
+        print(NOTHING_TO_SCORE, file=sys.stderr)
     engine, info = make_engine(args)
     options = ScoreOptions(args.mutants, args.seed, HarnessOptions(real_tolerance=args.tolerance))
     scores = score_methods(jobs, engine, dialect_for(info), options)
@@ -156,7 +169,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         Path(args.output).write_text(out, encoding="utf-8")
     else:
         sys.stdout.write(out)
-    return EXIT_OK
+    for message in bad_inputs:
+        print(f"error: {message}", file=sys.stderr)
+    return EXIT_USAGE if bad_inputs else EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
