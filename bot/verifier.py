@@ -421,6 +421,22 @@ def mangle(name: str) -> str:
     return name.replace("_", "__")
 
 
+def _run_batch(
+    prelude: str, methods: Sequence[tuple[str, str]], argv: list[str], wall: float
+) -> tuple[_Layout, _Run, bytes | None]:
+    """Write the batch file in a fresh directory, run the verifier there; return its report file, if any.
+
+    The report is the command's last file argument before the program (`/xml:F` or `LogFileName=F`)."""
+    layout = _Layout.build(prelude, methods)
+    report_name = "report.xml" if any(a.startswith("/xml:") for a in argv) else "log.json"
+    with tempfile.TemporaryDirectory(prefix="specscore-") as tmp:
+        Path(tmp, FILE_NAME).write_text(layout.text, encoding="utf-8")
+        run = _run(argv, tmp, wall)
+        report_path = Path(tmp, report_name)
+        report = report_path.read_bytes() if report_path.exists() else None
+    return layout, run, report
+
+
 @dataclass(frozen=True)
 class Dafny2Backend:
     """`dafny /compile:0 ... /xml:F` (Dafny 2.x command line).
@@ -455,13 +471,8 @@ class Dafny2Backend:
         names = [name for name, _ in methods]
         if not names:
             return {}
-        layout = _Layout.build(prelude, methods)
         wall = self.wall_limit(time_limit, len(names))
-        with tempfile.TemporaryDirectory(prefix="specscore-") as tmp:
-            Path(tmp, FILE_NAME).write_text(layout.text, encoding="utf-8")
-            run = _run(self.command(names, time_limit, "report.xml"), tmp, wall)
-            xml_path = Path(tmp, "report.xml")
-            report = xml_path.read_bytes() if xml_path.exists() else None
+        layout, run, report = _run_batch(prelude, methods, self.command(names, time_limit, "report.xml"), wall)
         return self._results(layout, names, run, report, time_limit, wall)
 
     def _results(
@@ -622,13 +633,9 @@ class Dafny4Backend:
         names = [name for name, _ in methods]
         if not names:
             return {}
-        layout = _Layout.build(prelude, methods)
         wall = self.wall_limit(time_limit, len(names))
-        with tempfile.TemporaryDirectory(prefix="specscore-") as tmp:
-            Path(tmp, FILE_NAME).write_text(layout.text, encoding="utf-8")
-            run = _run(self.command(names, time_limit, "log.json"), tmp, wall)
-            log_path = Path(tmp, "log.json")
-            log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else None
+        layout, run, data = _run_batch(prelude, methods, self.command(names, time_limit, "log.json"), wall)
+        log = None if data is None else data.decode("utf-8", errors="replace")
         return self._results(layout, names, run, log, time_limit, wall)
 
     def _results(
