@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from bot import __version__
+from bot.audit.cli import AuditUsageError, add_audit_parser, cmd_audit
 from bot.cache import ResultCache
-from bot.config import default_cache_dir, default_jobs
+from bot.config import default_cache_dir, default_jobs, default_z3
 from bot.dafny.decls import DafnyFile
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
@@ -47,15 +48,17 @@ def _positive(text: str) -> int:
     return v
 
 
-def add_run_options(p: argparse.ArgumentParser) -> None:
+def add_run_options(p: argparse.ArgumentParser, tolerance: float = 0.0) -> None:
     p.add_argument("--mutants", type=_positive, default=5, help="mutants per test case (default 5)")
     p.add_argument("--seed", type=int, default=0, help="mutation seed (default 0)")
     p.add_argument("--jobs", type=_positive, default=0, help="parallel verifier processes (default: cores)")
     p.add_argument("--time-limit", type=_positive, default=20, help="seconds per program (default 20)")
-    p.add_argument("--tolerance", type=float, default=0.0, help="relative tolerance for real outputs")
+    p.add_argument("--tolerance", type=float, default=tolerance,
+                   help=f"relative tolerance for real outputs (default {tolerance:g})")
     p.add_argument("--cache-dir", default=None, help="result cache (default: ~/.cache/dafny-spec-score)")
     p.add_argument("--no-cache", action="store_true", help="verify everything again")
     p.add_argument("--dafny", default="dafny", help="verifier command (default: dafny on PATH)")
+    p.add_argument("--z3", default=None, help="z3 binary for Dafny 2.x (/z3exe); default: $DAFNY_SPEC_SCORE_Z3")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,17 +76,22 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     score.add_argument("--output", default=None, help="write the report here instead of standard output")
     add_run_options(score)
+    add_audit_parser(sub, add_run_options)
     return parser
 
 
-def make_engine(args: argparse.Namespace) -> tuple[Engine, VerifierInfo]:
+def make_engine(
+    args: argparse.Namespace, progress: Callable[[int, int], None] | None = None
+) -> tuple[Engine, VerifierInfo]:
     try:
         info = detect(args.dafny)
     except VerifierNotFound as e:
         raise UsageError(str(e)) from e
     cache = None if args.no_cache else ResultCache(Path(args.cache_dir or default_cache_dir(os.environ)))
     jobs = args.jobs or default_jobs()
-    engine = Engine(make_backend(info), jobs=jobs, time_limit=args.time_limit, cache=cache)
+    z3 = args.z3 or default_z3(os.environ)
+    backend = make_backend(info, z3_path=z3)
+    engine = Engine(backend, jobs=jobs, time_limit=args.time_limit, cache=cache, progress=progress)
     return engine, info
 
 
@@ -145,7 +153,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         # one unreadable file must not cost the scores of the others
         try:
             files.append(load_dafny(p))
-        except UsageError as e:
+        except (UsageError, AuditUsageError) as e:
             bad_inputs.append(str(e))
     if not files:
         raise UsageError("\n".join(bad_inputs))
@@ -178,8 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "audit":
+            return cmd_audit(args, make_engine, dialect_for)
         return cmd_score(args)
-    except UsageError as e:
+    except (UsageError, AuditUsageError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

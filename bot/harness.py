@@ -28,7 +28,7 @@ from bot.dafny.types import (
     unsupported_parts,
 )
 from bot.dafny.values import ArrayV, RealV, SeqV, TupleV, Value, to_dafny
-from bot.hints import Hints, hints_for
+from bot.hints import fuel_attributes, hints_for
 from bot.mutants import Mutant
 from bot.outcomes import Program
 from bot.tests_io.model import TestCase
@@ -120,6 +120,8 @@ def input_facts(expr: str, v: Value, t: DafnyType) -> list[str]:
         for i, e in enumerate(v.elems):
             facts += input_facts(f"{expr}[{i}]", e, elem)
         if not _has_array(t):
+            # whole-value equality makes `x in s`, `s[1..]` and multisets cheap; per-element
+            # quantifiers over such values are split into cases by bot.hints (measured both ways)
             facts.append(f"{expr} == {to_dafny(v, t)}")
         return facts
     if isinstance(t, TupleT):
@@ -256,22 +258,19 @@ def plan_case(
 ) -> list[Planned]:
     """All programs for one case: precondition check, vacuity probe, correctness, mutants."""
     _check_supported(method)
-    hints: Hints = hints_for(file, method, case, options.ground_limit, options.max_fuel)
-    attrs = hints.attributes
+    inputs = {p.name: v for p, v in zip(method.params, case.inputs, strict=False)}
+    every_value = [*case.inputs, *case.expected, *(v for _, v in case.post)]
+    attrs = fuel_attributes(file, method, every_value, options.max_fuel)
     assume = _assumptions(method, case)
     requires = _clauses(method, ("requires",))
     modifies = _clauses(method, ("modifies",))
     out: list[Planned] = []
 
     if requires:
-        body = (
-            assume
-            + hints.statements
-            + [f"  assert {c.text};" for c in method.clauses if c.kind == "requires"]
-        )
-        prog = _program(
-            prelude, ProgramKind.PRECONDITION, _signature(method, "@NAME@", False), attrs, [], body
-        )
+        req_texts = method.clause_texts("requires")
+        hints = hints_for(file, method, req_texts, inputs, options.ground_limit)
+        body = assume + list(hints) + [f"  assert {t};" for t in req_texts]
+        prog = _program(prelude, ProgramKind.PRECONDITION, _signature(method, "@NAME@", False), attrs, [], body)
         out.append(Planned(prog, ProgramKind.PRECONDITION, case))
 
     vac_body = assume + ["  assert false;"]
@@ -282,20 +281,31 @@ def plan_case(
 
     spec = requires + modifies + _clauses(method, ("ensures",))
     header = _signature(method, "@NAME@", True)
-    body = assume + _outputs(method, case, case.expected, case.post, options) + hints.statements
-    out.append(
-        Planned(
-            _program(prelude, ProgramKind.CORRECTNESS, header, attrs, spec, body),
-            ProgramKind.CORRECTNESS,
-            case,
-        )
-    )
+    ens_texts = method.clause_texts("ensures")
+
+    def body_for(expected: tuple[Value, ...], post: tuple[tuple[int, Value], ...], opts: HarnessOptions) -> list[str]:
+        env = dict(inputs)
+        env.update({p.name: v for p, v in zip(method.returns, expected, strict=False)})
+        hints = hints_for(file, method, ens_texts, env, opts.ground_limit)
+        return assume + _outputs(method, case, expected, post, opts) + _output_facts(method, expected) + list(hints)
+
+    body = body_for(case.expected, case.post, options)
+    prog = _program(prelude, ProgramKind.CORRECTNESS, header, attrs, spec, body)
+    out.append(Planned(prog, ProgramKind.CORRECTNESS, case))
     exact = HarnessOptions(0.0, options.ground_limit, options.max_fuel)
     for m in mutants:
         expected, post = _split_mutant(method, case, m)
-        body = assume + _outputs(method, case, expected, post, exact) + hints.statements
-        prog = _program(prelude, ProgramKind.MUTANT, header, attrs, spec, body)
+        prog = _program(prelude, ProgramKind.MUTANT, header, attrs, spec, body_for(expected, post, exact))
         out.append(Planned(prog, ProgramKind.MUTANT, case, m))
+    return out
+
+
+def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:
+    """Per-element facts about sequence outputs, asserted (they follow from the assignment)."""
+    out = []
+    for p, v in zip(method.returns, expected, strict=False):
+        if isinstance(p.type, SeqT | StringT) and isinstance(v, SeqV) and v.elems and not _has_array(p.type):
+            out.append(f"  assert {' && '.join(input_facts(p.name, v, p.type))};")
     return out
 
 

@@ -84,6 +84,8 @@ def explain(message: str, program: Program) -> str:
     def sub(m: re.Match[str]) -> str:
         n = int(m.group(2))
         text = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        if text.startswith("forall") and " ensures " in text:  # a case-split hint restating a clause
+            text = "ensures " + text.split(" ensures ", 1)[1].rstrip("{ ")
         if text.startswith(("ensures", "requires", "modifies")) or (text.startswith("assert ") and "false" not in text):
             return f"`{' '.join(text.rstrip(';').split())}`" + (": " if m.group(3) else "")
         return ""

@@ -1,0 +1,429 @@
+"""The audit's three output files: results JSON, results CSV and the markdown report. Pure code.
+
+Verdicts never look at labels; these renderers only set the two side by side, so a dataset
+maintainer can see where a test, a spec or a label needs a second look. Every piece of user text
+in the markdown goes through `esc`/`code`, and nothing depends on the clock or on input order.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.audit.model import Label, TaskResult, Verdict, task_order
+from bot.audit.verdicts import spec_or_test
+from bot.report.fmt import pct
+from bot.report.json_report import method_dict
+from bot.report.markdown import code, esc
+from bot.scoring import CaseResult, CaseStatus, MutantStatus, Surviving
+
+AUDIT_SCHEMA_VERSION = 1
+
+CSV_HEADER = (
+    "task_id", "file", "method", "label", "verdict", "correctness", "completeness", "cases", "verified",
+    "refuted", "inconclusive_cases", "killed", "survived", "inconclusive_mutants", "tolerance_applied", "cause",
+)  # fmt: skip
+
+# settings key -> how the report names it, and the unit after the value
+SETTINGS_SHOWN: tuple[tuple[str, str, str], ...] = (
+    ("seed", "seed", ""),
+    ("mutants", "mutants per case", ""),
+    ("time_limit", "time limit", " s"),
+    ("weak_below", "weak below completeness", ""),
+    ("tolerance", "relative tolerance for reals", ""),
+)
+
+LABEL_ORDER = (Label.STRONG, Label.WEAK, Label.WRONG, Label.UNLABELED)
+VERDICT_ORDER = (Verdict.STRONG, Verdict.WEAK, Verdict.WRONG, Verdict.INCONCLUSIVE)
+# a label "agrees" with the verdict of the same name; unlabeled tasks have no such verdict
+AGREEING: Mapping[Label, Verdict] = {Label.STRONG: Verdict.STRONG, Label.WEAK: Verdict.WEAK, Label.WRONG: Verdict.WRONG}
+
+MAX_WEAK_SURVIVORS = 5
+MAX_MESSAGE = 400  # verifier messages can run to pages; the JSON keeps them whole
+
+TITLE = "# Dafny Spec Score: dataset audit"
+SPEC_OR_TEST_HINT = "the test's expected value may be wrong (see 'Spec or test?')"
+NOT_EXPOSED = {
+    Label.WEAK: (
+        "Every case verified and no mutant survived: no test case or mutant exposed the weakness the label "
+        "names. Add a test case whose wrong outputs the spec accepts (or review the label)."
+    ),
+    Label.WRONG: (
+        "Every case verified and no mutant survived: no test case or mutant exposed the misunderstanding the "
+        "label names. Add a test case the spec gets wrong (or review the label)."
+    ),
+}
+WRONG_BUT_WEAK = (
+    "Every case verified, so no test case exposed the misunderstanding the label names; the spec does accept "
+    "these wrong outputs. Add a test case the spec gets wrong (or review the label)."
+)
+STRONG_BUT_WEAK = "The spec accepts these wrong outputs:"
+NO_SURVIVOR = "No surviving mutant was recorded."
+NO_TOLERANCE = "No tolerance was applied: every output was compared exactly."
+
+
+def _key(r: TaskResult) -> tuple[tuple[int, str], str, str]:
+    return task_order(r.task_id), r.file, r.method
+
+
+def _ordered(results: Sequence[TaskResult]) -> list[TaskResult]:
+    return sorted(results, key=_key)
+
+
+def _refuted_indexed(r: TaskResult) -> list[tuple[int, CaseResult]]:
+    return [(i, c) for i, c in enumerate(r.score.cases) if c.status is CaseStatus.REFUTED] if r.score else []
+
+
+def _refuted(r: TaskResult) -> list[CaseResult]:
+    return [c for _, c in _refuted_indexed(r)]
+
+
+# ---------------------------------------------------------------------------------------------- JSON
+
+
+def task_dict(r: TaskResult) -> dict[str, Any]:
+    s = r.score
+    details = method_dict(s) if s is not None else None
+    return {
+        "task_id": r.task_id,
+        "file": r.file,
+        "method": r.method,
+        "label": r.label.value,
+        "tags": list(r.tags),
+        "verdict": r.verdict.value,
+        "cause": r.cause,
+        "evaluated": r.evaluated,
+        "correctness": s.correctness if s else None,
+        "completeness": s.completeness if s else None,
+        "tolerance": r.tolerance,
+        "tolerance_applied": r.tolerance_applied,
+        "surviving_mutants": details["surviving_mutants"] if details else [],
+        "failing_cases": [
+            {"case": c.name, "inputs": c.inputs, "expected": c.expected, "text": c.text, "message": c.message}
+            for c in _refuted(r)
+        ],
+        "inconclusive": s.inconclusive if s else {},
+        "problems": list(s.problems) if s else [],
+        "cases": details["cases"] if details else [],
+    }
+
+
+def results_json(results: Sequence[TaskResult], settings: Mapping[str, object]) -> str:
+    doc = {
+        "schema": AUDIT_SCHEMA_VERSION,
+        # sorted so that equal settings give equal bytes whatever order they were built in
+        "settings": dict(sorted(settings.items())),
+        "tasks": [task_dict(r) for r in _ordered(results)],
+    }
+    # default=str: a Path or enum in the settings should not cost the whole results file
+    return json.dumps(doc, indent=2, default=str) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------- CSV
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{x:.4f}"
+
+
+def _csv_row(r: TaskResult) -> list[str]:
+    s = r.score
+    if s is None:
+        # not scored at all: empty counts, not zeros, so "no data" stays apart from "none found"
+        counts = [""] * 7
+    else:
+        statuses = [c.status for c in s.cases]
+        m = s.mutant_counts
+        counts = [
+            str(n)
+            for n in (
+                len(statuses),
+                statuses.count(CaseStatus.VERIFIED),
+                statuses.count(CaseStatus.REFUTED),
+                sum(not st.scored for st in statuses),
+                m[MutantStatus.KILLED.value],
+                m[MutantStatus.SURVIVED.value],
+                m[MutantStatus.INCONCLUSIVE.value],
+            )
+        ]
+    return [
+        r.task_id,
+        r.file,
+        r.method,
+        r.label.value,
+        r.verdict.value,
+        _num(s.correctness if s else None),
+        _num(s.completeness if s else None),
+        *counts,
+        "true" if r.tolerance_applied else "false",
+        r.cause,
+    ]
+
+
+def results_csv(results: Sequence[TaskResult]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(CSV_HEADER)
+    for r in _ordered(results):
+        w.writerow(_csv_row(r))
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------------------------------ Markdown
+
+
+@dataclass(frozen=True)
+class SpecOrTest:
+    task: TaskResult
+    case: CaseResult
+
+
+def spec_or_test_cases(results: Sequence[TaskResult]) -> list[SpecOrTest]:
+    """Every spec-or-test case; tasks labelled strong first (there the test is the likely culprit)."""
+    found = [
+        SpecOrTest(r, r.score.cases[i]) for r in _ordered(results) if r.score is not None for i in spec_or_test(r.score)
+    ]
+    # sorted() is stable, so task order (and case order) holds within each group
+    return sorted(found, key=lambda e: e.task.label is not Label.STRONG)
+
+
+def _value(v: object) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _settings_line(settings: Mapping[str, object]) -> str:
+    parts = [
+        f"{name} {esc(_value(settings[key]) + unit) if key in settings else 'n/a'}"
+        for key, name, unit in SETTINGS_SHOWN
+    ]
+    return "Settings: " + ", ".join(parts) + "."
+
+
+def _fence(text: str, lang: str = "dafny") -> list[str]:
+    """A fenced block no backtick run inside the text can close."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + lang, *(text.splitlines() or [""]), fence]
+
+
+def _message(msg: str) -> str:
+    flat = " ".join(msg.split())
+    if not flat:
+        return "(none)"
+    return code(flat if len(flat) <= MAX_MESSAGE else flat[:MAX_MESSAGE] + " …")
+
+
+def _method(r: TaskResult) -> str:
+    return code(r.method) if r.method else "(no method)"
+
+
+def _where(c: CaseResult) -> str:
+    if not c.source:
+        return f"line {c.line}"
+    return code(f"{c.source}:{c.line}") if c.line > 0 else code(c.source)
+
+
+def _heading(r: TaskResult) -> str:
+    return f"### Task {esc(r.task_id)}: {_method(r)}"
+
+
+def _facts(r: TaskResult) -> str:
+    tags = f" ({esc(' '.join(r.tags))})" if r.tags else ""
+    s = r.score
+    return (
+        f"File {code(r.file)}; label **{r.label.value}**{tags}; verdict **{r.verdict.value}**; "
+        f"correctness {pct(s.correctness if s else None)}, completeness {pct(s.completeness if s else None)}."
+    )
+
+
+def _survivor_table(items: Sequence[Surviving]) -> list[str]:
+    lines = ["| Case | Inputs | Expected | Wrong output the spec accepts |", "|---|---|---|---|"]
+    lines += [f"| {esc(v.case)} | {code(v.inputs)} | {code(v.expected)} | {code(v.value)} |" for v in items]
+    return lines
+
+
+def _refuted_block(c: CaseResult, hint: bool) -> list[str]:
+    head = f"Case {esc(c.name)} ({_where(c)}) is refuted: inputs {code(c.inputs)}, expected {code(c.expected)}."
+    if hint:
+        head += f" Hint: {SPEC_OR_TEST_HINT}."
+    text = c.text.strip("\n") or "(the case text was not recorded)"
+    return [head, "", *_fence(text), "", f"Verifier: {_message(c.message)}", ""]
+
+
+def _coverage(tasks: list[TaskResult]) -> list[str]:
+    evaluated = sum(r.evaluated for r in tasks)
+    lines = ["## Coverage", "", f"Evaluated {evaluated} of {len(tasks)} tasks ({_rate(evaluated, len(tasks))})."]
+    groups: dict[str, list[str]] = {}
+    for r in tasks:
+        if not r.evaluated:
+            groups.setdefault(_cause_group(r.cause), []).append(r.task_id)
+    if groups:
+        lines += ["", "| Why not evaluated | Tasks | Task ids |", "|---|---:|---|"]
+        for cause, ids in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
+            lines.append(f"| {esc(cause)} | {len(ids)} | {esc(', '.join(ids))} |")
+    # the reasons themselves are evidence: a test calling with three arguments a spec that takes two
+    # is how a misunderstood task shows when nothing can be scored
+    details = [(r, p) for r in tasks if not r.evaluated and r.score is not None for p in r.score.problems]
+    if details:
+        lines += ["", "Cases that could not be read, in tasks not evaluated:", ""]
+        lines += [f"- task {esc(r.task_id)}: {code(p)}" for r, p in details[:MAX_PROBLEMS]]
+        if len(details) > MAX_PROBLEMS:
+            lines.append(f"- ... and {len(details) - MAX_PROBLEMS} more (see results.json)")
+    return [*lines, ""]
+
+
+MAX_PROBLEMS = 30
+
+
+def _cause_group(cause: str) -> str:
+    # "spec does not parse: <details>" and "no readable test case (3 unreadable)" group by their kind
+    head = cause.split(":", 1)[0].strip()
+    head = re.sub(r"\s*\([^()]*\)$", "", head)
+    return head or "(no cause given)"
+
+
+def _rate(n: int, total: int) -> str:
+    return f"{100 * n / total:.0f}%" if total else "n/a"
+
+
+def _confusion(tasks: list[TaskResult]) -> list[str]:
+    counts = {(lb, v): 0 for lb in LABEL_ORDER for v in VERDICT_ORDER}
+    for r in tasks:
+        counts[r.label, r.verdict] += 1
+    lines = [
+        "## Verdicts × human labels",
+        "",
+        "| Label ↓ / verdict → | " + " | ".join(v.value for v in VERDICT_ORDER) + " | Total |",
+        "|---|" + "---:|" * (len(VERDICT_ORDER) + 1),
+    ]
+    for lb in LABEL_ORDER:
+        row = [counts[lb, v] for v in VERDICT_ORDER]
+        lines.append(f"| {lb.value} | " + " | ".join(map(str, row)) + f" | {sum(row)} |")
+    totals = [sum(counts[lb, v] for lb in LABEL_ORDER) for v in VERDICT_ORDER]
+    lines.append("| Total | " + " | ".join(map(str, totals)) + f" | {sum(totals)} |")
+    judged = [r for r in tasks if r.label in AGREEING and r.evaluated]
+    agree = sum(AGREEING[r.label] is r.verdict for r in judged)
+    lines.append("")
+    if judged:
+        lines.append(
+            f"Agreement: {agree} of {len(judged)} labelled and evaluated tasks ({_rate(agree, len(judged))}) "
+            "got the verdict their label names."
+        )
+    else:
+        lines.append("Agreement: no task is both labelled and evaluated.")
+    return [*lines, ""]
+
+
+def _disagreement(r: TaskResult) -> list[str]:
+    lines = [f"{_heading(r)} (labelled {r.label.value}, scored {r.verdict.value})", "", _facts(r), ""]
+    survivors = r.score.surviving if r.score else ()
+    if r.verdict is Verdict.WRONG:
+        hinted = set(spec_or_test(r.score)) if r.score else set()
+        for i, c in _refuted_indexed(r):
+            lines += _refuted_block(c, i in hinted)
+    elif r.verdict is Verdict.STRONG:
+        lines += [NOT_EXPOSED[r.label], ""]
+    else:  # weak: the wrong outputs the spec accepts are the evidence
+        lines += [STRONG_BUT_WEAK if r.label is Label.STRONG else WRONG_BUT_WEAK, ""]
+        lines += [*_survivor_table(survivors), ""] if survivors else [NO_SURVIVOR, ""]
+    return lines
+
+
+def _disagreements(tasks: list[TaskResult]) -> list[str]:
+    lines = ["## Disagreements", ""]
+    found = [r for r in tasks if r.label in AGREEING and r.evaluated and AGREEING[r.label] is not r.verdict]
+    unevaluated = sum(r.label in AGREEING and not r.evaluated for r in tasks)
+    if not found:
+        lines += ["Every labelled and evaluated task got the verdict its label names.", ""]
+    for r in found:
+        lines += _disagreement(r)
+    if unevaluated:
+        lines += [f"{unevaluated} labelled task(s) could not be evaluated (see Coverage).", ""]
+    return lines
+
+
+def _spec_or_test(entries: list[SpecOrTest]) -> list[str]:
+    lines = [
+        "## Spec or test?",
+        "",
+        "One case is refuted while the spec verifies every other case: either the spec or the test's expected "
+        "value is wrong. Tasks labelled strong come first, as likely test errors.",
+        "",
+    ]
+    if not entries:
+        return [*lines, "No such case.", ""]
+    for e in entries:
+        r, c = e.task, e.case
+        lines += [
+            f"### Task {esc(r.task_id)}: {_method(r)}, case {esc(c.name)} (label {r.label.value})",
+            "",
+            f"Case at {_where(c)}: inputs {code(c.inputs)}; the spec refutes the expected value {code(c.expected)}.",
+            "",
+            *_fence(c.text.strip("\n") or "(the case text was not recorded)"),
+            "",
+            f"Verifier: {_message(c.message)}",
+            "",
+        ]
+    return lines
+
+
+def _weak(tasks: list[TaskResult]) -> list[str]:
+    lines = ["## Weak specs", ""]
+    weak = [r for r in tasks if r.verdict is Verdict.WEAK]
+    if not weak:
+        return [*lines, "No task was scored weak.", ""]
+    for r in weak:
+        survivors = r.score.surviving if r.score else ()
+        lines += [_heading(r), "", _facts(r), ""]
+        if not survivors:
+            lines += [NO_SURVIVOR, ""]
+            continue
+        lines += [*_survivor_table(survivors[:MAX_WEAK_SURVIVORS]), ""]
+        if len(survivors) > MAX_WEAK_SURVIVORS:
+            lines += [
+                f"… and {len(survivors) - MAX_WEAK_SURVIVORS} more surviving mutants (all are in the JSON results).",
+                "",
+            ]
+    return lines
+
+
+def _tolerance(tasks: list[TaskResult]) -> list[str]:
+    applied = [r for r in tasks if r.tolerance_applied]
+    if not applied:
+        return ["## Tolerance", "", NO_TOLERANCE, ""]
+    listed = ", ".join(f"{esc(r.task_id)} ({esc(_value(r.tolerance))})" for r in applied)
+    return ["## Tolerance", "", f"A relative tolerance was applied to real outputs in tasks {listed}.", ""]
+
+
+def _per_task(tasks: list[TaskResult]) -> list[str]:
+    lines = [
+        "## Per task",
+        "",
+        "| Task | Method | Label | Verdict | Correctness | Completeness | Cause |",
+        "|---|---|---|---|---:|---:|---|",
+    ]
+    for r in tasks:
+        s = r.score
+        lines.append(
+            f"| {esc(r.task_id)} | {_method(r)} | {r.label.value} | {r.verdict.value} "
+            f"| {pct(s.correctness if s else None)} | {pct(s.completeness if s else None)} | {esc(r.cause)} |"
+        )
+    return [*lines, ""]
+
+
+def report_md(results: Sequence[TaskResult], settings: Mapping[str, object]) -> str:
+    tasks = _ordered(results)
+    lines = [TITLE, "", _settings_line(settings), ""]
+    lines += _coverage(tasks)
+    lines += _confusion(tasks)
+    lines += _disagreements(tasks)
+    lines += _spec_or_test(spec_or_test_cases(tasks))
+    lines += _weak(tasks)
+    lines += _tolerance(tasks)
+    lines += _per_task(tasks)
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,0 +1,45 @@
+"""Verdicts from scores. Pure code: verdicts never look at labels."""
+
+from __future__ import annotations
+
+from bot.audit.model import Verdict
+from bot.scoring import CaseStatus, MethodScore, MutantStatus
+
+
+def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
+    """The verdict and, when inconclusive, its cause."""
+    statuses = [c.status for c in score.cases]
+    if CaseStatus.REFUTED in statuses:
+        return Verdict.WRONG, ""
+    if score.note and not statuses:
+        return Verdict.INCONCLUSIVE, score.note
+    if not statuses:
+        return Verdict.INCONCLUSIVE, "no readable test case" + (f" ({len(score.problems)} unreadable)"
+                                                                 if score.problems else "")
+    if score.correctness is None:
+        return Verdict.INCONCLUSIVE, "no case decided: " + _counts(statuses)
+    if score.completeness is None:
+        mutants = [m for c in score.cases for m in c.mutants]
+        if not mutants:
+            return Verdict.INCONCLUSIVE, "no mutants could be made"
+        inconclusive = sum(m.status is MutantStatus.INCONCLUSIVE for m in mutants)
+        return Verdict.INCONCLUSIVE, f"completeness unknown: all {inconclusive} mutants inconclusive"
+    if score.completeness < weak_below:
+        return Verdict.WEAK, ""
+    return Verdict.STRONG, ""
+
+
+def _counts(statuses: list[CaseStatus]) -> str:
+    counts: dict[str, int] = {}
+    for s in statuses:
+        counts[s.value] = counts.get(s.value, 0) + 1
+    return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+
+
+def spec_or_test(score: MethodScore) -> list[int]:
+    """Indexes of refuted cases whose spec verifies every other case: the test may be the one wrong."""
+    refuted = [i for i, c in enumerate(score.cases) if c.status is CaseStatus.REFUTED]
+    others = [c for i, c in enumerate(score.cases) if i not in refuted]
+    if len(refuted) == 1 and others and all(c.status is CaseStatus.VERIFIED for c in others):
+        return refuted
+    return []
