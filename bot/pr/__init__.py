@@ -1,0 +1,1 @@
+"""Pull-request mode: which methods a change affects, and how their scores moved against base."""

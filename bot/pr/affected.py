@@ -1,0 +1,71 @@
+"""Which spec files a pull request's changes affect. Pure code (existence checks are passed in)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+
+
+@cache
+def _glob_re(pattern: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def matches(path: str, globs: Sequence[str]) -> bool:
+    """Glob matching on repository paths: `*` within a folder, `**/` across folders."""
+    return any(_glob_re(g.strip().lstrip("./") or "**").match(path) for g in globs)
+
+
+def spec_for_test(path: str, exists: Callable[[str], bool]) -> str | None:
+    """The spec a test file belongs to: `X.tests.toml` -> `X.dfy`, `.../test/X.dfy` -> `.../src/X.dfy`."""
+    if path.endswith(".tests.toml"):
+        spec = path[: -len(".tests.toml")] + ".dfy"
+        return spec if exists(spec) else None
+    head, name = posixpath.split(path)
+    parent, folder = posixpath.split(head)
+    if folder == "test" and name.endswith(".dfy"):
+        spec = posixpath.join(parent, "src", name)
+        return spec if exists(spec) else None
+    return None
+
+
+def affected_specs(
+    changed: Sequence[str],
+    spec_globs: Sequence[str],
+    test_globs: Sequence[str],
+    exists_head: Callable[[str], bool],
+    exists_base: Callable[[str], bool],
+) -> list[str]:
+    """Spec files to score at head and base: changed specs, and the specs of changed test files.
+
+    A spec file removed by the change is kept (its methods show as removed); files that exist at
+    neither revision are dropped.
+    """
+    out: set[str] = set()
+    for path in changed:
+        if path.endswith(".dfy") and matches(path, spec_globs):
+            out.add(path)
+        if path.endswith(".tests.toml") or matches(path, test_globs) or path.endswith(".dfy"):
+            spec = spec_for_test(path, lambda p: exists_head(p) or exists_base(p))
+            if spec is not None and matches(spec, spec_globs):
+                out.add(spec)
+    return sorted(p for p in out if exists_head(p) or exists_base(p))

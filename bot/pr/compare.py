@@ -1,0 +1,64 @@
+"""Head-versus-base comparison of method scores. Pure code."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.scoring import MethodScore, Surviving
+
+
+class Change(Enum):
+    NEW = "new"
+    REMOVED = "removed"
+    CHANGED = "changed"
+    UNCHANGED = "unchanged"
+
+
+@dataclass(frozen=True)
+class MethodDelta:
+    file: str
+    method: str
+    head: MethodScore | None
+    base: MethodScore | None
+    change: Change
+    correctness_lost: bool  # was 1.0 at base, below 1.0 now
+    correctness_regained: bool  # was below 1.0 at base, 1.0 now
+    completeness_delta: float | None  # head - base, when both are known
+    new_survivors: tuple[Surviving, ...]  # wrong outputs the head spec accepts and the base spec did not
+
+    @property
+    def regression(self) -> bool:
+        worse = self.completeness_delta is not None and self.completeness_delta < -1e-9
+        return self.correctness_lost or worse or bool(self.new_survivors and self.base is not None)
+
+
+def _survivor_key(s: Surviving) -> tuple[str, str, str]:
+    return (s.inputs, s.expected, s.value)
+
+
+def compare(head: Sequence[MethodScore], base: Sequence[MethodScore]) -> list[MethodDelta]:
+    """One delta per method present at head or base, sorted by file and method name."""
+    heads = {(s.file, s.method): s for s in head}
+    bases = {(s.file, s.method): s for s in base}
+    out = []
+    for key in sorted(heads.keys() | bases.keys()):
+        h, b = heads.get(key), bases.get(key)
+        if h is None:
+            out.append(MethodDelta(key[0], key[1], None, b, Change.REMOVED, False, False, None, ()))
+            continue
+        if b is None:
+            out.append(MethodDelta(key[0], key[1], h, None, Change.NEW, False, False, None, h.surviving))
+            continue
+        lost = b.correctness == 1.0 and h.correctness is not None and h.correctness < 1.0
+        regained = b.correctness is not None and b.correctness < 1.0 and h.correctness == 1.0
+        delta = None
+        if h.completeness is not None and b.completeness is not None:
+            delta = h.completeness - b.completeness
+        seen = {_survivor_key(s) for s in b.surviving}
+        fresh = tuple(s for s in h.surviving if _survivor_key(s) not in seen)
+        same = (h.correctness, h.completeness) == (b.correctness, b.completeness) and not fresh
+        change = Change.UNCHANGED if same else Change.CHANGED
+        out.append(MethodDelta(key[0], key[1], h, b, change, lost, regained, delta, fresh))
+    return out

@@ -1,0 +1,182 @@
+"""The pull-request comment (and the step summary, which is the same report untrimmed). Pure code.
+
+Everything from user files goes through `esc`/`code`: no `@` pings, nothing that breaks out of a cell
+or a <details> block. GitHub refuses comments over 65,536 characters, so the longest sections are
+trimmed with a note pointing at the step summary, which always has the full report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.pr.compare import Change, MethodDelta
+from bot.report.fmt import pct
+from bot.report.markdown import code, esc
+from bot.scoring import CaseStatus, Gate, MutantStatus
+
+MAX_COMMENT = 65_536
+TITLE = "Dafny Spec Score"
+PASSED = "passed"
+FAILED = "failed"
+NOTHING = "No Dafny specs with tests were changed in this pull request: nothing to score."
+TRIMMED = "Some rows were left out to fit GitHub's comment size limit; the job's step summary has the full report."
+FOLD_UNCHANGED = "Methods whose scores did not change"
+
+
+@dataclass(frozen=True)
+class CommentInput:
+    deltas: tuple[MethodDelta, ...]
+    gate: Gate
+    failures: tuple[str, ...]  # gate failures (empty: passed)
+    verifier: str
+    marker: str  # hidden marker identifying the bot's comment for this comment-id
+    details_url: str = ""  # link to the workflow run, when known
+
+
+def _arrow(d: MethodDelta) -> str:
+    if d.change is Change.NEW:
+        return "new"
+    if d.change is Change.REMOVED:
+        return "removed"
+    parts = []
+    if d.correctness_lost:
+        parts.append(f"correctness ▼ (was {pct(d.base.correctness if d.base else None)})")
+    if d.correctness_regained:
+        parts.append(f"correctness ▲ (was {pct(d.base.correctness if d.base else None)})")
+    if d.completeness_delta is not None and abs(d.completeness_delta) > 1e-9:
+        arrow = "▲" if d.completeness_delta > 0 else "▼"
+        parts.append(f"completeness {arrow} {abs(d.completeness_delta):.2f} "
+                     f"(was {pct(d.base.completeness if d.base else None)})")
+    if d.new_survivors and d.base is not None:
+        parts.append(f"{len(d.new_survivors)} new surviving mutant(s)")
+    return "; ".join(parts) if parts else "="
+
+
+def _row(d: MethodDelta) -> str:
+    s = d.head or d.base
+    assert s is not None
+    corr = pct(d.head.correctness) if d.head else "–"
+    comp = pct(d.head.completeness) if d.head else "–"
+    return f"| {code(d.file)} | {code(d.method)} | {corr} | {comp} | {esc(_arrow(d))} |"
+
+
+def _table(rows: Sequence[MethodDelta]) -> list[str]:
+    return ["| File | Method | Correctness | Completeness | Change vs base |", "|---|---|---:|---:|---|",
+            *(_row(d) for d in rows)]
+
+
+@dataclass
+class _Section:
+    summary: str
+    head: list[str]  # lines before the rows (not trimmed)
+    rows: list[str]  # trimmable lines
+
+    def render(self, limit: int | None = None) -> list[str]:
+        rows = self.rows if limit is None else self.rows[:limit]
+        cut = len(self.rows) - len(rows)
+        lines = [f"<details><summary>{self.summary}</summary>", "", *self.head, *rows]
+        if cut:
+            lines += ["", f"... {cut} more row(s) left out (see the step summary)."]
+        return [*lines, "", "</details>", ""]
+
+
+def _sections(inp: CommentInput) -> list[_Section]:
+    heads = [d for d in inp.deltas if d.head is not None]
+    out: list[_Section] = []
+    survivors = [(d, s) for d in heads for s in (d.head.surviving if d.head else ())]
+    if survivors:
+        fresh = {(d.file, d.method, s.case, s.value) for d in heads for s in d.new_survivors if d.base is not None}
+        rows = []
+        for d, s in survivors:
+            new = " (new)" if (d.file, d.method, s.case, s.value) in fresh else ""
+            rows.append(f"| {code(d.method)}{new} | {esc(s.case)} | {code(s.inputs)} | {code(s.expected)} "
+                        f"| {code(s.value)} |")
+        out.append(_Section(
+            f"Surviving mutants ({len(survivors)}): wrong outputs the spec accepts",
+            ["Each row is an output the spec accepts although the test expects another: strengthen the "
+             "`ensures` clauses so that it is rejected.", "",
+             "| Method | Case | Inputs | Expected | Also accepted |", "|---|---|---|---|---|"],
+            rows,
+        ))
+    failing = [(d, c) for d in heads for c in (d.head.cases if d.head else ()) if c.status is CaseStatus.REFUTED]
+    if failing:
+        out.append(_Section(
+            f"Failing cases ({len(failing)}): expected outputs the spec rejects",
+            ["| Method | Case | Inputs | Expected | Verifier |", "|---|---|---|---|---|"],
+            [f"| {code(d.method)} | {esc(c.name)} | {code(c.inputs)} | {code(c.expected)} | {code(c.message[:300])} |"
+             for d, c in failing],
+        ))
+    inconclusive = []
+    for d in heads:
+        assert d.head is not None
+        for c in d.head.cases:
+            if not c.status.scored:
+                cause = code(c.message[:300])
+                inconclusive.append(f"| {code(d.method)} | {esc(c.name)} | {c.status.value} | {cause} |")
+            for m in c.mutants:
+                if m.status is MutantStatus.INCONCLUSIVE:
+                    inconclusive.append(f"| {code(d.method)} | {esc(c.name)} (mutant {code(m.value)}) | inconclusive "
+                                        f"| {code(m.message[:300])} |")
+        for p in d.head.problems:
+            inconclusive.append(f"| {code(d.method)} | unreadable case | – | {code(p[:300])} |")
+    if inconclusive:
+        out.append(_Section(
+            f"Inconclusive ({len(inconclusive)}): not counted either way",
+            ["| Method | Case | Status | Cause |", "|---|---|---|---|"],
+            inconclusive,
+        ))
+    unchanged = [d for d in inp.deltas if d.change is Change.UNCHANGED]
+    if unchanged:
+        table = _table(unchanged)
+        out.append(_Section(f"{FOLD_UNCHANGED} ({len(unchanged)})", table[:2], table[2:]))
+    return out
+
+
+def _headline(inp: CommentInput) -> list[str]:
+    passed = not inp.failures
+    icon = "✅" if passed else "❌"
+    lines = [
+        inp.marker,
+        f"## {icon} {TITLE}: {PASSED if passed else FAILED}",
+        "",
+        f"Thresholds: correctness ≥ {inp.gate.min_correctness:.2f}, completeness ≥ {inp.gate.min_completeness:.2f}.",
+    ]
+    regressions = sum(d.regression for d in inp.deltas)
+    if regressions:
+        lines.append(f"**{regressions} regression(s)** against the base branch.")
+    for f in inp.failures:
+        lines.append(f"- {esc(f)}")
+    return [*lines, ""]
+
+
+def render_comment(inp: CommentInput, limit: int | None = MAX_COMMENT) -> str:
+    """The comment body; with limit=None the untrimmed report (for the step summary)."""
+    if not inp.deltas:
+        return "\n".join([inp.marker, f"## {TITLE}", "", NOTHING, ""])
+    changed = [d for d in inp.deltas if d.change is not Change.UNCHANGED]
+    top = _headline(inp) + (_table(changed) if changed else ["All scored methods are unchanged against base."]) + [""]
+    footer = [f"<sub>Verifier: Dafny {esc(inp.verifier)}"
+              + (f" · [details]({inp.details_url})" if inp.details_url else "") + "</sub>", ""]
+    sections = _sections(inp)
+
+    def build(limits: dict[int, int]) -> str:
+        body = list(top)
+        for k, s in enumerate(sections):
+            body += s.render(limits.get(k))
+        if limits:
+            body += [f"> {TRIMMED}", ""]
+        return "\n".join(body + footer)
+
+    limits: dict[int, int] = {}
+    text = build(limits)
+    # trim the longest section first, halving its rows until the whole fits
+    while limit is not None and len(text) > limit:
+        sizes = {k: len("\n".join(s.render(limits.get(k)))) for k, s in enumerate(sections)}
+        trimmable = [k for k in sizes if limits.get(k, len(sections[k].rows)) > 0]
+        if not trimmable:
+            return text[: limit - 200] + f"\n\n> {TRIMMED}\n"
+        k = max(trimmable, key=lambda i: sizes[i])
+        limits[k] = limits.get(k, len(sections[k].rows)) // 2
+        text = build(limits)
+    return text
