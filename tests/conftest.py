@@ -41,3 +41,37 @@ def dataset_root() -> Path:
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     return DATA
+
+
+# -- fake GitHub API -----------------------------------------------------------------------------
+# Imported here rather than at the top because this block is appended to the shared fixtures above.
+import importlib.util  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from types import ModuleType  # noqa: E402
+from typing import Any  # noqa: E402
+
+_FAKEGITHUB_MODULE = "dafny_spec_score_tests_fakegithub"
+
+
+def load_fakegithub() -> ModuleType:
+    """tests/fakegithub.py, loaded by path: tests are not a package (see pyproject's import mode)."""
+    module = sys.modules.get(_FAKEGITHUB_MODULE)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(_FAKEGITHUB_MODULE, Path(__file__).with_name("fakegithub.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        # Registered before running it: dataclasses look their module up in sys.modules.
+        sys.modules[_FAKEGITHUB_MODULE] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def github_server() -> Iterator[Any]:
+    """A fresh fake GitHub REST API on 127.0.0.1 (tests/fakegithub.py: FakeGitHub), closed afterwards."""
+    server = load_fakegithub().FakeGitHub()
+    try:
+        yield server
+    finally:
+        server.close()

@@ -1,0 +1,427 @@
+"""A small stateful fake of GitHub's REST API for tests, served over real HTTP on 127.0.0.1.
+
+It answers the endpoints the action uses with GitHub's documented JSON shapes, paginates with
+`Link` headers, requires an `Authorization` header, records every request and can be told to fail.
+Every `url`, `html_url` and `Link` it returns points at the server itself: PyGithub refuses to
+follow URLs on other hosts. Loaded by tests/conftest.py (fixture `github_server`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import zlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+ACTIONS_BOT = "github-actions[bot]"
+DOCS_URL = "https://docs.github.com/rest"
+DEFAULT_PER_PAGE = 30
+MAX_PER_PAGE = 100
+# Fixed clock: deterministic timestamps, later objects are newer.
+EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+
+
+@dataclass
+class Fault:
+    method: str
+    path_regex: str
+    status: int
+    times: int | None  # None: forever
+    message: str
+
+
+@dataclass
+class FakePull:
+    repo: str
+    number: int
+    title: str
+    base_sha: str
+    head_sha: str
+    base_ref: str
+    head_ref: str
+    head_repo: str | None
+    user: str
+    files: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class FakeComment:
+    id: int
+    repo: str
+    issue_number: int
+    user: str
+    body: str
+    created_at: datetime
+    updated_at: datetime
+
+
+def _timestamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class FakeGitHub:
+    """The server and its state. Tests set state directly and read it back; access is locked."""
+
+    def __init__(self, token: str | None = None) -> None:
+        # When set, only this token is accepted (401 otherwise); when None, any token is.
+        self.token = token
+        # The login of GET /user; None makes /user answer 403 like a workflow's GITHUB_TOKEN.
+        self.login: str | None = "dafny-spec-score-bot"
+        # When set, pages hold at most this many items whatever `per_page` asks.
+        self.page_size: int | None = None
+        self.repos: set[str] = set()
+        self.pulls: dict[tuple[str, int], FakePull] = {}
+        self.comments: list[FakeComment] = []
+        self.requests: list[RecordedRequest] = []
+        self.faults: list[Fault] = []
+        self.lock = threading.Lock()
+        self._next_id = 1000
+        self._clock = 0
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._server.daemon_threads = True
+        host, port = self._server.server_address[:2]
+        self.url = f"http://{host!s}:{port}"
+        # A short poll interval: shutdown() waits for the loop to notice, and that wait is every test's teardown.
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, name="fakegithub", daemon=True
+        )
+        self._thread.start()
+        self._closed = False
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeGitHub:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def comment_author(self) -> str:
+        """Who new comments are posted as: the authenticated user, or the Actions bot."""
+        return self.login or ACTIONS_BOT
+
+    def add_repo(self, full_name: str) -> None:
+        with self.lock:
+            self.repos.add(full_name)
+
+    def add_pull(
+        self,
+        repo: str,
+        number: int,
+        *,
+        title: str = "Change the spec",
+        base_sha: str = "b" * 40,
+        head_sha: str = "h" * 40,
+        base_ref: str = "main",
+        head_ref: str = "feature",
+        head_repo: str | None = "",
+        user: str = "octocat",
+        files: list[dict[str, Any]] | None = None,
+    ) -> FakePull:
+        """Add a pull request (and its repository). `head_repo` "" means the same repository; None a deleted fork."""
+        pull = FakePull(
+            repo=repo,
+            number=number,
+            title=title,
+            base_sha=base_sha,
+            head_sha=head_sha,
+            base_ref=base_ref,
+            head_ref=head_ref,
+            head_repo=repo if head_repo == "" else head_repo,
+            user=user,
+            files=list(files or []),
+        )
+        with self.lock:
+            self.repos.add(repo)
+            self.pulls[(repo, number)] = pull
+        return pull
+
+    def add_comment(self, repo: str, number: int, user: str, body: str) -> FakeComment:
+        with self.lock:
+            return self._new_comment(repo, number, user, body)
+
+    def comments_on(self, repo: str, number: int) -> list[FakeComment]:
+        with self.lock:
+            return [c for c in self.comments if c.repo == repo and c.issue_number == number]
+
+    def fail(self, method: str, path_regex: str, status: int, times: int | None = 1, message: str = "") -> None:
+        """Answer `status` to `method` on paths fully matching `path_regex`, `times` times (None: forever)."""
+        default = {
+            403: "Resource not accessible by integration",
+            404: "Not Found",
+            500: "Internal Server Error",
+            502: "Server Error",
+            503: "Service Unavailable",
+        }.get(status, "Error")
+        with self.lock:
+            self.faults.append(Fault(method.upper(), path_regex, status, times, message or default))
+
+    def requests_for(self, method: str, path_regex: str = ".*") -> list[RecordedRequest]:
+        with self.lock:
+            return [r for r in self.requests if r.method == method.upper() and re.fullmatch(path_regex, r.path)]
+
+    # -- JSON shapes (GitHub REST, trimmed to the documented fields that matter) -----------------
+
+    def _tick(self) -> datetime:
+        self._clock += 1
+        return EPOCH + timedelta(seconds=self._clock)
+
+    def _new_comment(self, repo: str, number: int, user: str, body: str) -> FakeComment:
+        self._next_id += 1
+        now = self._tick()
+        comment = FakeComment(self._next_id, repo, number, user, body, now, now)
+        self.comments.append(comment)
+        return comment
+
+    def user_json(self, login: str) -> dict[str, Any]:
+        return {
+            "login": login,
+            "id": zlib.crc32(login.encode()) % 10_000_000,
+            "node_id": f"U_{login}",
+            "avatar_url": f"{self.url}/avatars/{login}",
+            "url": f"{self.url}/users/{login}",
+            "html_url": f"{self.url}/{login}",
+            "type": "Bot" if login.endswith("[bot]") else "User",
+            "site_admin": False,
+        }
+
+    def repo_json(self, full_name: str) -> dict[str, Any]:
+        owner, _, name = full_name.partition("/")
+        return {
+            "id": zlib.crc32(full_name.encode()) % 10_000_000,
+            "node_id": f"R_{full_name}",
+            "name": name,
+            "full_name": full_name,
+            "owner": self.user_json(owner),
+            "private": False,
+            "html_url": f"{self.url}/{full_name}",
+            "url": f"{self.url}/repos/{full_name}",
+            "fork": False,
+            "default_branch": "main",
+        }
+
+    def pull_json(self, pull: FakePull) -> dict[str, Any]:
+        api = f"{self.url}/repos/{pull.repo}"
+        html = f"{self.url}/{pull.repo}/pull/{pull.number}"
+        base_owner = pull.repo.partition("/")[0]
+        head_owner = (pull.head_repo or pull.user).partition("/")[0]
+        return {
+            "url": f"{api}/pulls/{pull.number}",
+            "id": 500_000 + pull.number,
+            "node_id": f"PR_{pull.number}",
+            "html_url": html,
+            "diff_url": f"{html}.diff",
+            "patch_url": f"{html}.patch",
+            "issue_url": f"{api}/issues/{pull.number}",
+            "comments_url": f"{api}/issues/{pull.number}/comments",
+            "number": pull.number,
+            "state": "open",
+            "locked": False,
+            "title": pull.title,
+            "user": self.user_json(pull.user),
+            "body": None,
+            "created_at": _timestamp(EPOCH),
+            "updated_at": _timestamp(EPOCH),
+            "head": {
+                "label": f"{head_owner}:{pull.head_ref}",
+                "ref": pull.head_ref,
+                "sha": pull.head_sha,
+                "user": self.user_json(head_owner),
+                # GitHub sends null when the fork was deleted.
+                "repo": None if pull.head_repo is None else self.repo_json(pull.head_repo),
+            },
+            "base": {
+                "label": f"{base_owner}:{pull.base_ref}",
+                "ref": pull.base_ref,
+                "sha": pull.base_sha,
+                "user": self.user_json(base_owner),
+                "repo": self.repo_json(pull.repo),
+            },
+            "draft": False,
+            "merged": False,
+            "mergeable": None,
+            "author_association": "CONTRIBUTOR",
+            "changed_files": len(pull.files),
+        }
+
+    def file_json(self, pull: FakePull, given: dict[str, Any]) -> dict[str, Any]:
+        filename = str(given["filename"])
+        additions = int(given.get("additions", 0))
+        deletions = int(given.get("deletions", 0))
+        blob = f"{self.url}/{pull.repo}/blob/{pull.head_sha}/{filename}"
+        data: dict[str, Any] = {
+            "sha": given.get("sha", "f" * 40),
+            "filename": filename,
+            "status": given.get("status", "modified"),
+            "additions": additions,
+            "deletions": deletions,
+            "changes": additions + deletions,
+            "blob_url": blob,
+            "raw_url": blob.replace("/blob/", "/raw/"),
+            "contents_url": f"{self.url}/repos/{pull.repo}/contents/{filename}?ref={pull.head_sha}",
+            "patch": given.get("patch", "@@ -1 +1 @@"),
+        }
+        # GitHub includes previous_filename only for renames.
+        if given.get("previous_filename"):
+            data["previous_filename"] = given["previous_filename"]
+        return data
+
+    def comment_json(self, comment: FakeComment) -> dict[str, Any]:
+        api = f"{self.url}/repos/{comment.repo}"
+        return {
+            "id": comment.id,
+            "node_id": f"IC_{comment.id}",
+            "url": f"{api}/issues/comments/{comment.id}",
+            "html_url": f"{self.url}/{comment.repo}/pull/{comment.issue_number}#issuecomment-{comment.id}",
+            "body": comment.body,
+            "user": self.user_json(comment.user),
+            "created_at": _timestamp(comment.created_at),
+            "updated_at": _timestamp(comment.updated_at),
+            "issue_url": f"{api}/issues/{comment.issue_number}",
+            "author_association": "NONE",
+        }
+
+    # -- routing -------------------------------------------------------------------------------
+
+    def handle(self, method: str, path: str, query: dict[str, str], body: Any) -> tuple[int, Any, dict[str, str]]:
+        """One request -> (status, JSON body, extra headers). Called with the lock held."""
+        for fault in self.faults:
+            if fault.method == method and re.fullmatch(fault.path_regex, path) and fault.times != 0:
+                if fault.times is not None:
+                    fault.times -= 1
+                return fault.status, self._error(fault.status, fault.message), {}
+
+        if method == "GET" and path == "/user":
+            if self.login is None:
+                return 403, self._error(403, "Resource not accessible by integration"), {}
+            return 200, self.user_json(self.login), {}
+
+        m = re.fullmatch(r"/repos/([^/]+/[^/]+)(/.*)?", path)
+        if m is None or m.group(1) not in self.repos:
+            return 404, self._error(404, "Not Found"), {}
+        repo, rest = m.group(1), m.group(2) or ""
+
+        if method == "GET" and rest == "":
+            return 200, self.repo_json(repo), {}
+        if m := re.fullmatch(r"/pulls/(\d+)", rest):
+            pull = self.pulls.get((repo, int(m.group(1))))
+            if method != "GET" or pull is None:
+                return 404, self._error(404, "Not Found"), {}
+            return 200, self.pull_json(pull), {}
+        if m := re.fullmatch(r"/pulls/(\d+)/files", rest):
+            pull = self.pulls.get((repo, int(m.group(1))))
+            if method != "GET" or pull is None:
+                return 404, self._error(404, "Not Found"), {}
+            return self._page(path, query, [self.file_json(pull, f) for f in pull.files])
+        if m := re.fullmatch(r"/issues/(\d+)/comments", rest):
+            number = int(m.group(1))
+            # Every pull request is an issue; the fake only knows pull requests.
+            if (repo, number) not in self.pulls:
+                return 404, self._error(404, "Not Found"), {}
+            if method == "GET":
+                listed = sorted((c for c in self.comments if c.repo == repo and c.issue_number == number), key=_id)
+                return self._page(path, query, [self.comment_json(c) for c in listed])
+            if method == "POST":
+                text = body.get("body") if isinstance(body, dict) else None
+                if not isinstance(text, str) or not text:
+                    return 422, self._error(422, "Validation Failed"), {}
+                created = self._new_comment(repo, number, self.comment_author, text)
+                return 201, self.comment_json(created), {"Location": self.comment_json(created)["url"]}
+        if m := re.fullmatch(r"/issues/comments/(\d+)", rest):
+            found = next((c for c in self.comments if c.repo == repo and c.id == int(m.group(1))), None)
+            if found is None:
+                return 404, self._error(404, "Not Found"), {}
+            if method == "GET":
+                return 200, self.comment_json(found), {}
+            if method == "PATCH":
+                text = body.get("body") if isinstance(body, dict) else None
+                if not isinstance(text, str) or not text:
+                    return 422, self._error(422, "Validation Failed"), {}
+                found.body = text
+                found.updated_at = self._tick()
+                return 200, self.comment_json(found), {}
+        return 404, self._error(404, "Not Found"), {}
+
+    def _page(self, path: str, query: dict[str, str], items: list[Any]) -> tuple[int, Any, dict[str, str]]:
+        per_page = min(max(int(query.get("per_page", DEFAULT_PER_PAGE)), 1), MAX_PER_PAGE)
+        size = min(per_page, self.page_size) if self.page_size else per_page
+        page = max(int(query.get("page", 1)), 1)
+        last = max((len(items) + size - 1) // size, 1)
+        chunk = items[(page - 1) * size : page * size]
+        links = []
+        if page < last:
+            links += [f'<{self.url}{path}?page={page + 1}&per_page={per_page}>; rel="next"']
+            links += [f'<{self.url}{path}?page={last}&per_page={per_page}>; rel="last"']
+        if page > 1:
+            links += [f'<{self.url}{path}?page={page - 1}&per_page={per_page}>; rel="prev"']
+            links += [f'<{self.url}{path}?page=1&per_page={per_page}>; rel="first"']
+        return 200, chunk, ({"Link": ", ".join(links)} if links else {})
+
+    @staticmethod
+    def _error(status: int, message: str) -> dict[str, Any]:
+        return {"message": message, "documentation_url": DOCS_URL, "status": str(status)}
+
+
+def _id(comment: FakeComment) -> int:
+    return comment.id
+
+
+def _make_handler(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        # HTTP/1.0: one request per connection, so no keep-alive socket outlives a test.
+        protocol_version = "HTTP/1.0"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _serve(self) -> None:
+            parts = urlsplit(self.path)
+            query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body: Any = json.loads(raw) if raw else None
+            except ValueError:
+                body = raw.decode("utf-8", "replace")
+            with fake.lock:
+                fake.requests.append(RecordedRequest(self.command, parts.path, query, body))
+                auth = self.headers.get("Authorization", "")
+                scheme, _, given = auth.partition(" ")
+                if scheme.lower() not in ("token", "bearer") or not given or (fake.token and given != fake.token):
+                    status, data, headers = 401, fake._error(401, "Bad credentials"), {}
+                else:
+                    status, data, headers = fake.handle(self.command, parts.path, query, body)
+            payload = json.dumps(data).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(payload)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(payload)
+
+        do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
+
+    return Handler
