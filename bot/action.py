@@ -1,11 +1,300 @@
-"""GitHub Action glue (filled in by the pull-request mode)."""
+"""The GitHub Action: glue between the event, git, GitHub, the engine and the workflow files.
+
+`main()` is the only place that builds real clients and catches every exception; `run()` takes them
+as arguments. Exit codes: 0 thresholds met (or nothing to score), 1 thresholds not met, 2 bad
+configuration or input.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from bot.audit.dataset import DatasetError, find_labels, find_tasks, read_json
+from bot.audit.labels import LabelFileError, read_labels
+from bot.audit.model import Verdict
+from bot.audit.report import report_md, results_csv, results_json
+from bot.audit.run import AuditOptions, run_audit
+from bot.cache import ResultCache
+from bot.config import CommentMode, Config, ConfigError, Mode
+from bot.dafny.dialect import Dialect
+from bot.engine import Engine
+from bot.git_ops import GitError, add_worktree, changed_files, remove_worktree
+from bot.github_api import GitHubClient, GitHubError, GitHubPermissionError, marker_for
+from bot.harness import HarnessOptions
+from bot.pipeline import ScoreOptions
+from bot.pr.affected import affected_specs
+from bot.pr.compare import compare
+from bot.pr.event import EventError, parse_event
+from bot.pr.revision import score_revision
+from bot.report.comment import CommentInput, render_comment
+from bot.report.json_report import render_json
+from bot.scoring import CaseStatus, MethodScore, gate_failures
+from bot.verifier import VerifierInfo, VerifierNotFound, detect, make_backend
+from bot.workflow import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+COMMENT_ARTIFACT = "dafny-spec-score-comment.json"
+NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
+NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
+FORK_SAVED = (
+    "The token cannot comment on this pull request (a fork's read-only token). The comment was saved to "
+    "{path}: upload it as an artifact and post it from a workflow_run workflow (see the README's fork recipe)."
+)
+
+GitHubFactory = Callable[[Config], GitHubClient | None]
+EngineFactory = Callable[[Config], tuple[Engine, VerifierInfo]]
+
+
+def make_engine(config: Config) -> tuple[Engine, VerifierInfo]:
+    info = detect("dafny")
+    backend = make_backend(info, z3_path=config.z3)
+    engine = Engine(backend, jobs=config.jobs, time_limit=config.time_limit, cache=ResultCache(Path(config.cache_dir)))
+    return engine, info
+
+
+def make_github(config: Config) -> GitHubClient | None:
+    if not config.token or not config.repository:
+        return None
+    return GitHubClient(config.token, config.repository, base_url=config.api_url)
+
+
+def _dialect(info: VerifierInfo) -> Dialect:
+    return Dialect.DAFNY2 if info.major < 4 else Dialect.DAFNY4
+
+
+def _aggregate(scores: Sequence[MethodScore]) -> tuple[float | None, float | None]:
+    """The lowest correctness and the lowest completeness among the scored methods (what a gate compares)."""
+    corr = [s.correctness for s in scores if s.correctness is not None]
+    comp = [s.completeness for s in scores if s.completeness is not None]
+    return (min(corr) if corr else None), (min(comp) if comp else None)
+
+
+def _fmt(x: float | None) -> str:
+    return "" if x is None else f"{x:.4f}"
+
+
+def _annotations(scores: Sequence[MethodScore], config: Config, lines: dict[tuple[str, str], int]) -> list[Annotation]:
+    out = []
+    for s in scores:
+        line = lines.get((s.file, s.method), s.line)
+        if s.correctness is not None and s.correctness < config.min_correctness:
+            refuted = [c for c in s.cases if c.status is CaseStatus.REFUTED]
+            detail = f"; e.g. {refuted[0].inputs} -> {refuted[0].expected} is rejected" if refuted else ""
+            out.append(Annotation(Level.ERROR, f"{s.method}: correctness {s.correctness:.2f} below "
+                                  f"{config.min_correctness:.2f}{detail}", s.file, line,
+                                  title="Spec rejects an expected output", severity=int(100 * (1 - s.correctness))))
+        elif s.completeness is not None and s.completeness < config.min_completeness:
+            survivors = s.surviving
+            detail = f"; e.g. it also accepts {survivors[0].value} for {survivors[0].inputs}" if survivors else ""
+            out.append(Annotation(Level.WARNING, f"{s.method}: completeness {s.completeness:.2f} below "
+                                  f"{config.min_completeness:.2f}{detail}", s.file, line,
+                                  title="Spec accepts wrong outputs", severity=int(100 * (1 - s.completeness))))
+    return sorted(out, key=lambda a: -a.severity)
+
+
+def _ensures_lines(root: Path, scores: Sequence[MethodScore]) -> dict[tuple[str, str], int]:
+    """Line of each method's first `ensures`, where an annotation reads best."""
+    from bot.dafny.parser import DafnyParseError, parse_file  # local: only annotations need it
+
+    out: dict[tuple[str, str], int] = {}
+    for file in sorted({s.file for s in scores}):
+        try:
+            parsed = parse_file((root / file).read_text(encoding="utf-8"), file)
+        except (OSError, UnicodeDecodeError, DafnyParseError):
+            continue
+        for d in parsed.methods():
+            ens = [c for c in d.clauses if c.kind == "ensures"]
+            if ens:
+                out[(file, d.name)] = ens[0].line
+    return out
+
+
+def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
+    if config.event_path is None or not config.event_path.is_file():
+        emit(out, f"::warning::{NOT_A_PR}")
+        return EXIT_OK
+    try:
+        event = parse_event(config.event_name, json.loads(config.event_path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, EventError) as e:
+        emit(out, f"::error::cannot read the event file {config.event_path}: {e}")
+        return EXIT_USAGE
+    if event is None:
+        emit(out, f"::warning::{NOT_A_PR}")
+        return EXIT_OK
+    root = config.working_directory
+    with group(out, "Changed files"):
+        paths: list[str] = []
+        try:
+            if github is None:
+                raise GitHubError("no token or repository")
+            paths = [f.filename for f in github.changed_files(event.number)]
+        except GitHubError as e:
+            emit(out, f"GitHub did not list the changed files ({e}); using git diff instead")
+            try:
+                paths = [p for _, p in changed_files(root, event.base_sha, event.head_sha)]
+            except GitError as ge:
+                emit(out, f"::error::cannot list the changed files: {ge}")
+                return EXIT_USAGE
+        emit(out, "\n".join(paths) or "(none)")
+    with tempfile.TemporaryDirectory(prefix="spec-score-base-") as tmp:
+        base_root = Path(tmp) / "base"
+        have_base = True
+        try:
+            add_worktree(root, event.base_sha, base_root)
+        except GitError as e:
+            emit(out, f"::warning::cannot check out the base commit ({e}); scores are shown without a comparison")
+            have_base = False
+        try:
+            specs = affected_specs(paths, config.specs, config.tests, lambda p: (root / p).is_file(),
+                                   lambda p: have_base and (base_root / p).is_file())
+            if not specs:
+                emit(out, f"::warning::{NOTHING_CHANGED}")
+                marker = marker_for(config.comment_id)
+                body = render_comment(CommentInput((), config.gate, (), "", marker))
+                append_summary(config.summary_file, body)
+                set_outputs(config.output_file, {"correctness": "", "completeness": "", "passed": "true",
+                                                 "report-json": "", "regressions": "0"})
+                return EXIT_OK
+            engine, info = engines(config)
+            options = ScoreOptions(config.mutants, config.seed, HarnessOptions())
+            with group(out, f"Scoring {len(specs)} spec file(s) at head"):
+                head, errors = score_revision(root, specs, engine, _dialect(info), options)
+                for message in errors:
+                    emit(out, f"::error::{message}")
+            base: list[MethodScore] = []
+            if have_base:
+                with group(out, "Scoring the same files at base"):
+                    base, _ = score_revision(base_root, specs, engine, _dialect(info), options)
+        finally:
+            if have_base:
+                remove_worktree(root, base_root)
+    return _report(config, github, event.number, head, base, info, out, errors)
+
+
+def _report(config: Config, github: GitHubClient | None, number: int, head: list[MethodScore],
+            base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str]) -> int:
+    deltas = compare(head, base)
+    failures = tuple(gate_failures(head, config.gate))
+    marker = marker_for(config.comment_id)
+    inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url)
+    body = render_comment(inp)
+    append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
+    report_path = config.working_directory / "dafny-spec-score.json"
+    settings = {"mutants": config.mutants, "seed": config.seed, "time_limit": config.time_limit}
+    report_path.write_text(render_json(head, info.version, settings), encoding="utf-8")
+    corr, comp = _aggregate(head)
+    passed = not failures and not errors
+    set_outputs(config.output_file, {
+        "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true" if passed else "false",
+        "report-json": str(report_path), "regressions": str(sum(d.regression for d in deltas)),
+    })
+    emit_annotations(out, _annotations(head, config, _ensures_lines(config.working_directory, head)))
+    if config.comment is not CommentMode.OFF:
+        _post(config, github, number, marker, body, out)
+    return EXIT_OK if passed else EXIT_FAILED
+
+
+def _post(config: Config, github: GitHubClient | None, number: int, marker: str, body: str, out: TextIO) -> None:
+    artifact = config.working_directory / COMMENT_ARTIFACT
+    try:
+        if github is None:
+            raise GitHubPermissionError("no token")
+        action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
+                                                only_if_changed=config.comment is CommentMode.ON_CHANGE)
+        emit(out, f"comment {action}: {comment.html_url}")
+    except GitHubPermissionError:
+        artifact.write_text(json.dumps({"pr": number, "comment_id": config.comment_id, "body": body}) + "\n",
+                            encoding="utf-8")
+        emit(out, "::warning::" + FORK_SAVED.format(path=artifact))
+    except GitHubError as e:
+        # the scores stand without the comment: the step summary has them
+        emit(out, f"::warning::the comment could not be posted: {e}")
+
+
+def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -> int:
+    """Second workflow of the fork recipe: post a comment saved by the pull request's run."""
+    if config.comment_file is None or not config.comment_file.is_file():
+        emit(out, f"::error::comment-file {config.comment_file} not found")
+        return EXIT_USAGE
+    try:
+        saved = json.loads(config.comment_file.read_text(encoding="utf-8"))
+        number, body = int(saved["pr"]), str(saved["body"])
+        marker = marker_for(str(saved.get("comment_id", config.comment_id)))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        emit(out, f"::error::{config.comment_file}: not a saved comment ({e})")
+        return EXIT_USAGE
+    if github is None:
+        emit(out, "::error::post-comment needs github-token and a repository")
+        return EXIT_USAGE
+    action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
+                                            only_if_changed=config.comment is CommentMode.ON_CHANGE)
+    emit(out, f"comment {action}: {comment.html_url}")
+    return EXIT_OK
+
+
+def run_audit_mode(config: Config, engines: EngineFactory, out: TextIO) -> int:
+    if config.audit_root is None:
+        emit(out, "::error::mode audit needs the audit-root input")
+        return EXIT_USAGE
+    try:
+        tasks = find_tasks(config.audit_root)
+        labels_path = find_labels(config.audit_root)
+        labels = read_labels(read_json(labels_path), str(labels_path)) if labels_path else {}
+    except (DatasetError, LabelFileError) as e:
+        emit(out, f"::error::{e}")
+        return EXIT_USAGE
+    engine, info = engines(config)
+    options = AuditOptions(score=ScoreOptions(config.mutants, config.seed, HarnessOptions(real_tolerance=1e-3)))
+    results = run_audit(tasks, config.audit_root, engine, _dialect(info), options, labels)
+    dest = config.working_directory / "audit-out"
+    dest.mkdir(parents=True, exist_ok=True)
+    settings = {"seed": config.seed, "mutants": config.mutants, "time_limit": config.time_limit,
+                "weak_below": 0.8, "tolerance": 1e-3}
+    (dest / "results.json").write_text(results_json(results, settings), encoding="utf-8")
+    (dest / "results.csv").write_text(results_csv(results), encoding="utf-8")
+    report = report_md(results, settings)
+    (dest / "report.md").write_text(report, encoding="utf-8")
+    append_summary(config.summary_file, report)
+    scored = [r.score for r in results if r.score is not None]
+    corr, comp = _aggregate(scored)
+    set_outputs(config.output_file, {
+        "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true",
+        "report-json": str(dest / "results.json"),
+        "regressions": str(sum(r.verdict is Verdict.WRONG for r in results)),
+    })
+    return EXIT_OK
+
+
+def run(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
+    if config.mode is Mode.POST_COMMENT:
+        return run_post_comment(config, github, out)
+    if config.mode is Mode.AUDIT:
+        return run_audit_mode(config, engines, out)
+    return run_pr(config, github, engines, out)
 
 
 def main() -> int:
-    print("dafny-spec-score: the pull-request mode is not available yet; use `python -m bot score`.",
-          file=sys.stderr)
-    return 2
+    try:
+        config = Config.from_environ(os.environ)
+    except ConfigError as e:
+        print(f"::error::{e}", file=sys.stdout)
+        return EXIT_USAGE
+    github = None
+    try:
+        github = make_github(config)
+        return run(config, github, make_engine, sys.stdout)
+    except VerifierNotFound as e:
+        print(f"::error::{e}")
+        return EXIT_USAGE
+    except Exception as e:  # the last line of defence: say what happened, never a bare traceback
+        print(f"::error::dafny-spec-score failed: {type(e).__name__}: {e}")
+        return EXIT_USAGE
+    finally:
+        if github is not None:
+            github.close()
