@@ -75,6 +75,14 @@ def _aggregate(scores: Sequence[MethodScore]) -> tuple[float | None, float | Non
     return (min(corr) if corr else None), (min(comp) if comp else None)
 
 
+def _shown(path: Path, workspace: Path) -> str:
+    """A path relative to the workspace when it lies inside it (as action.yml documents)."""
+    try:
+        return str(path.resolve().relative_to(workspace.resolve()))
+    except ValueError:
+        return str(path)
+
+
 def _fmt(x: float | None) -> str:
     return "" if x is None else f"{x:.4f}"
 
@@ -192,7 +200,7 @@ def _report(config: Config, github: GitHubClient | None, number: int, head: list
     passed = not failures and not errors
     set_outputs(config.output_file, {
         "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true" if passed else "false",
-        "report-json": str(report_path), "regressions": str(sum(d.regression for d in deltas)),
+        "report-json": _shown(report_path, config.workspace), "regressions": str(sum(d.regression for d in deltas)),
     })
     emit_annotations(out, _annotations(head, config, _ensures_lines(config.working_directory, head)))
     if config.comment is not CommentMode.OFF:

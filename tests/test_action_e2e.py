@@ -105,7 +105,8 @@ def test_weakened_spec_fails_the_gate_and_posts_one_comment(
     outs = outputs(output)
     assert outs["passed"] == "false" and outs["regressions"] == "1"
     assert outs["correctness"] == "1.0000" and outs["completeness"] == "0.6000"
-    assert json.loads(Path(outs["report-json"]).read_text())["methods"][0]["method"] == "SharedElements"
+    assert outs["report-json"] == "dafny-spec-score.json"
+    assert json.loads((repo / outs["report-json"]).read_text())["methods"][0]["method"] == "SharedElements"
     assert "Dafny Spec Score" in summary.read_text()
     assert "::warning file=specs/shared.dfy,line=" in log  # completeness below the threshold, on its ensures
 
@@ -145,3 +146,47 @@ def test_nothing_to_score(dafny_command: str, github_server: Any, pr_repo: tuple
     code, log, output, _ = run_action(repo, tmp_path, github_server, {}, base, head)
     assert code == 0 and "nothing to score" in log
     assert outputs(output)["passed"] == "true"
+
+
+def test_api_down_falls_back_to_git_diff(
+    dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    repo, base, head = pr_repo
+    github_server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[])  # the API would say: nothing
+    github_server.fail("GET", r".*/pulls/7/files", 500, times=None)
+    code, log, output, _ = run_action(repo, tmp_path, github_server, {"min-completeness": "0.9"}, base, head)
+    assert code == 1, log
+    assert "using git diff instead" in log
+    assert outputs(output)["completeness"] == "0.6000"
+
+
+def test_post_comment_mode_posts_the_saved_comment(github_server: Any, tmp_path: Path) -> None:
+    github_server.add_pull(REPO, 9)
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps({"pr": 9, "comment_id": "default", "body": f"{MARKER}\nscores"}))
+    repo = tmp_path / "empty"
+    repo.mkdir()
+    code, log, _, _ = run_action(repo, tmp_path, github_server, {"mode": "post-comment", "comment-file": str(saved)},
+                                 "b" * 40, "h" * 40)
+    assert code == 0, log
+    assert [c.body for c in github_server.comments_on(REPO, 9)] == [f"{MARKER}\nscores"]
+
+
+def test_audit_mode(dafny_command: str, github_server: Any, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    dataset = Path(__file__).resolve().parent / "data" / "audit"
+    inputs = {"mode": "audit", "audit-root": str(dataset)}
+    code, log, output, summary = run_action(work, tmp_path, github_server, inputs, "b" * 40, "h" * 40)
+    assert code == 0, log
+    assert (work / "audit-out" / "report.md").is_file()
+    assert "Spec or test?" in summary.read_text()
+    assert outputs(output)["regressions"] == "1"  # one task scored wrong
+
+
+def test_dockerfile_installs_with_the_ci_script() -> None:
+    docker = (ROOT / "Dockerfile").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "bash scripts/setup.sh" in docker and "bash scripts/setup.sh" in ci
+    assert "ARG DAFNY_VERSION" in docker and "safe.directory" in docker
+    assert 'ENTRYPOINT ["python3", "/app/entrypoint.py"]' in docker

@@ -33,7 +33,17 @@ def add_audit_parser(sub: Any, add_run_options: Any) -> None:
     p.add_argument("--out", default="audit-out", help="output folder (default: audit-out)")
     p.add_argument("--weak-below", type=float, default=0.8, help="completeness below this is weak (default 0.8)")
     p.add_argument("--only", default=None, help="comma-separated task ids to audit")
+    p.add_argument("--shard", default=None, metavar="K/N",
+                   help="audit only shard K of N (tasks in id order, every N-th from the K-th); merge shards by "
+                        "running once more without --shard over their combined caches")
     add_run_options(p, tolerance=1e-3)
+
+
+def _shard(text: str) -> tuple[int, int]:
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise AuditUsageError(f"--shard {text}: expected K/N with 1 <= K <= N, e.g. 2/4")
+    return int(k), int(n)
 
 
 def cmd_audit(args: argparse.Namespace, make_engine: Any, dialect_for: Any) -> int:
@@ -48,6 +58,8 @@ def cmd_audit(args: argparse.Namespace, make_engine: Any, dialect_for: Any) -> i
         if unknown:
             raise AuditUsageError(f"--only: no such task in {root}: {', '.join(unknown)}")
         tasks = [t for t in tasks if t.task_id in wanted]
+    if args.shard:
+        tasks = [t for i, t in enumerate(tasks) if i % _shard(args.shard)[1] == _shard(args.shard)[0] - 1]
     labels: dict[str, tuple[Label, tuple[str, ...]]] = {}
     labels_path = None if args.labels == "none" else Path(args.labels) if args.labels else find_labels(root)
     if labels_path is not None:
