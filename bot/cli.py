@@ -18,7 +18,7 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.engine import Engine
 from bot.harness import HarnessOptions
-from bot.pipeline import MethodJob, ScoreOptions, score_methods
+from bot.pipeline import MethodJob, ScoreOptions, method_jobs, score_methods
 from bot.report.json_report import render_json
 from bot.report.markdown import render_markdown
 from bot.report.text import render_text
@@ -111,20 +111,9 @@ def load_dafny(path: str) -> DafnyFile:
 
 
 def jobs_for_file(file: DafnyFile, read: ReadResult, method: str | None) -> list[MethodJob]:
-    names = sorted({c.method for c in read.cases} | {p.method for p in read.problems if p.method})
-    if method is not None:
-        if file.find(method) is None:
-            raise UsageError(f"{file.path}: no method named `{method}`")
-        names = [method]
-    jobs = []
-    for name in names:
-        decl = file.find(name)
-        if decl is None or decl.kind != "method":
-            continue
-        cases = tuple(c for c in read.cases if c.method == name)
-        problems = tuple(p for p in read.problems if p.method in ("", name))
-        jobs.append(MethodJob(file, decl, cases, problems, file.path))
-    return jobs
+    if method is not None and file.find(method) is None:
+        raise UsageError(f"{file.path}: no method named `{method}`")
+    return method_jobs(file, read, None if method is None else [method])
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:

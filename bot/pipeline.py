@@ -37,7 +37,7 @@ from bot.scoring import (
     method_score,
     mutant_status,
 )
-from bot.tests_io.model import CaseProblem, TestCase
+from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 
 
 class EngineLike(Protocol):
@@ -58,6 +58,23 @@ class MethodJob:
     cases: tuple[TestCase, ...]
     problems: tuple[CaseProblem, ...] = ()
     display_path: str = ""  # path as shown in reports
+
+
+def method_jobs(
+    file: DafnyFile, read: ReadResult, names: Sequence[str] | None = None, display_path: str = ""
+) -> list[MethodJob]:
+    """One job per tested method of the file (or per given name), with its cases and unreadable cases."""
+    if names is None:
+        names = sorted({c.method for c in read.cases} | {p.method for p in read.problems if p.method})
+    jobs = []
+    for name in names:
+        decl = file.find(name)
+        if decl is None or decl.kind != "method":
+            continue
+        cases = tuple(c for c in read.cases if c.method == name)
+        problems = tuple(p for p in read.problems if p.method in ("", name))
+        jobs.append(MethodJob(file, decl, cases, problems, display_path or file.path))
+    return jobs
 
 
 def show_assignment(names: Sequence[str], values: Sequence[object], types: Sequence[object]) -> str:

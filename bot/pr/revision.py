@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
-from bot.pipeline import EngineLike, MethodJob, ScoreOptions, score_methods
+from bot.pipeline import EngineLike, MethodJob, ScoreOptions, method_jobs, score_methods
 from bot.scoring import MethodScore
 from bot.tests_io.discover import cases_for_spec
 from bot.tests_io.model import ReadResult
@@ -35,16 +35,9 @@ def jobs_for(root: Path, specs: Sequence[str]) -> tuple[list[MethodJob], list[st
         except DafnyParseError as e:
             errors.append(_relative(str(e), root))
             continue
-        read: ReadResult = cases_for_spec(file)
-        names = sorted({c.method for c in read.cases} | {p.method for p in read.problems if p.method})
-        for name in names:
-            decl = file.find(name)
-            if decl is None or decl.kind != "method":
-                continue
-            cases = tuple(c for c in read.cases if c.method == name)
-            problems = tuple(replace(p, source=_relative(p.source, root)) for p in read.problems
-                             if p.method in ("", name))
-            jobs.append(MethodJob(file, decl, cases, problems, rel))
+        read = cases_for_spec(file)
+        problems = tuple(replace(p, source=_relative(p.source, root)) for p in read.problems)
+        jobs += method_jobs(file, ReadResult(read.cases, problems), display_path=rel)
     return jobs, errors
 
 
