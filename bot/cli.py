@@ -22,12 +22,13 @@ from bot.pipeline import MethodJob, ScoreOptions, method_jobs, score_methods
 from bot.report.json_report import render_json
 from bot.report.markdown import render_markdown
 from bot.report.text import render_text
-from bot.scoring import MethodScore
+from bot.scoring import Gate, MethodScore, gate_failures
 from bot.tests_io.discover import cases_for_spec
 from bot.tests_io.model import CaseProblem, ReadResult
 from bot.verifier import VerifierInfo, VerifierNotFound, detect, make_backend
 
 EXIT_OK = 0
+EXIT_GATE = 1
 EXIT_USAGE = 2
 
 
@@ -46,6 +47,23 @@ def _positive(text: str) -> int:
     if v < 0:
         raise argparse.ArgumentTypeError("must be >= 0")
     return v
+
+
+def _fraction(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError("must be a number from 0 to 1") from e
+    if not 0.0 <= v <= 1.0:  # also rejects nan
+        raise argparse.ArgumentTypeError("must be a number from 0 to 1")
+    return v
+
+
+def gate_of(args: argparse.Namespace) -> Gate | None:
+    """The gate the options ask for; None when none was asked (the exit code then ignores scores)."""
+    if args.min_correctness is None and args.min_completeness is None and not args.fail_on_unknown:
+        return None
+    return Gate(args.min_correctness or 0.0, args.min_completeness or 0.0, args.fail_on_unknown)
 
 
 def add_run_options(p: argparse.ArgumentParser, tolerance: float = 0.0) -> None:
@@ -75,6 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--method", default=None, help="score only this method")
     score.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     score.add_argument("--output", default=None, help="write the report here instead of standard output")
+    gate = score.add_argument_group("gate (exit code 1 when a scored method misses it)")
+    gate.add_argument("--min-correctness", type=_fraction, default=None, help="lowest correctness allowed")
+    gate.add_argument("--min-completeness", type=_fraction, default=None, help="lowest completeness allowed")
+    gate.add_argument("--fail-on-unknown", action="store_true",
+                      help="also fail when a case or mutant is unknown (neither accepted nor rejected by proof)")
     add_run_options(score)
     add_audit_parser(sub, add_run_options)
     return parser
@@ -168,7 +191,13 @@ def cmd_score(args: argparse.Namespace) -> int:
         sys.stdout.write(out)
     for message in bad_inputs:
         print(f"error: {message}", file=sys.stderr)
-    return EXIT_USAGE if bad_inputs else EXIT_OK
+    if bad_inputs:
+        return EXIT_USAGE
+    gate = gate_of(args)
+    failures = gate_failures(scores, gate) if gate is not None else []
+    for failure in failures:
+        print(f"gate: {failure}", file=sys.stderr)
+    return EXIT_GATE if failures else EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

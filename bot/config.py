@@ -94,6 +94,7 @@ INPUTS: tuple[Input, ...] = (
     Input("tests", "", in_file=True),
     Input("min-correctness", "1.0", in_file=True),
     Input("min-completeness", "0", in_file=True),
+    Input("fail-on-unknown", "false", in_file=True),
     Input("mutants", "5", in_file=True),
     Input("seed", "0", in_file=True),
     Input("time-limit", "20", in_file=True),
@@ -224,6 +225,17 @@ def clean_min_correctness(value: object) -> float:
 
 def clean_min_completeness(value: object) -> float:
     return _fraction(value)
+
+
+def clean_fail_on_unknown(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off", ""):
+        return False
+    raise Invalid(f"{_show(value)} is not a boolean; allowed: true or false")
 
 
 _INT = re.compile(r"[+-]?[0-9]+")
@@ -378,6 +390,7 @@ class Config:
     tests: tuple[str, ...] = ()
     min_correctness: float = 1.0
     min_completeness: float = 0.0
+    fail_on_unknown: bool = False
     mutants: int = 5
     seed: int = 0
     time_limit: int = 20
@@ -407,7 +420,7 @@ class Config:
 
     @property
     def gate(self) -> Gate:
-        return Gate(self.min_correctness, self.min_completeness)
+        return Gate(self.min_correctness, self.min_completeness, self.fail_on_unknown)
 
     @property
     def run_url(self) -> str:
@@ -487,6 +500,7 @@ class _Reader:
             tests=self.get("tests", clean_tests, ()),
             min_correctness=self.get("min-correctness", clean_min_correctness, 1.0),
             min_completeness=self.get("min-completeness", clean_min_completeness, 0.0),
+            fail_on_unknown=self.get("fail-on-unknown", clean_fail_on_unknown, False),
             mutants=self.get("mutants", clean_mutants, 5),
             seed=self.get("seed", clean_seed, 0),
             time_limit=self.get("time-limit", clean_time_limit, 20),

@@ -11,10 +11,12 @@ when many harness methods share a file, while assumed per-index facts gave ident
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
+from bot.candidates import real_candidates
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect, to_dialect
 from bot.dafny.types import (
@@ -28,6 +30,7 @@ from bot.dafny.types import (
     unsupported_parts,
 )
 from bot.dafny.values import ArrayV, RealV, SeqV, TupleV, Value, to_dafny
+from bot.ground import ground_facts
 from bot.hints import fuel_attributes, hints_for
 from bot.mutants import Mutant
 from bot.outcomes import Program
@@ -43,19 +46,37 @@ class ProgramKind(Enum):
     MUTANT = "mutant"  # does the spec accept a wrong output?
 
 
+class Goal(Enum):
+    """What a program asks the verifier to prove about the spec and the concrete values."""
+
+    ACCEPT = "accept"  # the clauses hold
+    REJECT = "reject"  # their conjunction fails: `ensures !(E1 && ... && En)`
+    REJECT_CLAUSE = "reject-clause"  # one clause fails: names the clause that rejects an output
+    ACCEPT_WITHIN = "accept-within"  # some real output within the tolerance is accepted
+    REJECT_WITHIN = "reject-within"  # no real output within the tolerance is accepted
+
+
 @dataclass(frozen=True)
 class HarnessOptions:
     real_tolerance: float = 0.0  # relative; 0 compares reals exactly
     ground_limit: int = 200  # most ground instances emitted per quantifier hint
     max_fuel: int = 40  # most unfoldings asked for a recursive function
+    ground_budget: int = 10_000  # most evaluation steps spent on ground facts per program
 
 
 @dataclass(frozen=True)
 class Planned:
+    """A program and what its lines mean: only a failure on a goal line can count against the spec."""
+
     program: Program
     kind: ProgramKind
     case: TestCase
     mutant: Mutant | None = None
+    goal: Goal = Goal.ACCEPT
+    clause: int | None = None  # the ensures clause a REJECT_CLAUSE program is about
+    hint_lines: frozenset[int] = frozenset()  # lines of Program.text() the tool wrote to help the proof
+    goal_lines: frozenset[int] = frozenset()  # lines where a failure means the goal was not proved
+    limits: tuple[str, ...] = ()  # bounds a hint generator hit (said in the reason, never silent)
 
 
 class HarnessError(ValueError):
@@ -230,74 +251,244 @@ def _assumptions(method: Decl, case: TestCase) -> list[str]:
     return lines
 
 
-def _hash_name(kind: ProgramKind, text: str) -> str:
-    digest = hashlib.sha256(f"{kind.value}\0{text}".encode()).hexdigest()[:16]
-    return f"{PREFIX}{kind.value[0]}{digest}"
+def _hash_name(kind: ProgramKind, goal: Goal, text: str) -> str:
+    digest = hashlib.sha256(f"{kind.value}\0{goal.value}\0{text}".encode()).hexdigest()[:16]
+    return f"{PREFIX}{kind.value[0]}{goal.value[0]}{digest}"
+
+
+_PLAIN, _HINT, _GOAL = "plain", "hint", "goal"
 
 
 def _program(
-    prelude: str, kind: ProgramKind, header: str, attrs: str, spec: list[str], body: list[str]
-) -> Program:
+    prelude: str,
+    kind: ProgramKind,
+    goal: Goal,
+    header: str,
+    attrs: str,
+    spec: list[tuple[str, str]],
+    body: list[tuple[str, str]],
+) -> tuple[Program, frozenset[int], frozenset[int]]:
+    """The program, and the lines of its text that are hints and goals.
+
+    Spec and body lines are tagged: a failure on a hint line is the tool's, never the spec's.
+    Dafny 2.3 reports nothing for a method without proof obligations (no ensures, scalar inputs):
+    a closing `assert true` always leaves one, so every program gets an outcome.
+    """
+    # Dafny 2.3's /xml report places a failed postcondition on the opening brace, its console output
+    # on the closing one: both are goal lines
+    parts: list[tuple[str, str]] = [*spec, ("{", _GOAL), *body, ("  assert true;", _PLAIN), ("}", _GOAL)]
+    rest = "\n".join(text for text, _ in parts)
     # the name is a hash of the rest, so an unchanged program keeps its name (and cache entry)
     # however cases are added or reordered
-    # Dafny 2.3 reports nothing for a method without proof obligations (no ensures, scalar inputs):
-    # a closing `assert true` always leaves one, so every program gets an outcome
-    rest = "\n".join(spec) + "\n{\n" + "\n".join([*body, "  assert true;"]) + "\n}"
-    name = _hash_name(kind, header + attrs + rest)
+    name = _hash_name(kind, goal, header + attrs + rest)
     head = header.replace("method @NAME@", f"method {attrs}{name}", 1)
-    return Program(prelude=prelude, name=name, method=head + "\n" + rest)
+    method = head + "\n" + rest
+    line = prelude.rstrip().count("\n") + 4 + head.count("\n")  # first line after the header
+    hints: set[int] = set()
+    goals: set[int] = set()
+    for text, tag in parts:
+        span = range(line, line + text.count("\n") + 1)
+        if tag == _HINT:
+            hints.update(span)
+        elif tag == _GOAL:
+            goals.update(span)
+        line = span.stop
+    return Program(prelude=prelude, name=name, method=method), frozenset(hints), frozenset(goals)
 
 
-def plan_case(
-    prelude: str,
-    file: DafnyFile,
-    method: Decl,
-    case: TestCase,
-    mutants: list[Mutant],
-    options: HarnessOptions = HarnessOptions(),
-) -> list[Planned]:
-    """All programs for one case: precondition check, vacuity probe, correctness, mutants."""
-    _check_supported(method)
-    inputs = {p.name: v for p, v in zip(method.params, case.inputs, strict=False)}
-    every_value = [*case.inputs, *case.expected, *(v for _, v in case.post)]
-    attrs = fuel_attributes(file, method, every_value, options.max_fuel)
-    assume = _assumptions(method, case)
-    requires = _clauses(method, ("requires",))
-    modifies = _clauses(method, ("modifies",))
-    out: list[Planned] = []
+def _tagged(lines: Sequence[str], tag: str) -> list[tuple[str, str]]:
+    return [(text, tag) for text in lines]
 
-    if requires:
-        req_texts = method.clause_texts("requires")
-        hints = hints_for(file, method, req_texts, inputs, options.ground_limit)
-        body = assume + list(hints) + [f"  assert {t};" for t in req_texts]
-        prog = _program(prelude, ProgramKind.PRECONDITION, _signature(method, "@NAME@", False), attrs, [], body)
-        out.append(Planned(prog, ProgramKind.PRECONDITION, case))
 
-    vac_body = assume + ["  assert false;"]
-    prog = _program(
-        prelude, ProgramKind.VACUITY, _signature(method, "@NAME@", False), "", requires + modifies, vac_body
-    )
-    out.append(Planned(prog, ProgramKind.VACUITY, case))
+def _conj(texts: Sequence[str]) -> str:
+    return " && ".join(f"({t})" for t in texts) if texts else "true"
 
-    spec = requires + modifies + _clauses(method, ("ensures",))
-    header = _signature(method, "@NAME@", True)
-    ens_texts = method.clause_texts("ensures")
 
-    def body_for(expected: tuple[Value, ...], post: tuple[tuple[int, Value], ...], opts: HarnessOptions) -> list[str]:
-        env = dict(inputs)
-        env.update({p.name: v for p, v in zip(method.returns, expected, strict=False)})
-        hints = hints_for(file, method, ens_texts, env, opts.ground_limit)
-        return assume + _outputs(method, case, expected, post, opts) + _output_facts(method, expected) + list(hints)
+@dataclass(frozen=True)
+class _Help:
+    """What the verifier gets besides the question, for one program."""
 
-    body = body_for(case.expected, case.post, options)
-    prog = _program(prelude, ProgramKind.CORRECTNESS, header, attrs, spec, body)
-    out.append(Planned(prog, ProgramKind.CORRECTNESS, case))
-    exact = HarnessOptions(0.0, options.ground_limit, options.max_fuel)
-    for m in mutants:
-        expected, post = _split_mutant(method, case, m)
-        prog = _program(prelude, ProgramKind.MUTANT, header, attrs, spec, body_for(expected, post, exact))
-        out.append(Planned(prog, ProgramKind.MUTANT, case, m))
-    return out
+    facts: tuple[str, ...]  # ground facts (`  assert ...;`), true by evaluation of the concrete values
+    mentions: tuple[str, ...]  # tautologies whose terms the solver needs (witnesses, unfoldings)
+    splits: tuple[str, ...]  # case-split statements that prove a clause outright: acceptance only
+    limits: tuple[str, ...]
+
+    def body(self, accepting: bool) -> list[tuple[str, str]]:
+        lines = _tagged(self.facts, _HINT)
+        if accepting:
+            # a case split restates its clause: its failure is the clause's, so it is a goal line
+            lines += _tagged([f"  assert {m};" for m in self.mentions], _HINT) + _tagged(self.splits, _GOAL)
+        return lines
+
+    def claim(self, claim: str, accepting: bool) -> str:
+        """A rejection carries its mentions inside the goal: there the verifier does not check their
+        well-formedness, and an instance may index past the end of a wrong (shorter) output."""
+        if accepting or not self.mentions:
+            return claim
+        # a conjunction, not an implication: a mention that is not a tautology must fail the goal,
+        # never make it hold vacuously
+        return f"{_conj(self.mentions)} && {claim}"
+
+
+class CaseHarness:
+    """Programs about one test case: each states the inputs and asks one question of the spec.
+
+    Built once per case; every program shares the input assumptions, the fuel attributes and the
+    way hints are made, so acceptance and rejection are asked under exactly the same facts.
+    """
+
+    def __init__(
+        self, prelude: str, file: DafnyFile, method: Decl, case: TestCase, options: HarnessOptions
+    ) -> None:
+        _check_supported(method)
+        self.prelude, self.file, self.method, self.case, self.options = prelude, file, method, case, options
+        self.inputs = {p.name: v for p, v in zip(method.params, case.inputs, strict=False)}
+        self.types = {p.name: p.type for p in (*method.params, *method.returns)}
+        every_value = [*case.inputs, *case.expected, *(v for _, v in case.post)]
+        self.attrs = fuel_attributes(file, method, every_value, options.max_fuel)
+        self.assume = _tagged(_assumptions(method, case), _PLAIN)
+        self.requires = _clauses(method, ("requires",))
+        self.modifies = _clauses(method, ("modifies",))
+        self.req_texts = method.clause_texts("requires")
+        self.ens_texts = method.clause_texts("ensures")
+
+    def _help(self, texts: Sequence[str], env: dict[str, Value]) -> _Help:
+        stmts = hints_for(self.file, self.method, texts, env, self.options.ground_limit)
+        facts = ground_facts(self.file, texts, env, self.inputs, self.types, self.options.ground_budget)
+        splits: list[str] = []
+        mentions: list[str] = []
+        depth = 0
+        for line in stmts:
+            if depth or line.startswith("  forall"):
+                splits.append(line)
+                depth += line.count("{") - line.count("}")
+            elif line.startswith("  assert ") and line.endswith(";"):
+                mentions.append(line[len("  assert "):-1])
+        return _Help(facts.statements, tuple(mentions), tuple(splits), facts.limits)
+
+    def _planned(
+        self,
+        kind: ProgramKind,
+        goal: Goal,
+        header: str,
+        spec: list[tuple[str, str]],
+        body: list[tuple[str, str]],
+        *,
+        attrs: str | None = None,
+        mutant: Mutant | None = None,
+        clause: int | None = None,
+        limits: tuple[str, ...] = (),
+    ) -> Planned:
+        prog, hints, goals = _program(
+            self.prelude, kind, goal, header, self.attrs if attrs is None else attrs, spec, body
+        )
+        return Planned(prog, kind, self.case, mutant, goal, clause, hints, goals, limits)
+
+    def precondition(self, goal: Goal) -> Planned | None:
+        """Do the inputs satisfy `requires` (ACCEPT), or violate it (REJECT)? None without requires."""
+        if not self.req_texts:
+            return None
+        help = self._help(self.req_texts, dict(self.inputs))
+        claim = _conj(self.req_texts)
+        accepting = goal is Goal.ACCEPT
+        ensures = f"  ensures {help.claim(claim if accepting else f'!({claim})', accepting)}"
+        header = _signature(self.method, "@NAME@", False)
+        body = [*self.assume, *help.body(accepting)]
+        return self._planned(ProgramKind.PRECONDITION, goal, header, [(ensures, _GOAL)], body, limits=help.limits)
+
+    def vacuity(self) -> Planned:
+        header = _signature(self.method, "@NAME@", False)
+        spec = _tagged(self.requires + self.modifies, _PLAIN)
+        body = [*self.assume, ("  assert false;", _GOAL)]
+        return self._planned(ProgramKind.VACUITY, Goal.ACCEPT, header, spec, body, attrs="")
+
+    def output(
+        self,
+        goal: Goal,
+        expected: tuple[Value, ...],
+        post: tuple[tuple[int, Value], ...],
+        *,
+        mutant: Mutant | None = None,
+        clause: int | None = None,
+    ) -> Planned:
+        """Accept or reject concrete outputs (the expected ones, or a mutant's)."""
+        kind = ProgramKind.CORRECTNESS if mutant is None else ProgramKind.MUTANT
+        env = dict(self.inputs)
+        env.update({p.name: v for p, v in zip(self.method.returns, expected, strict=False)})
+        for idx, v in post:
+            env[self.method.params[idx].name] = v
+        help = self._help(self.ens_texts, env)
+        accepting = goal is Goal.ACCEPT
+        body = [
+            *self.assume,
+            *_tagged(_outputs(self.method, self.case, expected, post), _PLAIN),
+            *_tagged(_output_facts(self.method, expected), _HINT),
+            *help.body(accepting),
+        ]
+        if accepting:
+            ensures = _tagged(_clauses(self.method, ("ensures",)), _GOAL)
+        else:
+            assert goal in (Goal.REJECT, Goal.REJECT_CLAUSE)
+            rejected = _conj(self.ens_texts) if clause is None else self.ens_texts[clause]
+            ensures = [(f"  ensures {help.claim(f'!({rejected})', False)}", _GOAL)]
+        spec = _tagged(self.requires + self.modifies, _PLAIN) + ensures
+        header = _signature(self.method, "@NAME@", True)
+        return self._planned(kind, goal, header, spec, body, mutant=mutant, clause=clause, limits=help.limits)
+
+    def within_tolerance(self, goal: Goal) -> list[Planned]:
+        """Programs asking whether some real output within the tolerance is accepted (ACCEPT_WITHIN: any
+        one proved is enough) or every one is rejected (REJECT_WITHIN: one program).
+
+        Asked only when the exact expected value is not accepted; empty when no output is a real.
+        Acceptance is asked of each value the spec's equations pin down within the tolerance (solved
+        from the inputs: concrete programs, no witness to find), then of `r :| lo <= r <= hi && E`.
+        """
+        tol = self.options.real_tolerance
+        reals = [
+            (k, p, v) for k, (p, v) in enumerate(zip(self.method.returns, self.case.expected, strict=False))
+            if isinstance(p.type, RealT) and isinstance(v, RealV)
+        ]
+        if tol <= 0 or not reals or self.case.post:
+            return []
+        names = {p.name for _, p, _ in reals}
+        fixed = [(p, v) for p, v in zip(self.method.returns, self.case.expected, strict=True) if p.name not in names]
+        env = dict(self.inputs)
+        env.update({p.name: v for p, v in fixed})
+        bounds: list[str] = []
+        within: dict[str, tuple[Fraction, Fraction]] = {}
+        for _, p, rv in reals:
+            lo, hi = _tolerance_bounds(rv.v, tol)
+            within[p.name] = (lo, hi)
+            bounds.append(f"{_real(lo)} <= {p.name} <= {_real(hi)}")
+        out: list[Planned] = []
+        if goal is Goal.ACCEPT_WITHIN and len(reals) == 1:
+            k, p, rv = reals[0]
+            lo, hi = within[p.name]
+            for c in real_candidates(self.file, self.ens_texts, p.name, env, self.types):
+                if lo <= c <= hi and c != rv.v:
+                    values = list(self.case.expected)
+                    values[k] = RealV(c)
+                    planned = self.output(Goal.ACCEPT, tuple(values), ())
+                    out.append(replace(planned, goal=Goal.ACCEPT_WITHIN))
+        help = self._help(self.ens_texts, env)
+        lines: list[str] = []
+        fresh = [0]
+        for p, value in fixed:
+            stmts, expr = build_value(value, p.type, p.type_text, fresh)
+            lines += [f"  {s}" for s in stmts] + [f"  {p.name} := {expr};"]
+        header = _signature(self.method, "@NAME@", True)
+        spec = _tagged(self.requires + self.modifies, _PLAIN)
+        # no case splits or mentions: they would speak of the output before it is chosen
+        body = [*self.assume, *_tagged(lines, _PLAIN), *_tagged(help.facts, _HINT)]
+        if goal is Goal.ACCEPT_WITHIN:
+            wanted = " && ".join(bounds + [f"({t})" for t in self.ens_texts])
+            body.append((f"  {', '.join(p.name for _, p, _ in reals)} :| {wanted};", _GOAL))
+        else:
+            # out-parameters left unassigned are arbitrary: proving the ensures proves it for all of them
+            claim = " && ".join(bounds + [_conj(self.ens_texts)])
+            spec.append((f"  ensures !({claim})", _GOAL))
+        out.append(self._planned(ProgramKind.CORRECTNESS, goal, header, spec, body, limits=help.limits))
+        return out
 
 
 def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:
@@ -323,7 +514,7 @@ def mutation_target(
     return tuple(values), tuple(types), tuple(names)
 
 
-def _split_mutant(
+def split_mutant(
     method: Decl, case: TestCase, m: Mutant
 ) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
     n = len(case.expected)
@@ -337,7 +528,6 @@ def _outputs(
     case: TestCase,
     expected: tuple[Value, ...],
     post: tuple[tuple[int, Value], ...],
-    options: HarnessOptions,
 ) -> list[str]:
     if len(expected) != len(method.returns):
         raise HarnessError(
@@ -345,11 +535,7 @@ def _outputs(
         )
     lines: list[str] = []
     fresh = [0]
-    tolerant: list[str] = []
     for p, v in zip(method.returns, expected, strict=True):
-        if isinstance(p.type, RealT) and options.real_tolerance > 0 and isinstance(v, RealV):
-            tolerant.append(p.name)
-            continue
         stmts, expr = build_value(v, p.type, p.type_text, fresh)
         lines += [f"  {s}" for s in stmts] + [f"  {p.name} := {expr};"]
     for idx, v in post:
@@ -367,16 +553,6 @@ def _outputs(
         for i, e in enumerate(v.elems):
             stmts, expr = build_value(e, p.type.elem, _elem_type_text(p.type_text), fresh)
             lines += [f"  {s}" for s in stmts] + [f"  {p.name}[{i}] := {expr};"]
-    if tolerant:
-        # any value within the tolerance that the spec accepts: the verifier must show one exists
-        bounds = []
-        for name in tolerant:
-            v = expected[[p.name for p in method.returns].index(name)]
-            assert isinstance(v, RealV)
-            lo, hi = _tolerance_bounds(v.v, options.real_tolerance)
-            bounds.append(f"{_real(lo)} <= {name} <= {_real(hi)}")
-        ens = [f"({c.text})" for c in method.clauses if c.kind == "ensures"]
-        lines.append(f"  {', '.join(tolerant)} :| {' && '.join(bounds + ens)};")
     return lines
 
 

@@ -8,7 +8,7 @@ implied by the clause it comes from, so a hint can fail only where the clause fa
 - mentions of every other quantifier's body on the concrete range, `assert B(k) || !B(k);`: the ground
   terms are the witnesses an `exists` without a good trigger needs (`exists k :: 2 <= k < n && n % k == 0`);
 - mentions of recursive functions on every smaller argument (every prefix of a count, every prefix and
-  suffix of a sequence), plus `{:fuel f, N}`, so each unfolding step is available.
+  suffix of a sequence) whose preconditions hold, plus `{:fuel f, N}`, so each unfolding step is available.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
+from bot.dafny.types import DafnyType
 from bot.dafny.values import ArrayV, IntV, SeqV, TupleV, Value
+from bot.ground import requires_hold
 
 
 @dataclass(frozen=True)
@@ -496,8 +498,21 @@ def _calls(toks: Sequence[Token], names: set[str]) -> Iterator[tuple[str, list[l
             yield t.text, args
 
 
-def recursion_hints(clauses: Sequence[str], rec: Sequence[str], env: Mapping[str, Value], limit: int) -> list[str]:
-    """Mention each recursive call on every smaller concrete argument, so every unfolding is at hand."""
+def recursion_hints(
+    clauses: Sequence[str],
+    rec: Sequence[str],
+    env: Mapping[str, Value],
+    limit: int,
+    *,
+    file: DafnyFile | None = None,
+    types: Mapping[str, DafnyType] | None = None,
+) -> list[str]:
+    """Mention each recursive call on every smaller concrete argument, so every unfolding is at hand.
+
+    With the file, a mention is kept only when the function's `requires` evaluate to true on its
+    concrete arguments: `sumTo(a, start, 0)` with `requires start <= end` and start = 1 is itself a
+    precondition violation (an assertion failure on the hint's line), and so is any mention whose
+    preconditions cannot be evaluated."""
     out: list[str] = []
     seen: set[str] = set()
     for text in clauses:
@@ -520,7 +535,8 @@ def recursion_hints(clauses: Sequence[str], rec: Sequence[str], env: Mapping[str
                     call = f"{name}({', '.join(texts[:pos] + [v] + texts[pos + 1:])})"
                     if call not in seen:
                         seen.add(call)
-                        out.append(f"  assert {call} == {call};")
+                        if file is None or requires_hold(file, call, env, types or {}):
+                            out.append(f"  assert {call} == {call};")
     return out[: 4 * limit]
 
 
@@ -551,6 +567,7 @@ def hints_for(
 ) -> tuple[str, ...]:
     """Assertions for the given clauses (requires or ensures) under the case's concrete values."""
     rec = recursive_functions(file, spec_functions(file, clauses))
-    stmts = recursion_hints(clauses, rec, env, ground_limit) if rec else []
+    types = {p.name: p.type for p in (*method.params, *method.returns)}
+    stmts = recursion_hints(clauses, rec, env, ground_limit, file=file, types=types) if rec else []
     stmts += quantifier_hints(clauses, env, ground_limit)
     return tuple(stmts)

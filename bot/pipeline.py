@@ -1,8 +1,10 @@
 """From parsed spec files and their test cases to method scores, through an engine.
 
-No I/O of its own: the engine (which runs the verifier) is passed in. Two rounds: first the
-checks of every case (precondition, vacuity, correctness), then mutants of the cases that verified,
-so no verifier time goes to mutants of a case that is already wrong or inconclusive.
+No I/O of its own: the engine (which runs the verifier) is passed in. Rounds, each asking only what
+the previous left open: first the checks of every case (precondition, vacuity, acceptance of the
+expected output); then the rejection of what was not accepted, and the rejection of the mutants of
+the cases that were; last the acceptance of the mutants whose rejection was not proved. A verdict
+against the spec is always a proved rejection; everything else is unknown with its reason.
 """
 
 from __future__ import annotations
@@ -10,32 +12,41 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Protocol
 
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import unsupported_parts
-from bot.dafny.values import show
+from bot.dafny.values import Value, show
 from bot.harness import (
+    CaseHarness,
+    Goal,
     HarnessError,
     HarnessOptions,
     Planned,
-    ProgramKind,
     UnsupportedType,
     make_prelude,
     mutation_target,
-    plan_case,
+    split_mutant,
 )
 from bot.mutants import Mutant, mutate
-from bot.outcomes import Outcome, Program, Result
+from bot.outcomes import Program, Result
+from bot.proofs import Judged, Proof, judge
 from bot.scoring import (
+    VACUOUS_MESSAGE,
     CaseResult,
     CaseStatus,
+    Decision,
     MethodScore,
     MutantResult,
+    MutantStatus,
+    Undecided,
     case_status,
+    decide,
     method_score,
     mutant_status,
+    precondition_status,
 )
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 
@@ -82,41 +93,6 @@ def show_assignment(names: Sequence[str], values: Sequence[object], types: Seque
     return ", ".join(parts)
 
 
-_POSITION = re.compile(r"^\S*?\(\d+,\d+\): ", re.MULTILINE)
-_LINE_REF = re.compile(r"(related location: )?\bline (\d+)(: )?")
-
-
-def clean_message(message: str) -> str:
-    """Drop positions in the generated file: they depend on how programs were batched."""
-    return _POSITION.sub("", message).strip()
-
-
-def explain(message: str, program: Program) -> str:
-    """Replace line numbers of the generated program by the clause they point at.
-
-    A user never sees the harness, so "line 13" means nothing; "ensures |r| == |s|" does.
-    """
-    lines = program.text().splitlines()
-
-    def sub(m: re.Match[str]) -> str:
-        n = int(m.group(2))
-        text = lines[n - 1].strip() if 0 < n <= len(lines) else ""
-        if text.startswith("forall") and " ensures " in text:  # a case-split hint restating a clause
-            text = "ensures " + text.split(" ensures ", 1)[1].rstrip("{ ")
-        if text.startswith(("ensures", "requires", "modifies")) or (text.startswith("assert ") and "false" not in text):
-            return f"`{' '.join(text.rstrip(';').split())}`" + (": " if m.group(3) else "")
-        return ""
-
-    return " ".join(_LINE_REF.sub(sub, clean_message(message)).split()).replace("()", "").strip()
-
-
-@dataclass
-class _CaseWork:
-    case: TestCase
-    planned: list[Planned]
-    fixed: CaseResult | None = None  # decided without the verifier (unsupported, harness error)
-
-
 def _display(job: MethodJob, case: TestCase) -> tuple[str, str]:
     m = job.method
     inputs = show_assignment([p.name for p in m.params], case.inputs, [p.type for p in m.params])
@@ -124,25 +100,15 @@ def _display(job: MethodJob, case: TestCase) -> tuple[str, str]:
     return inputs, show_assignment(names, values, types)
 
 
-def _plan(
-    job: MethodJob, prelude: str, case: TestCase, mutants: list[Mutant], options: ScoreOptions
-) -> _CaseWork:
+def _fixed(job: MethodJob, case: TestCase, status: CaseStatus, message: str) -> CaseResult:
     try:
-        return _CaseWork(case, plan_case(prelude, job.file, job.method, case, mutants, options.harness))
-    except HarnessError as e:
-        status = CaseStatus.UNSUPPORTED if isinstance(e, UnsupportedType) else CaseStatus.ERROR
-        try:
-            inputs, expected = _display(job, case)
-        except (ValueError, TypeError, AssertionError):
-            inputs, expected = "", ""
-        return _CaseWork(
-            case,
-            [],
-            CaseResult(case.name, case.line, inputs, expected, case.text, case.source, status, str(e)),
-        )
+        inputs, expected = _display(job, case)
+    except (ValueError, TypeError, AssertionError):
+        inputs, expected = "", ""
+    return CaseResult(case.name, case.line, inputs, expected, case.text, case.source, status, message, note=case.note)
 
 
-def _unsupported(job: MethodJob) -> list[_CaseWork]:
+def _unsupported(job: MethodJob) -> list[CaseResult]:
     """Cases that could not be read because the method has a type without values: one result each."""
     bad = [(p, unsupported_parts(p.type)) for p in (*job.method.params, *job.method.returns)]
     bad = [(p, parts) for p, parts in bad if parts]
@@ -150,18 +116,10 @@ def _unsupported(job: MethodJob) -> list[_CaseWork]:
         return []
     p, parts = bad[0]
     reason = f"unsupported type `{p.type_text}` of `{p.name}` (not supported: {', '.join(parts)})"
-    out = []
-    for k, prob in enumerate(job.problems, 1):
-        name = prob.name or f"case#{k}"
-        placeholder = TestCase(name, job.method.name, (), (), (), prob.source, prob.line, "")
-        out.append(
-            _CaseWork(
-                placeholder,
-                [],
-                CaseResult(name, prob.line, "", "", "", prob.source, CaseStatus.UNSUPPORTED, reason),
-            )
-        )
-    return out
+    return [
+        CaseResult(prob.name or f"case#{k}", prob.line, "", "", "", prob.source, CaseStatus.UNSUPPORTED, reason)
+        for k, prob in enumerate(job.problems, 1)
+    ]
 
 
 def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[Mutant]:
@@ -170,6 +128,9 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
         return []
     # arrays changed in place keep their length: a shorter expected state has no harness
     fixed = frozenset(range(len(case.expected), len(values)))
+    # seeded by the case's content, not its name or place: adding or reordering other tests
+    # changes no case's mutants (the expected output is part of the seed inside `mutate`)
+    inputs = "\0".join(repr(v) for v in case.inputs)
     try:
         return mutate(
             values,
@@ -177,12 +138,215 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
             names,
             seed=options.seed,
             count=options.mutants,
-            salt=f"{job.method.name}\0{case.name}",
+            salt=f"{job.method.name}\0{inputs}",
             real_tolerance=options.harness.real_tolerance,
             fixed_length=fixed,
         )
     except ValueError:
         return []  # a type without mutation operators: the case still counts for correctness
+
+
+class _Stage(Enum):
+    CHECK = "check"  # precondition, vacuity, acceptance of the expected output
+    PRECONDITION = "precondition"  # `requires` not proved: is its violation?
+    REJECT = "reject"  # acceptance not proved: is the rejection? (and which clause, and within tolerance?)
+    MUTANTS = "mutants"  # rejection of each mutant
+    SURVIVORS = "survivors"  # acceptance of the mutants whose rejection was not proved
+    DONE = "done"
+
+
+@dataclass
+class _Mutant:
+    mutant: Mutant
+    reject: Planned
+    rejected: Judged | None = None
+    accept: Planned | None = None
+    result: MutantResult | None = None
+
+
+class _CaseRun:
+    """One case through the stages; each stage asks only what the previous left open."""
+
+    def __init__(self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions) -> None:
+        self.job, self.case, self.options = job, case, options
+        self.stage = _Stage.CHECK
+        self.planned: dict[str, Planned] = {}
+        self.judged: dict[str, Judged] = {}
+        self.mutants: list[_Mutant] = []
+        self.result: CaseResult | None = None
+        self.status: tuple[CaseStatus, Undecided | None, str, str] | None = None
+        self.note = case.note
+        try:
+            self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
+            pre = self.harness.precondition(Goal.ACCEPT)
+            if pre is not None:
+                self.planned["pre"] = pre
+            self.planned["vacuity"] = self.harness.vacuity()
+            self.planned["accept"] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
+        except HarnessError as e:
+            self.harness = None
+            status = CaseStatus.UNSUPPORTED if isinstance(e, UnsupportedType) else CaseStatus.ERROR
+            self.result = _fixed(job, case, status, str(e))
+            self.stage = _Stage.DONE
+
+    def programs(self) -> list[Planned]:
+        """What this stage needs verified (not yet judged)."""
+        if self.stage is _Stage.DONE:
+            return []
+        todo = [p for key, p in self.planned.items() if key not in self.judged]
+        for m in self.mutants:
+            if m.result is None:
+                todo.append(m.reject if self.stage is _Stage.MUTANTS else m.accept)  # type: ignore[arg-type]
+        return todo
+
+    def absorb(self, results: dict[Program, Result]) -> None:
+        """Judge this stage's programs and move on."""
+        for key, p in self.planned.items():
+            if key not in self.judged:
+                self.judged[key] = judge(results[p.program], p)
+        try:
+            self._advance(results)
+        except HarnessError as e:
+            self.result = _fixed(self.job, self.case, CaseStatus.ERROR, str(e))
+            self.stage = _Stage.DONE
+
+    def _advance(self, results: dict[Program, Result]) -> None:
+        h = self.harness
+        assert h is not None
+        j = self.judged
+        if self.stage is _Stage.CHECK:
+            if "pre" in j and not j["pre"].proved:
+                if j["pre"].proof is Proof.ERROR:
+                    return self._finish(CaseStatus.ERROR, None, j["pre"].message)
+                rej = h.precondition(Goal.REJECT)
+                assert rej is not None
+                self.planned["pre-reject"] = rej
+                self.stage = _Stage.PRECONDITION
+                return None
+            if j["vacuity"].proved:
+                return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
+            if j["accept"].proved:
+                return self._start_mutants()
+            if j["accept"].proof is Proof.ERROR:
+                return self._finish(CaseStatus.ERROR, None, j["accept"].message)
+            self.planned["reject"] = h.output(Goal.REJECT, self.case.expected, self.case.post)
+            if len(h.ens_texts) > 1:
+                for k in range(len(h.ens_texts)):
+                    self.planned[f"reject#{k}"] = h.output(
+                        Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k
+                    )
+            for k, p in enumerate(h.within_tolerance(Goal.ACCEPT_WITHIN)):
+                self.planned[f"within#{k}"] = p
+            for p in h.within_tolerance(Goal.REJECT_WITHIN):
+                self.planned["within-reject"] = p
+            self.stage = _Stage.REJECT
+            return None
+        if self.stage is _Stage.PRECONDITION:
+            settled = precondition_status(j["pre"], j["pre-reject"])
+            assert settled is not None  # the acceptance was not proved
+            status, reason, message = settled
+            return self._finish(status, reason, message)
+        if self.stage is _Stage.REJECT:
+            if "within-reject" in j:
+                # a real output: some value within the tolerance accepted, or every one rejected
+                tried = [v for key, v in j.items() if key.startswith("within#")]
+                accepted = next((v for v in tried if v.proved), tried[-1])
+                decision, reason, message = decide(accepted, j["within-reject"])
+                if decision is Decision.ACCEPTED:
+                    self.note = _join(self.note, "accepted within the real tolerance (not the exact value)")
+                    return self._start_mutants()
+                if decision is Decision.UNDECIDED:
+                    _, reason, message = decide(j["accept"], j["within-reject"])
+            else:
+                decision, reason, message = decide(j["accept"], j["reject"])
+            if decision is Decision.REJECTED:
+                message = j["accept"].message
+                return self._finish(CaseStatus.REFUTED, None, message, self._rejecting_clause())
+            status, reason = case_status(decision, reason)
+            return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
+        if self.stage is _Stage.MUTANTS:
+            for m in self.mutants:
+                m.rejected = judge(results[m.reject.program], m.reject)
+                if m.rejected.proved:
+                    m.result = self._mutant_result(m.mutant, Decision.REJECTED, None, "")
+                else:
+                    m.accept = h.output(Goal.ACCEPT, *self._split(m.mutant), mutant=m.mutant)
+            self.stage = _Stage.SURVIVORS
+        elif self.stage is _Stage.SURVIVORS:
+            for m in self.mutants:
+                if m.result is None:
+                    assert m.accept is not None and m.rejected is not None
+                    decision, reason, message = decide(judge(results[m.accept.program], m.accept), m.rejected)
+                    m.result = self._mutant_result(m.mutant, decision, reason, message)
+        if all(m.result is not None for m in self.mutants):
+            self._close()
+        return None
+
+    def _split(self, m: Mutant) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
+        return split_mutant(self.job.method, self.case, m)
+
+    def _start_mutants(self) -> None:
+        h = self.harness
+        assert h is not None
+        self.status = (CaseStatus.VERIFIED, None, "", "")
+        for m in _mutants_for(self.job, self.case, self.options):
+            self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
+        self.stage = _Stage.MUTANTS
+        if not self.mutants:
+            self._close()
+
+    def _close(self) -> None:
+        assert self.status is not None
+        status, reason, message, clause = self.status
+        mutants = tuple(m.result for m in self.mutants if m.result is not None)
+        self.result = self._case_result(status, reason, message, clause, mutants)
+        self.stage = _Stage.DONE
+
+    def _finish(self, status: CaseStatus, reason: Undecided | None, message: str, clause: str = "") -> None:
+        self.result = self._case_result(status, reason, message, clause, ())
+        self.stage = _Stage.DONE
+
+    def _case_result(
+        self, status: CaseStatus, reason: Undecided | None, message: str, clause: str, mutants: tuple[MutantResult, ...]
+    ) -> CaseResult:
+        inputs, expected = _display(self.job, self.case)
+        c = self.case
+        return CaseResult(
+            c.name, c.line, inputs, expected, c.text, c.source, status, message, mutants, reason, clause, self.note
+        )
+
+    def _rejecting_clause(self) -> str:
+        """The first clause whose rejection is proved ("" when only the conjunction's is)."""
+        h = self.harness
+        assert h is not None
+        if len(h.ens_texts) == 1:
+            return f"ensures {h.ens_texts[0]}"
+        for k, text in enumerate(h.ens_texts):
+            judged = self.judged.get(f"reject#{k}")
+            if judged is not None and judged.proved:
+                return f"ensures {text}"
+        return ""
+
+    def _mutant_result(
+        self, m: Mutant, decision: Decision, reason: Undecided | None, message: str
+    ) -> MutantResult:
+        _, types, names = mutation_target(self.job.method, self.case)
+        value = show(m.values[0], types[0]) if len(names) == 1 else show_assignment(names, m.values, types)
+        status = mutant_status(decision)
+        return MutantResult(value, m.description, status, message if status is MutantStatus.UNKNOWN else "",
+                            reason if status is MutantStatus.UNKNOWN else None)
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
+
+
+_CLAUSE = re.compile(r"`((?:ensures|requires) [^`]*)`")
+
+
+def _stuck_clause(message: str) -> str:
+    m = _CLAUSE.search(message)
+    return m.group(1) if m else ""
 
 
 def score_methods(
@@ -202,72 +366,26 @@ def score_methods(
             except (ValueError, HarnessError) as e:
                 prelude_errors[key] = str(e)
 
-    # round 1: checks of every case
-    work: list[list[_CaseWork]] = []
+    runs: list[list[_CaseRun]] = []
     for job in jobs:
         prelude = preludes.get(id(job.file))
-        if prelude is None:
-            work.append([])
-            continue
-        work.append([_plan(job, prelude, c, [], options) for c in job.cases] + _unsupported(job))
-    if on_phase:
-        on_phase("cases")
-    results = engine.run([p.program for ws in work for w in ws for p in w.planned])
-
-    # round 2: mutants of verified cases
-    statuses: list[list[tuple[CaseStatus, str]]] = []
-    mutant_work: list[list[list[Planned]]] = []
-    for job, ws in zip(jobs, work, strict=True):
-        st_row: list[tuple[CaseStatus, str]] = []
-        mw_row: list[list[Planned]] = []
-        prelude = preludes.get(id(job.file), "")
-        for w in ws:
-            if w.fixed is not None:
-                st_row.append((w.fixed.status, w.fixed.message))
-                mw_row.append([])
-                continue
-            by_kind = {p.kind: _explained(results[p.program], p.program) for p in w.planned}
-            status, message = case_status(
-                by_kind.get(ProgramKind.PRECONDITION),
-                by_kind.get(ProgramKind.VACUITY),
-                by_kind[ProgramKind.CORRECTNESS],
-            )
-            st_row.append((status, clean_message(message)))
-            planned: list[Planned] = []
-            if status is CaseStatus.VERIFIED:
-                muts = _mutants_for(job, w.case, options)
-                if muts:
-                    mw = _plan(job, prelude, w.case, muts, options)
-                    planned = [p for p in mw.planned if p.kind is ProgramKind.MUTANT]
-            mw_row.append(planned)
-        statuses.append(st_row)
-        mutant_work.append(mw_row)
-    if on_phase:
-        on_phase("mutants")
-    mresults = engine.run([p.program for row in mutant_work for ps in row for p in ps])
+        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options) for c in job.cases])
+    # each round verifies what every case's current stage needs; a case needs at most four rounds
+    for phase in ("cases", "rejections", "mutants", "survivors", "last"):
+        todo = [p for row in runs for r in row for p in r.programs()]
+        if not todo:
+            break
+        if on_phase:
+            on_phase(phase)
+        results = engine.run([p.program for p in todo])
+        for row in runs:
+            for r in row:
+                if r.stage is not _Stage.DONE:
+                    r.absorb(results)
 
     scores: list[MethodScore] = []
-    for job, ws, st_row, mw_row in zip(jobs, work, statuses, mutant_work, strict=True):
-        cases: list[CaseResult] = []
-        for w, (status, message), planned in zip(ws, st_row, mw_row, strict=True):
-            if w.fixed is not None:
-                cases.append(w.fixed)
-                continue
-            inputs, expected = _display(job, w.case)
-            mres = tuple(_mutant_result(job, w.case, p, mresults[p.program]) for p in planned)
-            cases.append(
-                CaseResult(
-                    w.case.name,
-                    w.case.line,
-                    inputs,
-                    expected,
-                    w.case.text,
-                    w.case.source,
-                    status,
-                    message,
-                    mres,
-                )
-            )
+    for job, row in zip(jobs, runs, strict=True):
+        cases = [r.result for r in row if r.result is not None] + _unsupported(job)
         note = prelude_errors.get(id(job.file), "")
         if not job.cases and not job.problems and not note:
             note = "no test cases found"
@@ -283,22 +401,3 @@ def score_methods(
             )
         )
     return scores
-
-
-def _explained(r: Result, p: Program) -> Result:
-    return Result(r.outcome, explain(r.message, p), r.seconds)
-
-
-def _mutant_result(job: MethodJob, case: TestCase, p: Planned, r: Result) -> MutantResult:
-    assert p.mutant is not None
-    _, types, names = mutation_target(job.method, case)
-    if len(names) == 1:
-        value = show(p.mutant.values[0], types[0])
-    else:
-        value = show_assignment(names, p.mutant.values, types)
-    message = (
-        ""
-        if r.outcome in (Outcome.VERIFIED, Outcome.REFUTED)
-        else f"{r.outcome.value}: {clean_message(r.message)}"
-    )
-    return MutantResult(value, p.mutant.description, mutant_status(r), message)

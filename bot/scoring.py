@@ -1,6 +1,7 @@
 """Scores: verifier outcomes of planned programs -> case statuses, mutant statuses, method scores.
 
-Pure code. Inconclusive results (timeouts, errors, vacuous assumptions) never count as a pass or a kill.
+Pure code. Only proofs count: a case is refuted and a mutant killed when the rejection of the output
+is proved, accepted when its acceptance is proved; anything else is unknown, with its reason.
 """
 
 from __future__ import annotations
@@ -8,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.outcomes import Outcome, Result
+from bot.proofs import Judged, Proof
 
 
 class CaseStatus(Enum):
-    VERIFIED = "verified"
-    REFUTED = "refuted"
-    TIMEOUT = "timeout"
-    ERROR = "error"
-    PRECONDITION_VIOLATED = "precondition-violated"
+    VERIFIED = "verified"  # acceptance of the expected output proved
+    REFUTED = "refuted"  # rejection of the expected output proved
+    UNKNOWN = "unknown"  # neither proved: `reason` says why
+    ERROR = "error"  # the program did not resolve or the verifier failed: a defect to report
+    PRECONDITION_VIOLATED = "precondition-violated"  # proved: the inputs violate `requires`
     UNSUPPORTED = "unsupported"
     VACUOUS = "vacuous"
 
@@ -25,10 +26,20 @@ class CaseStatus(Enum):
         return self in (CaseStatus.VERIFIED, CaseStatus.REFUTED)
 
 
+class Undecided(Enum):
+    """Why a case or mutant is unknown. Never counted as wrong, killed or passed."""
+
+    TIMEOUT = "timeout"
+    STUCK = "stuck"  # the verifier proved neither acceptance nor rejection (the clause is named)
+    HINT_FAULT = "hint-fault"  # a line the tool wrote failed; kept for diagnosis
+    PRECONDITION = "precondition-undecided"  # neither `requires` nor its violation was proved
+    VERIFIER = "verifier-error"  # the verifier crashed or gave no result for the program
+
+
 class MutantStatus(Enum):
-    KILLED = "killed"
-    SURVIVED = "survived"
-    INCONCLUSIVE = "inconclusive"
+    KILLED = "killed"  # rejection proved
+    SURVIVED = "survived"  # acceptance proved
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,7 @@ class MutantResult:
     description: str
     status: MutantStatus
     message: str = ""
+    reason: Undecided | None = None  # when unknown
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,9 @@ class CaseResult:
     status: CaseStatus
     message: str = ""
     mutants: tuple[MutantResult, ...] = ()
+    reason: Undecided | None = None  # when unknown
+    clause: str = ""  # refuted: the first clause whose rejection is proved; unknown: where it got stuck
+    note: str = ""  # how the case was read or decided (e.g. within the real tolerance)
 
 
 @dataclass(frozen=True)
@@ -90,51 +105,101 @@ class MethodScore:
         return counts
 
     @property
-    def inconclusive(self) -> dict[str, int]:
-        """Why programs were inconclusive: cause -> count (cases and mutants)."""
+    def unknown(self) -> dict[str, int]:
+        """Why cases and mutants were not decided: "case timeout" -> count."""
         out: dict[str, int] = {}
         for c in self.cases:
             if not c.status.scored:
-                out[f"case {c.status.value}"] = out.get(f"case {c.status.value}", 0) + 1
+                key = f"case {c.reason.value if c.reason else c.status.value}"
+                out[key] = out.get(key, 0) + 1
             for m in c.mutants:
-                if m.status is MutantStatus.INCONCLUSIVE:
-                    cause = "mutant " + (m.message.split(":", 1)[0] if m.message else "inconclusive")
-                    out[cause] = out.get(cause, 0) + 1
+                if m.status is MutantStatus.UNKNOWN:
+                    key = f"mutant {m.reason.value if m.reason else 'unknown'}"
+                    out[key] = out.get(key, 0) + 1
         return dict(sorted(out.items()))
 
+    @property
+    def decided(self) -> bool:
+        """Something was proved about the spec (a case verified or refuted)."""
+        return any(c.status.scored for c in self.cases)
 
-def case_status(pre: Result | None, vacuity: Result | None, correctness: Result) -> tuple[CaseStatus, str]:
-    """Combine the three programs of a case; the first that decides wins."""
-    if pre is not None:
-        if pre.outcome is Outcome.REFUTED:
-            return CaseStatus.PRECONDITION_VIOLATED, pre.message
-        if pre.outcome is Outcome.TIMEOUT:
-            return CaseStatus.TIMEOUT, "precondition check timed out: " + pre.message
-        if pre.outcome is Outcome.ERROR:
-            return CaseStatus.ERROR, pre.message
-    if vacuity is not None:
-        if vacuity.outcome is Outcome.VERIFIED:
-            return (
-                CaseStatus.VACUOUS,
-                "the assumptions about the inputs are contradictory (`assert false` verified)",
-            )
-        if vacuity.outcome is Outcome.ERROR:
-            return CaseStatus.ERROR, vacuity.message
+
+class Decision(Enum):
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    BOTH = "both"  # acceptance and rejection proved: the assumptions are contradictory
+    UNDECIDED = "undecided"
+    ERROR = "error"
+
+
+def decide(accept: Judged, reject: Judged | None) -> tuple[Decision, Undecided | None, str]:
+    """Acceptance and rejection programs of one output -> what is proved, and why not when nothing is."""
+    if accept.proved and reject is not None and reject.proved:
+        return Decision.BOTH, None, ""
+    if accept.proved:
+        return Decision.ACCEPTED, None, ""
+    if reject is not None and reject.proved:
+        return Decision.REJECTED, None, ""
+    judged = [accept] + ([reject] if reject is not None else [])
+    if accept.proof is Proof.ERROR:
+        return Decision.ERROR, Undecided.VERIFIER, accept.message
+    proofs = {j.proof for j in judged}
+    reason = (
+        Undecided.HINT_FAULT if Proof.HINT_FAULT in proofs
+        else Undecided.TIMEOUT if Proof.TIMEOUT in proofs
+        else Undecided.VERIFIER if Proof.ERROR in proofs
+        else Undecided.STUCK
+    )
+    # the acceptance program's failure names the clause the verifier got stuck on
+    culprit = next((j for j in judged if j.proof is _PROOF_OF[reason]), accept)
+    limits = sorted({lim for j in judged for lim in j.limits})
+    message = culprit.message + ("".join(f" [{lim}]" for lim in limits) if limits else "")
+    return Decision.UNDECIDED, reason, message.strip()
+
+
+_PROOF_OF = {
+    Undecided.HINT_FAULT: Proof.HINT_FAULT,
+    Undecided.TIMEOUT: Proof.TIMEOUT,
+    Undecided.VERIFIER: Proof.ERROR,
+    Undecided.STUCK: Proof.NOT_PROVED,
+    Undecided.PRECONDITION: Proof.NOT_PROVED,
+}
+
+
+def precondition_status(accept: Judged, reject: Judged | None) -> tuple[CaseStatus, Undecided | None, str] | None:
+    """None when the inputs are proved to satisfy `requires`; else the case's status."""
+    decision, reason, message = decide(accept, reject)
+    if decision is Decision.ACCEPTED:
+        return None
+    if decision is Decision.REJECTED:
+        return CaseStatus.PRECONDITION_VIOLATED, None, reject.message if reject else ""
+    if decision is Decision.BOTH:
+        return CaseStatus.VACUOUS, None, VACUOUS_MESSAGE
+    if decision is Decision.ERROR:
+        return CaseStatus.ERROR, None, message
+    why = "neither `requires` nor its violation was proved for these inputs"
+    return CaseStatus.UNKNOWN, Undecided.PRECONDITION, f"{why}: {message}" if message else why
+
+
+VACUOUS_MESSAGE = "the assumptions about the inputs are contradictory (`assert false` verified)"
+
+
+def case_status(decision: Decision, reason: Undecided | None) -> tuple[CaseStatus, Undecided | None]:
     return {
-        Outcome.VERIFIED: CaseStatus.VERIFIED,
-        Outcome.REFUTED: CaseStatus.REFUTED,
-        Outcome.TIMEOUT: CaseStatus.TIMEOUT,
-        Outcome.ERROR: CaseStatus.ERROR,
-    }[correctness.outcome], correctness.message
+        Decision.ACCEPTED: (CaseStatus.VERIFIED, None),
+        Decision.REJECTED: (CaseStatus.REFUTED, None),
+        Decision.BOTH: (CaseStatus.VACUOUS, None),
+        Decision.ERROR: (CaseStatus.ERROR, None),
+        Decision.UNDECIDED: (CaseStatus.UNKNOWN, reason),
+    }[decision]
 
 
-def mutant_status(result: Result) -> MutantStatus:
-    # any verification failure kills the mutant; only an undecided run is inconclusive
-    if result.outcome is Outcome.REFUTED:
+def mutant_status(decision: Decision) -> MutantStatus:
+    if decision is Decision.REJECTED:
         return MutantStatus.KILLED
-    if result.outcome is Outcome.VERIFIED:
+    if decision is Decision.ACCEPTED:
         return MutantStatus.SURVIVED
-    return MutantStatus.INCONCLUSIVE
+    return MutantStatus.UNKNOWN
 
 
 def correctness(cases: tuple[CaseResult, ...]) -> float | None:
@@ -147,7 +212,7 @@ def correctness(cases: tuple[CaseResult, ...]) -> float | None:
 def completeness(cases: tuple[CaseResult, ...], corr: float | None) -> float | None:
     if corr != 1.0:
         return None
-    conclusive = [m for c in cases for m in c.mutants if m.status is not MutantStatus.INCONCLUSIVE]
+    conclusive = [m for c in cases for m in c.mutants if m.status is not MutantStatus.UNKNOWN]
     if not conclusive:
         return None
     return sum(m.status is MutantStatus.KILLED for m in conclusive) / len(conclusive)
@@ -169,10 +234,15 @@ def method_score(
 class Gate:
     min_correctness: float = 1.0
     min_completeness: float = 0.0
+    fail_on_unknown: bool = False  # strict: an unknown case or mutant fails the gate too
 
 
 def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
-    """Why the gate fails (empty when it passes). Unscored methods do not fail the gate."""
+    """Why the gate fails (empty when it passes).
+
+    Correctness counts proved refutations only and completeness proved kills and survivals only, so an
+    output the verifier could not decide never fails a spec, unless the gate asks to fail on unknowns.
+    """
     out = []
     for s in scores:
         if s.correctness is not None and s.correctness < gate.min_correctness:
@@ -181,4 +251,7 @@ def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
             out.append(
                 f"{s.file}: {s.method}: completeness {s.completeness:.2f} < {gate.min_completeness:.2f}"
             )
+        if gate.fail_on_unknown and s.unknown:
+            counts = ", ".join(f"{n} {k}" for k, n in s.unknown.items())
+            out.append(f"{s.file}: {s.method}: undecided ({counts}) and fail-on-unknown is set")
     return out

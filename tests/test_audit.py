@@ -14,7 +14,7 @@ from bot.audit.labels import LabelFileError, label_of, read_labels, tags_of
 from bot.audit.model import Label, Verdict
 from bot.audit.verdicts import spec_or_test, verdict
 from bot.cli import main
-from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
+from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, Undecided, method_score
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "audit"
 
@@ -34,23 +34,24 @@ def test_tags_and_labels() -> None:
 
 
 def _case(status: CaseStatus, *mutants: MutantStatus) -> CaseResult:
-    return CaseResult("c", 1, "", "", "", "f", status, "", tuple(MutantResult("v", "d", m) for m in mutants))
+    reason = Undecided.TIMEOUT if status is CaseStatus.UNKNOWN else None
+    return CaseResult("c", 1, "", "", "", "f", status, "", tuple(MutantResult("v", "d", m) for m in mutants), reason)
 
 
 def test_verdicts() -> None:
     strong = method_score("f", "M", 1, (_case(CaseStatus.VERIFIED, MutantStatus.KILLED),))
     weak = method_score("f", "M", 1, (_case(CaseStatus.VERIFIED, MutantStatus.KILLED, MutantStatus.SURVIVED),))
     wrong = method_score("f", "M", 1, (_case(CaseStatus.VERIFIED), _case(CaseStatus.REFUTED),
-                                       _case(CaseStatus.TIMEOUT)))
-    timeout = method_score("f", "M", 1, (_case(CaseStatus.TIMEOUT),))
-    undecided = method_score("f", "M", 1, (_case(CaseStatus.VERIFIED, MutantStatus.INCONCLUSIVE),))
+                                       _case(CaseStatus.UNKNOWN)))
+    timeout = method_score("f", "M", 1, (_case(CaseStatus.UNKNOWN),))
+    undecided = method_score("f", "M", 1, (_case(CaseStatus.VERIFIED, MutantStatus.UNKNOWN),))
     unread = method_score("f", "M", 1, (), ("f:3: bad",))
     assert verdict(strong, 0.8) == (Verdict.STRONG, "")
     assert verdict(weak, 0.8) == (Verdict.WEAK, "")
     assert verdict(weak, 0.5) == (Verdict.STRONG, "")
     assert verdict(wrong, 0.8) == (Verdict.WRONG, "")
-    assert verdict(timeout, 0.8) == (Verdict.INCONCLUSIVE, "no case decided: 1 timeout")
-    assert verdict(undecided, 0.8)[1] == "completeness unknown: all 1 mutants inconclusive"
+    assert verdict(timeout, 0.8) == (Verdict.INCONCLUSIVE, "no case decided: 1 unknown (timeout)")
+    assert verdict(undecided, 0.8)[1] == "completeness unknown: all 1 mutants unknown"
     assert verdict(unread, 0.8) == (Verdict.INCONCLUSIVE, "no readable test case (1 unreadable)")
     # "spec or test?": one refuted case among verified ones only
     assert spec_or_test(method_score("f", "M", 1, (_case(CaseStatus.VERIFIED), _case(CaseStatus.REFUTED)))) == [1]

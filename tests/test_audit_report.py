@@ -25,17 +25,18 @@ from bot.audit.report import (
     results_json,
 )
 from bot.audit.verdicts import verdict
-from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
+from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, Undecided, method_score
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SETTINGS: dict[str, object] = {"seed": 0, "mutants": 5, "time_limit": 20, "weak_below": 0.8, "tolerance": 1e-6}
 WEAK_BELOW = 0.8
 
-K, S, INC = MutantStatus.KILLED, MutantStatus.SURVIVED, MutantStatus.INCONCLUSIVE
+K, S, INC = MutantStatus.KILLED, MutantStatus.SURVIVED, MutantStatus.UNKNOWN
 
 
 def mutant(value: str, status: MutantStatus, message: str = "") -> MutantResult:
-    return MutantResult(value, f"replaced by {value}", status, message)
+    reason = Undecided.TIMEOUT if status is MutantStatus.UNKNOWN else None
+    return MutantResult(value, f"replaced by {value}", status, message, reason)
 
 
 def case(
@@ -217,7 +218,7 @@ def test_json_is_valid_and_ordered_by_numeric_task_id() -> None:
     text = results_json(fixture(), SETTINGS)
     assert text.endswith("}\n")
     doc = json.loads(text)
-    assert doc["schema"] == 1
+    assert doc["schema"] == 2
     assert doc["settings"] == SETTINGS
     tasks = {t["task_id"]: t for t in doc["tasks"]}
     assert [t["task_id"] for t in doc["tasks"]] == ["1", "2", "3", "4", "5", "7", "10", "12", "15", "21", "x1"]
@@ -226,7 +227,7 @@ def test_json_is_valid_and_ordered_by_numeric_task_id() -> None:
     assert cube["tags"] == ["[STRONG-POST]", "[CONFIRMED-WITH-TESTS]"]
     assert cube["failing_cases"] == [{
         "case": "test_2", "inputs": "n = 5", "expected": "result = 25",
-        "text": "var r := CubeVolume(5);\nassert r == 25;",
+        "text": "var r := CubeVolume(5);\nassert r == 25;", "clause": "",
         "message": "test/task_id_10.dfy(14,11): Error: assertion might not hold",
     }]  # fmt: skip
     assert [c["status"] for c in cube["cases"]] == ["verified", "refuted", "verified"]
@@ -235,7 +236,7 @@ def test_json_is_valid_and_ordered_by_numeric_task_id() -> None:
         "case": "test_1", "inputs": "a = [1, 2], b = [2]", "expected": "result = [2]", "value": "[]",
         "description": "replaced by []",
     }  # fmt: skip
-    assert tasks["12"]["inconclusive"] == {"mutant timeout": 1}
+    assert tasks["12"]["unknown"] == {"mutant timeout": 1}
     assert (tasks["12"]["tolerance"], tasks["12"]["tolerance_applied"]) == (1e-6, True)
     assert tasks["4"]["problems"] == [
         "test/task_id_4.dfy:5: bad",
@@ -251,20 +252,20 @@ def test_csv_parses_back_to_the_rows() -> None:
     rows = list(csv.reader(io.StringIO(results_csv(fixture()))))
     assert tuple(rows[0]) == CSV_HEADER
     assert ",".join(CSV_HEADER) == (
-        "task_id,file,method,label,verdict,correctness,completeness,cases,verified,refuted,inconclusive_cases,"
-        "killed,survived,inconclusive_mutants,tolerance_applied,cause"
+        "task_id,file,method,label,verdict,correctness,completeness,cases,verified,refuted,unknown_cases,"
+        "killed,survived,unknown_mutants,tolerance_applied,cause"
     )
     by_id = {r[0]: dict(zip(CSV_HEADER, r, strict=True)) for r in rows[1:]}
     assert [r[0] for r in rows[1:]] == ["1", "2", "3", "4", "5", "7", "10", "12", "15", "21", "x1"]
     assert by_id["2"] == {
         "task_id": "2", "file": "src/task_id_2.dfy", "method": "SharedElements", "label": "strong",
         "verdict": "weak", "correctness": "1.0000", "completeness": "0.2222", "cases": "2", "verified": "2",
-        "refuted": "0", "inconclusive_cases": "0", "killed": "2", "survived": "7", "inconclusive_mutants": "0",
+        "refuted": "0", "unknown_cases": "0", "killed": "2", "survived": "7", "unknown_mutants": "0",
         "tolerance_applied": "false", "cause": "",
     }  # fmt: skip
     assert (by_id["10"]["correctness"], by_id["10"]["completeness"]) == ("0.6667", "")
     assert by_id["7"]["method"] == "Pipe|`Tick`@user"  # the CSV keeps user text as it is
-    assert (by_id["12"]["tolerance_applied"], by_id["12"]["inconclusive_mutants"]) == ("true", "1")
+    assert (by_id["12"]["tolerance_applied"], by_id["12"]["unknown_mutants"]) == ("true", "1")
     assert by_id["5"]["cases"] == "" and by_id["5"]["cause"] == "spec does not parse: line 3: unexpected `}`"
     assert by_id["4"]["cases"] == "0" and by_id["4"]["cause"] == "no readable test case (3 unreadable)"
 
@@ -322,5 +323,5 @@ def test_report_of_nothing() -> None:
     assert "Agreement: no task is both labelled and evaluated." in md
     assert NO_TOLERANCE in md
     assert "Settings: seed n/a," in md
-    assert json.loads(results_json([], {})) == {"schema": 1, "settings": {}, "tasks": []}
+    assert json.loads(results_json([], {})) == {"schema": 2, "settings": {}, "tasks": []}
     assert results_csv([]) == ",".join(CSV_HEADER) + "\n"

@@ -11,7 +11,7 @@ import pytest
 from bot.pr.affected import affected_specs, matches, spec_for_test
 from bot.pr.compare import Change, compare
 from bot.report.comment import MAX_COMMENT, NOTHING, TRIMMED, CommentInput, render_comment
-from bot.scoring import CaseResult, CaseStatus, Gate, MethodScore, MutantResult, MutantStatus, method_score
+from bot.scoring import CaseResult, CaseStatus, Gate, MethodScore, MutantResult, MutantStatus, Undecided, method_score
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MARKER = "<!-- dafny-spec-score:default -->"
@@ -28,9 +28,12 @@ def check_golden(name: str, text: str) -> None:
 
 
 def case(name: str, status: CaseStatus, *mutants: tuple[str, MutantStatus], inputs: str = "a = [3, 4]") -> CaseResult:
+    refuted = status is CaseStatus.REFUTED
     return CaseResult(name, 10, inputs, "result = [4]", "", "f.dfy", status,
-                      "postcondition violation (`ensures r == x`)" if status is CaseStatus.REFUTED else "",
-                      tuple(MutantResult(v, f"result: {v}", s) for v, s in mutants))
+                      "postcondition violation (`ensures r == x`)" if refuted else "verification timed out",
+                      tuple(MutantResult(v, f"result: {v}", s) for v, s in mutants),
+                      Undecided.TIMEOUT if status is CaseStatus.UNKNOWN else None,
+                      "ensures r == x" if refuted else "")
 
 
 def score(file: str, method: str, *cases: CaseResult) -> MethodScore:
@@ -51,7 +54,7 @@ def scenario() -> CommentInput:
         score("specs/shared.dfy", "SharedElements", case("T#1", CaseStatus.VERIFIED, ("[]", S), ("[4, 5]", K))),
         score("specs/cube.dfy", "Cube", case("T#1", CaseStatus.VERIFIED, ("28", K)),
               case("T#2 @octocat <b>|</b>", CaseStatus.REFUTED, inputs="x = \"`|</details>@evil\"")),
-        score("specs/new.dfy", "Fresh", case("T#1", CaseStatus.TIMEOUT)),
+        score("specs/new.dfy", "Fresh", case("T#1", CaseStatus.UNKNOWN)),
         score("specs/same.dfy", "Same", case("T#1", CaseStatus.VERIFIED, ("1", K))),
     ]
     deltas = compare(head, base)

@@ -77,7 +77,7 @@ def score(engine: Engine, name: str, hints: bool, tweak: str = "") -> MethodScor
     f = parse_file(text, str(path))
     read = cases_for_spec(f)
     method = next(d for d in f.methods() if d.name != "Tests")
-    options = HarnessOptions() if hints else HarnessOptions(ground_limit=0, max_fuel=0)
+    options = HarnessOptions() if hints else HarnessOptions(ground_limit=0, max_fuel=0, ground_budget=0)
     job = MethodJob(f, method, read.cases, read.problems, path.name)
     return score_methods([job], engine, Dialect.DAFNY2, ScoreOptions(harness=options))[0]
 

@@ -72,7 +72,7 @@ def test_every_supported_type(dafny_command: str, tmp_path: Path) -> None:
         assert m["correctness"] == 1.0, (m["method"], m["cases"])
         counts = m["mutant_counts"]
         assert counts["killed"] + counts["survived"] >= 1, m["method"]
-        assert counts["inconclusive"] == 0, (m["method"], m["cases"])
+        assert counts["unknown"] == 0, (m["method"], m["cases"])
     # precise specs kill every mutant
     for name in ("Succ", "Flip", "Twice", "Xor", "Pair", "DivMod", "Inc", "Firsts", "Sums"):
         assert method(report, name)["completeness"] == 1.0, name
@@ -95,9 +95,9 @@ def test_reals_tolerance_unsupported_and_vacuous(dafny_command: str, tmp_path: P
     assert area["completeness"] == 1.0  # every mutant lies outside the tolerance
 
 
-def test_timeout_is_inconclusive(dafny_command: str, tmp_path: Path) -> None:
+def test_timeout_is_unknown(dafny_command: str, tmp_path: Path) -> None:
     m = method(score(tmp_path, str(SCORE / "hard.dfy"), "--time-limit", "2", "--mutants", "1"), "NoSmallFactors")
-    assert m["cases"][0]["status"] == "timeout"
+    assert (m["cases"][0]["status"], m["cases"][0]["reason"]) == ("unknown", "timeout")
     assert m["correctness"] is None and m["completeness"] is None
 
 

@@ -224,8 +224,8 @@ def test_read_dfy_tests_problems() -> None:
     assert reasons(read) == {
         "TwiceTest#1": "line 10: cannot evaluate argument 1 `foo(3)` (n: int): "
                        "not a literal (it calls `foo`)",
-        "TwiceTest#2": "no expected value found for the call at line 13 "
-                       "(`e2` defined at line 12 is never compared with the result)",
+        "TwiceTest#2": "no expected value found for the call at line 12 "
+                       "(`e2` defined at line 13 is never compared with the result)",
         "TwiceTest#3": "line 15: the call passes 2 argument(s), `Twice` takes 1",
         "TwiceTest#4": "no expected value found for the call at line 17 "
                        "(`assert r4 > 0` at line 18 is not an equality with a value)",
@@ -235,7 +235,7 @@ def test_read_dfy_tests_problems() -> None:
                        "`y` is not a variable defined before this line",
     }
     assert all(p.method == "Twice" and p.source.endswith("problems.dfy") for p in read.problems)
-    assert [p.line for p in read.problems] == [10, 13, 15, 17, 19, 21]
+    assert [p.line for p in read.problems] == [10, 12, 15, 17, 19, 21]
 
 
 def test_read_dfy_tests_for_a_target_from_another_file() -> None:
@@ -247,6 +247,84 @@ def test_read_dfy_tests_for_a_target_from_another_file() -> None:
         ("LastTest#1", "Last", (["[1, 2, 3]", "1", "3"], ["0"])),
         ("LastTest#2", "Last", (["[1, 1, 1, 2]", "1", "4"], ["2"])),
     ]
+
+
+def test_expected_value_from_a_variable_declared_before_the_call_and_never_compared() -> None:
+    f = load("unused.dfy")
+    read = read_dfy_tests(f)
+    cases = by_key(read)
+    # MBPP-DFY task 257: `var e1: seq<int> := [20,10]; var res1:=Swap(10,20); print(res1);`
+    first = cases[("Swap", "SwapTest#1")]
+    assert shown(f, first) == (["10", "20"], ["[20, 10]"])
+    assert first.note == "expected value taken from `e1` (line 9), declared before the call and never compared"
+    assert first.text == "var e1: seq<int> := [20,10];\nvar res1:=Swap(10,20);"
+    assert shown(f, cases[("Swap", "SwapTest#2")]) == (["17", "15"], ["[15, 17]"])
+    # beside an unused variable of another type, the one that fits
+    sixth = cases[("Swap", "SwapGuessTest#4")]
+    assert shown(f, sixth) == (["7", "8"], ["[8, 7]"]) and "`e6` (line 34)" in sixth.note
+    # a value read from a check is no guess
+    assert cases[("Swap", "SwapGuessTest#3")].note == ""
+    assert reasons(read) == {
+        "SwapGuessTest#1": "no expected value found for the call at line 22 (`e3` (line 20), `f3` (line 21) "
+                           "are declared before the call and never compared: cannot tell which is the expected "
+                           "value)",
+        "SwapGuessTest#2": "no expected value found for the call at line 26 "
+                           "(`e4` defined at line 25 is never compared with the result)",
+        "SwapGuessTest#5": "no expected value found for the call at line 38 "
+                           "(`e7` defined at line 39 is never compared with the result)",
+    }
+    # the note is only on guessed cases, and other constructors need not give it
+    assert all(c.note == "" for c in read_dfy_tests(load("forms.dfy")).cases)
+    assert TestCase("T#1", "M", (IntV(1),), (IntV(2),)).note == ""
+
+
+def test_commented_checks_after_the_call() -> None:
+    f = load("comments.dfy")
+    read = read_dfy_tests(f)
+    got = {key: shown(f, c) for key, c in by_key(read).items()}
+    assert got == {
+        ("LastChar", "CommentsTest#1"): (['"xyz"'], ["'z'"]),  # `//assert out1=='z'`: no `;`
+        ("LastChar", "CommentsTest#2"): (['"ab"'], ["'b'"]),  # the same, indented
+        ("Find", "CommentsTest#1"): (["[1, 2, 3, 4]", "4"], ["3"]),  # `print(a1[out3]);` before the check
+        ("Find", "CommentsTest#2"): (["[1, 2, 3, 4]", "2"], ["1"]),  # the same, check without `;`
+    }
+    lines = by_key(read)[("Find", "CommentsTest#1")].text.splitlines()
+    assert [line.strip() for line in lines[-2:]] == ['print(a1[out3]);print("\\n");', "//assert out3==3;"]
+    # MBPP-DFY task 807: `var found5,out5:=FindFirstOdd(a5); print(a5[out5]); //assert out5==0;`
+    assert reasons(read) == {
+        "CommentsTest#1": "no expected value found for the call at line 36 "
+                          "(only `out5` is checked, at line 38; nothing gives `found5`)",
+    }
+
+
+def many_tests_source(n: int) -> str:
+    parts = ["method Twice(n: int) returns (r: int)\n{\n  r := 2 * n;\n}\n",
+             "method Neg(n: int) returns (r: int)\n{\n  r := -n;\n}\n"]
+    for i in range(n):
+        if i % 2:
+            parts.append(f"method T{i}Test()\n{{\n  var r := Twice({i});\n  assert r == {2 * i};\n}}\n")
+        else:
+            parts.append(f"method T{i}Test()\n{{\n  var r := Neg({i});\n  //assert r == {-i}\n}}\n")
+    parts.append("method Main()\n{\n" + "".join(f"  T{i}Test();\n" for i in range(n)) + "}\n")
+    return "".join(parts)
+
+
+def test_many_test_methods() -> None:
+    # reading is linear in the number of methods (4,000 took 20 s when each body scanned the whole file)
+    n = 3000
+    text = many_tests_source(n)
+    read = read_dfy_tests(parse_file(text, "many.dfy"))
+    assert read.problems == ()
+    assert len(read.cases) == n
+    assert [(c.method, c.name) for c in read.cases[:3]] == [("Neg", "T0Test#1"), ("Twice", "T1Test#1"),
+                                                             ("Neg", "T2Test#1")]
+    assert read.cases[-1].expected == (IntV(2 * (n - 1)),)
+    # tests in a file of their own: all targets in one pass, each target's cases together, in spec order
+    m = 600
+    spec = parse_file(many_tests_source(0), "spec.dfy")
+    separate = read_source(TestSource(SourceKind.DFY, "many.dfy"), many_tests_source(m), spec)
+    assert separate.problems == ()
+    assert [c.method for c in separate.cases] == ["Twice"] * (m // 2) + ["Neg"] * (m // 2)
 
 
 def test_case_text_marks_gaps() -> None:

@@ -22,11 +22,11 @@ from bot.report.json_report import method_dict
 from bot.report.markdown import code, esc
 from bot.scoring import CaseResult, CaseStatus, MutantStatus, Surviving
 
-AUDIT_SCHEMA_VERSION = 1
+AUDIT_SCHEMA_VERSION = 2
 
 CSV_HEADER = (
     "task_id", "file", "method", "label", "verdict", "correctness", "completeness", "cases", "verified",
-    "refuted", "inconclusive_cases", "killed", "survived", "inconclusive_mutants", "tolerance_applied", "cause",
+    "refuted", "unknown_cases", "killed", "survived", "unknown_mutants", "tolerance_applied", "cause",
 )  # fmt: skip
 
 # settings key -> how the report names it, and the unit after the value
@@ -104,10 +104,11 @@ def task_dict(r: TaskResult) -> dict[str, Any]:
         "tolerance_applied": r.tolerance_applied,
         "surviving_mutants": details["surviving_mutants"] if details else [],
         "failing_cases": [
-            {"case": c.name, "inputs": c.inputs, "expected": c.expected, "text": c.text, "message": c.message}
+            {"case": c.name, "inputs": c.inputs, "expected": c.expected, "text": c.text, "clause": c.clause,
+             "message": c.message}
             for c in _refuted(r)
         ],
-        "inconclusive": s.inconclusive if s else {},
+        "unknown": s.unknown if s else {},
         "problems": list(s.problems) if s else [],
         "cases": details["cases"] if details else [],
     }
@@ -148,7 +149,7 @@ def _csv_row(r: TaskResult) -> list[str]:
                 sum(not st.scored for st in statuses),
                 m[MutantStatus.KILLED.value],
                 m[MutantStatus.SURVIVED.value],
-                m[MutantStatus.INCONCLUSIVE.value],
+                m[MutantStatus.UNKNOWN.value],
             )
         ]
     return [
@@ -252,7 +253,14 @@ def _refuted_block(c: CaseResult, hint: bool) -> list[str]:
     if hint:
         head += f" Hint: {SPEC_OR_TEST_HINT}."
     text = c.text.strip("\n") or "(the case text was not recorded)"
-    return [head, "", *_fence(text), "", f"Verifier: {_message(c.message)}", ""]
+    return [head, "", *_fence(text), "", _rejected_by(c), ""]
+
+
+def _rejected_by(c: CaseResult) -> str:
+    """Refutations are proved: say by which clause when one clause alone is proved to reject."""
+    if c.clause:
+        return f"Rejection proved by {code(c.clause)}. Verifier: {_message(c.message)}"
+    return f"Rejection proved (by the clauses together). Verifier: {_message(c.message)}"
 
 
 def _coverage(tasks: list[TaskResult]) -> list[str]:
@@ -366,7 +374,7 @@ def _spec_or_test(entries: list[SpecOrTest]) -> list[str]:
             "",
             *_fence(c.text.strip("\n") or "(the case text was not recorded)"),
             "",
-            f"Verifier: {_message(c.message)}",
+            _rejected_by(c),
             "",
         ]
     return lines
@@ -389,6 +397,45 @@ def _weak(tasks: list[TaskResult]) -> list[str]:
                 f"… and {len(survivors) - MAX_WEAK_SURVIVORS} more surviving mutants (all are in the JSON results).",
                 "",
             ]
+    return lines
+
+
+MAX_UNDECIDED = 10
+
+
+def _undecided(tasks: list[TaskResult]) -> list[str]:
+    """Unknown cases and mutants grouped by reason: where the next proof hint is worth writing."""
+    lines = [
+        "## Undecided",
+        "",
+        "Cases and mutants for which the verifier proved neither acceptance nor rejection. They count neither "
+        "for nor against a spec.",
+        "",
+    ]
+    groups: dict[str, list[tuple[TaskResult, str, str]]] = {}
+    for r in tasks:
+        for c in r.score.cases if r.score else ():
+            if c.status is CaseStatus.UNKNOWN:
+                why = c.reason.value if c.reason else "unknown"
+                groups.setdefault(f"case {why}", []).append((r, c.name, c.message))
+            for m in c.mutants:
+                if m.status is MutantStatus.UNKNOWN:
+                    why = m.reason.value if m.reason else "unknown"
+                    groups.setdefault(f"mutant {why}", []).append((r, f"{c.name} mutant {m.value}", m.message))
+    if not groups:
+        return [*lines, "Nothing undecided.", ""]
+    lines += ["| Reason | Count | Tasks |", "|---|---:|---|"]
+    for key, items in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
+        ids = sorted({r.task_id for r, _, _ in items}, key=lambda t: task_order(t))
+        lines.append(f"| {esc(key)} | {len(items)} | {esc(', '.join(ids))} |")
+    lines.append("")
+    for key, items in sorted(groups.items()):
+        lines += [f"### {esc(key)}", ""]
+        for r, what, message in items[:MAX_UNDECIDED]:
+            lines.append(f"- task {esc(r.task_id)}, {esc(what)}: {_message(message)}")
+        if len(items) > MAX_UNDECIDED:
+            lines.append(f"- ... and {len(items) - MAX_UNDECIDED} more (see results.json)")
+        lines.append("")
     return lines
 
 
@@ -424,6 +471,7 @@ def report_md(results: Sequence[TaskResult], settings: Mapping[str, object]) -> 
     lines += _disagreements(tasks)
     lines += _spec_or_test(spec_or_test_cases(tasks))
     lines += _weak(tasks)
+    lines += _undecided(tasks)
     lines += _tolerance(tasks)
     lines += _per_task(tasks)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -7,7 +7,8 @@ from bot.scoring import CaseStatus, MethodScore, MutantStatus
 
 
 def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
-    """The verdict and, when inconclusive, its cause."""
+    """The verdict and, when inconclusive, its cause. Only proved outcomes decide: `refuted` is a proved
+    rejection, and unknown cases and mutants count for nothing."""
     statuses = [c.status for c in score.cases]
     if CaseStatus.REFUTED in statuses:
         return Verdict.WRONG, ""
@@ -17,22 +18,23 @@ def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
         return Verdict.INCONCLUSIVE, "no readable test case" + (f" ({len(score.problems)} unreadable)"
                                                                  if score.problems else "")
     if score.correctness is None:
-        return Verdict.INCONCLUSIVE, "no case decided: " + _counts(statuses)
+        return Verdict.INCONCLUSIVE, "no case decided: " + _counts(score)
     if score.completeness is None:
         mutants = [m for c in score.cases for m in c.mutants]
         if not mutants:
             return Verdict.INCONCLUSIVE, "no mutants could be made"
-        inconclusive = sum(m.status is MutantStatus.INCONCLUSIVE for m in mutants)
-        return Verdict.INCONCLUSIVE, f"completeness unknown: all {inconclusive} mutants inconclusive"
+        unknown = sum(m.status is MutantStatus.UNKNOWN for m in mutants)
+        return Verdict.INCONCLUSIVE, f"completeness unknown: all {unknown} mutants unknown"
     if score.completeness < weak_below:
         return Verdict.WEAK, ""
     return Verdict.STRONG, ""
 
 
-def _counts(statuses: list[CaseStatus]) -> str:
+def _counts(score: MethodScore) -> str:
     counts: dict[str, int] = {}
-    for s in statuses:
-        counts[s.value] = counts.get(s.value, 0) + 1
+    for c in score.cases:
+        key = c.status.value + (f" ({c.reason.value})" if c.reason else "")
+        counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
 
 

@@ -102,29 +102,30 @@ def _sections(inp: CommentInput) -> list[_Section]:
     failing = [(d, c) for d in heads for c in (d.head.cases if d.head else ()) if c.status is CaseStatus.REFUTED]
     if failing:
         out.append(_Section(
-            f"Failing cases ({len(failing)}): expected outputs the spec rejects",
-            ["| Method | Case | Inputs | Expected | Verifier |", "|---|---|---|---|---|"],
-            [f"| {code(d.method)} | {esc(c.name)} | {code(c.inputs)} | {code(c.expected)} | {code(c.message[:300])} |"
-             for d, c in failing],
+            f"Failing cases ({len(failing)}): expected outputs the spec is proved to reject",
+            ["| Method | Case | Inputs | Expected | Rejected by |", "|---|---|---|---|---|"],
+            [f"| {code(d.method)} | {esc(c.name)} | {code(c.inputs)} | {code(c.expected)} "
+             f"| {code((c.clause or c.message)[:300])} |" for d, c in failing],
         ))
-    inconclusive = []
+    unknown = []
     for d in heads:
         assert d.head is not None
         for c in d.head.cases:
             if not c.status.scored:
-                cause = code(c.message[:300])
-                inconclusive.append(f"| {code(d.method)} | {esc(c.name)} | {c.status.value} | {cause} |")
+                why = c.reason.value if c.reason else c.status.value
+                unknown.append(f"| {code(d.method)} | {esc(c.name)} | {why} | {code(c.message[:300])} |")
             for m in c.mutants:
-                if m.status is MutantStatus.INCONCLUSIVE:
-                    inconclusive.append(f"| {code(d.method)} | {esc(c.name)} (mutant {code(m.value)}) | inconclusive "
-                                        f"| {code(m.message[:300])} |")
+                if m.status is MutantStatus.UNKNOWN:
+                    why = m.reason.value if m.reason else "unknown"
+                    unknown.append(f"| {code(d.method)} | {esc(c.name)} (mutant {code(m.value)}) | {why} "
+                                   f"| {code(m.message[:300])} |")
         for p in d.head.problems:
-            inconclusive.append(f"| {code(d.method)} | unreadable case | – | {code(p[:300])} |")
-    if inconclusive:
+            unknown.append(f"| {code(d.method)} | unreadable case | – | {code(p[:300])} |")
+    if unknown:
         out.append(_Section(
-            f"Inconclusive ({len(inconclusive)}): not counted either way",
-            ["| Method | Case | Status | Cause |", "|---|---|---|---|"],
-            inconclusive,
+            f"Unknown ({len(unknown)}): neither acceptance nor rejection proved, not counted either way",
+            ["| Method | Case | Reason | Verifier |", "|---|---|---|---|"],
+            unknown,
         ))
     unchanged = [d for d in inp.deltas if d.change is Change.UNCHANGED]
     if unchanged:

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.scoring import MethodScore
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def method_dict(s: MethodScore) -> dict[str, Any]:
@@ -23,6 +23,9 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
                 "name": c.name,
                 "line": c.line,
                 "status": c.status.value,
+                "reason": c.reason.value if c.reason else None,
+                "clause": c.clause,
+                "note": c.note,
                 "inputs": c.inputs,
                 "expected": c.expected,
                 "message": c.message,
@@ -31,6 +34,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
                         "value": m.value,
                         "description": m.description,
                         "status": m.status.value,
+                        "reason": m.reason.value if m.reason else None,
                         "message": m.message,
                     }
                     for m in c.mutants
@@ -49,7 +53,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
             for v in s.surviving
         ],
         "mutant_counts": s.mutant_counts,
-        "inconclusive": s.inconclusive,
+        "unknown": s.unknown,
         "problems": list(s.problems),
     }
 

@@ -33,10 +33,9 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
             details.append(f"  not scored: {s.note}")
         for c in s.cases:
             if c.status.value != "verified":
-                details.append(
-                    f"  case {c.name} (line {c.line}): {c.status.value}"
-                    + (f": {_first_line(c.message)}" if c.message else "")
-                )
+                status = c.status.value + (f" ({c.reason.value})" if c.reason else "")
+                said = c.clause if c.status.value == "refuted" and c.clause else _first_line(c.message)
+                details.append(f"  case {c.name} (line {c.line}): {status}" + (f": {said}" if said else ""))
                 if c.inputs or c.expected:
                     details.append(f"      inputs {c.inputs}; expected {c.expected}")
         for v in s.surviving:
@@ -44,9 +43,10 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
                 f"  surviving mutant in {v.case}: inputs {v.inputs}; expected {v.expected}; "
                 f"the spec also accepts {v.value} ({v.description})"
             )
-        inconclusive = sum(1 for c in s.cases for m in c.mutants if m.status is MutantStatus.INCONCLUSIVE)
-        if inconclusive:
-            details.append(f"  {inconclusive} mutant(s) inconclusive")
+        unknown = [m for c in s.cases for m in c.mutants if m.status is MutantStatus.UNKNOWN]
+        if unknown:
+            reasons = sorted({m.reason.value for m in unknown if m.reason})
+            details.append(f"  {len(unknown)} mutant(s) unknown" + (f" ({', '.join(reasons)})" if reasons else ""))
         for p in s.problems:
             details.append(f"  unreadable case: {p}")
         if details:

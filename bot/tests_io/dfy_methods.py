@@ -9,6 +9,7 @@ change an array in place (`modifies a`) are checked by the array's contents afte
 from __future__ import annotations
 
 import textwrap
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from bot.dafny.decls import DafnyFile, Decl
@@ -17,11 +18,12 @@ from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 from bot.tests_io.statements import CallProblem, ReadCall, is_equality_helper, read_calls, split_statements
 
 
-def read_dfy_tests(file: DafnyFile, target: Decl | None = None) -> ReadResult:
+def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None) -> ReadResult:
     """The cases of `target` (by default: of every method the file's tests call) in the file's methods.
 
     A target from another file (a spec whose tests live in a separate file) is found by its name;
-    its parameter types come from the target's own signature.
+    its parameter types come from the target's own signature. Several targets are read in one pass,
+    with the cases and problems of each in the order of the file, caller by caller.
     """
     try:
         tokens = tokenize(file.source, keep_comments=True)
@@ -29,22 +31,32 @@ def read_dfy_tests(file: DafnyFile, target: Decl | None = None) -> ReadResult:
         return ReadResult((), (CaseProblem(file.path, e.line, f"cannot read the file: {e.message}"),))
     # bodiless methods can be tested (a spec without its implementation); only bodies call anything
     methods = file.methods()
-    bodies = {id(d): _body_tokens(tokens, d) for d in methods}
+    bodies = _bodies(tokens, methods)
     callers_all = [d for d in methods if d.body is not None]
     if target is None:
         targets = _tested(methods, bodies)
-        callers = [d for d in callers_all if _is_test_method(d) and d.name not in {t.name for t in targets}]
+        tested = {t.name for t in targets}
+        callers = [d for d in callers_all if _is_test_method(d) and d.name not in tested]
     else:
-        targets = [target]
-        callers = [d for d in callers_all if d.name != target.name]
+        # a target's own body is no test of it (see the loop below), but may test another target
+        targets = [target] if isinstance(target, Decl) else list(target)
+        callers = callers_all
+    by_name: dict[str, list[int]] = {}
+    for i, t in enumerate(targets):
+        by_name.setdefault(t.name, []).append(i)
     lines = file.source.splitlines()
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
     used_names: dict[str, set[str]] = {}
     for caller in callers:
-        stmts = split_statements(bodies[id(caller)], file.source)
+        body = bodies[id(caller)]
+        # only the targets this caller calls (each caller is read once, not once per target)
+        mine = [targets[i] for i in sorted(i for name in _called(body) for i in by_name.get(name, ()))]
+        if not mine:
+            continue
+        stmts = split_statements(body, file.source)
         found: list[tuple[int, TestCase | CaseProblem]] = []
-        for t in targets:
+        for t in mine:
             if t.name == caller.name:
                 continue
             names = used_names.setdefault(t.name, set())
@@ -69,7 +81,7 @@ def tested_methods(file: DafnyFile) -> list[Decl]:
         return []
     # bodiless methods count: a spec written before (or without) its implementation is still tested
     methods = file.methods()
-    return _tested(methods, {id(d): _body_tokens(tokens, d) for d in methods})
+    return _tested(methods, _bodies(tokens, methods))
 
 
 def called_from_tests(file: DafnyFile) -> set[str]:
@@ -79,7 +91,8 @@ def called_from_tests(file: DafnyFile) -> set[str]:
     except LexError:
         return set()
     methods = [d for d in file.methods() if d.body is not None and _is_test_method(d)]
-    return {name for d in methods for name in _called(_body_tokens(tokens, d))}
+    bodies = _bodies(tokens, methods)
+    return {name for d in methods for name in _called(bodies[id(d)])}
 
 
 def is_testable(d: Decl) -> bool:
@@ -92,11 +105,22 @@ def _where(line: int) -> str:
     return f"line {line}"
 
 
-def _body_tokens(tokens: Sequence[Token], d: Decl) -> list[Token]:
-    if d.body is None:
-        return []
-    lo, hi = d.body
-    return [t for t in tokens if lo < t.start and t.end < hi]
+def _bodies(tokens: Sequence[Token], methods: Sequence[Decl]) -> dict[int, list[Token]]:
+    """The tokens inside each method's body (without its braces), by id of the method.
+
+    Tokens are in source order and do not overlap, so each body is found by bisection: reading a file
+    of n methods takes time linear in its size, not in n times its size.
+    """
+    starts = [t.start for t in tokens]
+    ends = [t.end for t in tokens]
+    out: dict[int, list[Token]] = {}
+    for d in methods:
+        if d.body is None:
+            out[id(d)] = []
+            continue
+        lo, hi = d.body
+        out[id(d)] = list(tokens[bisect_right(starts, lo) : bisect_left(ends, hi)])
+    return out
 
 
 def _is_test_method(d: Decl) -> bool:
@@ -150,4 +174,5 @@ def _to_case(
         source=path,
         line=read.line,
         text=text,
+        note=read.note,
     )

@@ -85,13 +85,14 @@ def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
     except DafnyParseError as e:
         return ReadResult((), (CaseProblem(source.path, e.line, f"cannot read the test file: {e.message}"),))
     called = called_from_tests(tests)
-    cases: list[TestCase] = []
-    problems: list[CaseProblem] = []
-    for target in spec.methods():
-        if is_testable(target) and target.name in called:
-            read = read_dfy_tests(tests, target)
-            cases += read.cases
-            problems += read.problems
+    targets = [d for d in spec.methods() if is_testable(d) and d.name in called]
+    # one pass over the test file for all targets, then each target's cases together, in spec order
+    read = read_dfy_tests(tests, targets) if targets else ReadResult((), ())
+    rank: dict[str, int] = {}
+    for i, d in enumerate(targets):
+        rank.setdefault(d.name, i)
+    cases = sorted(read.cases, key=lambda c: rank.get(c.method, len(targets)))
+    problems = sorted(read.problems, key=lambda p: rank.get(p.method, len(targets)))
     if not cases and not problems:
         names = ", ".join(d.name for d in spec.methods() if is_testable(d)) or "none"
         problems.append(

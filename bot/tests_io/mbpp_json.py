@@ -133,6 +133,7 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
                         source=path,
                         line=line,
                         text=str(code).strip(),
+                        note=read.note,
                     )
                 )
     return ReadResult(tuple(cases), tuple(problems))

@@ -22,6 +22,9 @@ class TestCase:
     source: str = ""  # file the case was read from
     line: int = 0  # line of the call (or of the case entry)
     text: str = ""  # the case as written, for reports
+    # how the case was read when it is a guess rather than a check as written, e.g. "expected value taken
+    # from `e1` (line 11), declared before the call and never compared"; "" for a plain case
+    note: str = ""
 
 
 @dataclass(frozen=True)

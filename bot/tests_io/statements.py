@@ -8,8 +8,10 @@ that does not even lex); otherwise what cannot be read becomes a `CallProblem` s
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -440,6 +442,7 @@ class ReadCall:
     expected: tuple[Value, ...]
     post: tuple[tuple[int, Value], ...]
     lines: tuple[int, ...]  # the case's source lines: definitions used, then the call to the expectation
+    note: str = ""  # how the expectation was read, when not from a check (see TestCase.note)
 
 
 @dataclass(frozen=True)
@@ -514,11 +517,53 @@ def equalities(stmt: Stmt) -> list[tuple[str, str]]:
     return out
 
 
-def _mentions(stmt: Stmt, name: str) -> bool:
+def _mentioned(stmt: Stmt) -> frozenset[str]:
+    """The identifiers a statement mentions: in its value, condition or call (a VAR's own name is no
+    mention) or, when it has none, anywhere in its text."""
     try:
-        return any(t.kind is TokKind.IDENT and t.text == name for t in tokenize(stmt.expr or stmt.text))
+        return frozenset(t.text for t in tokenize(stmt.expr or stmt.text) if t.kind is TokKind.IDENT)
     except LexError:
-        return False
+        return frozenset()
+
+
+def _from(sorted_ints: Sequence[int], start: int) -> Iterator[int]:
+    # lazily: callers usually stop at the first few
+    for i in range(bisect_left(sorted_ints, start), len(sorted_ints)):
+        yield sorted_ints[i]
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """The statements of one piece of test code with what is computed once for all their calls."""
+
+    stmts: Sequence[Stmt]
+    call_at: Sequence[int]  # indexes of the calls of the method under test, in order
+    calls: frozenset[int]  # the same, as a set
+    envs: Sequence[Mapping[str, Binding]]  # the variables visible before each statement
+    mentions: Sequence[frozenset[str]]  # _mentioned of each statement
+    last_mention: Mapping[str, int]  # the index of the last statement mentioning each name
+    touches: Mapping[str, Sequence[int]]  # sorted indexes of the statements mentioning or assigning a name
+
+    @staticmethod
+    def of(stmts: Sequence[Stmt], call_at: Sequence[int], envs: Sequence[Mapping[str, Binding]]) -> _Scan:
+        mentions = [_mentioned(s) for s in stmts]
+        last: dict[str, int] = {}
+        touches: dict[str, list[int]] = {}
+        for j, (s, names) in enumerate(zip(stmts, mentions, strict=True)):
+            for name in names:
+                last[name] = j
+            for name in names | set(s.targets):
+                touches.setdefault(name, []).append(j)
+        return _Scan(stmts, call_at, frozenset(call_at), envs, mentions, last, touches)
+
+    def touching(self, names: Collection[str], start: int) -> Iterator[int]:
+        """Indexes from `start` on of the statements mentioning or assigning any of names, in order."""
+        runs = [_from(self.touches.get(name, ()), start) for name in names]
+        last = -1
+        for j in heapq.merge(*runs):
+            if j != last:
+                yield j
+            last = j
 
 
 def _split_values(text: str, n: int) -> list[str] | None:
@@ -555,32 +600,67 @@ def read_calls(
     """
     envs = _environments(stmts, callees, target, where)
     call_at = [k for k, s in enumerate(stmts) if _calls(s, callees)]
-    calls = frozenset(call_at)
-    return [_read_call(stmts, k, calls, envs, target, where) for k in call_at]
+    if not call_at:
+        return []
+    scan = _Scan.of(stmts, call_at, envs)
+    return [_read_call(scan, k, target, where) for k in call_at]
+
+
+class _Env(Mapping[str, Binding]):
+    """The variables visible before statement `at`, read from the bindings' history (no copies)."""
+
+    def __init__(self, history: Mapping[str, tuple[list[int], list[Binding]]], at: int) -> None:
+        self._history = history
+        self._at = at
+
+    def __getitem__(self, name: str) -> Binding:
+        stamps, bindings = self._history[name]
+        i = bisect_left(stamps, self._at)  # the last binding made by a statement before `at`
+        if i == 0:
+            raise KeyError(name)
+        return bindings[i - 1]
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, (stamps, _) in self._history.items() if stamps[0] < self._at)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _environments(
     stmts: Sequence[Stmt], callees: Collection[str], target: Decl, where: Callable[[int], str]
-) -> list[dict[str, Binding]]:
-    """The variables visible before each statement (and after the last one)."""
+) -> list[Mapping[str, Binding]]:
+    """The variables visible before each statement (and after the last one).
+
+    Each binding is stored once with the index of the statement that made it, so a test method with
+    many variables and statements costs linear space and time, not their product.
+    """
     env: dict[str, Binding] = {}
-    envs: list[dict[str, Binding]] = []
+    history: dict[str, tuple[list[int], list[Binding]]] = {}
     changed = modified_params(target)
-    for s in stmts:
-        envs.append(dict(env))
+    for j, s in enumerate(stmts):
         if s.commented:
             continue
         lines = frozenset(range(s.line, s.end_line + 1))
+        touched: list[str] = []
         if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and s.targets:
             _bind(env, s, lines, where)
+            touched += s.targets
         if _calls(s, callees) and s.call is not None:
             # an in-place call changes its arrays: as later inputs their contents are unknown
             for i in changed:
                 name = _plain_var(s.call.args[i]) if i < len(s.call.args) else None
                 if name is not None:
                     env[name] = Binding("", lines, f"`{name}` was changed by the call at {where(s.line)}")
-    envs.append(dict(env))
-    return envs
+                    touched.append(name)
+        for name in touched:
+            stamps, bindings = history.setdefault(name, ([], []))
+            if stamps and stamps[-1] == j:
+                bindings[-1] = env[name]
+            else:
+                stamps.append(j)
+                bindings.append(env[name])
+    return [_Env(history, k) for k in range(len(stmts) + 1)]
 
 
 def _bind(env: dict[str, Binding], s: Stmt, lines: frozenset[int], where: Callable[[int], str]) -> None:
@@ -610,14 +690,8 @@ def _bind(env: dict[str, Binding], s: Stmt, lines: frozenset[int], where: Callab
         env[name] = Binding(text, used | lines)
 
 
-def _read_call(
-    stmts: Sequence[Stmt],
-    k: int,
-    calls: frozenset[int],
-    envs: Sequence[Mapping[str, Binding]],
-    target: Decl,
-    where: Callable[[int], str],
-) -> ReadCall | CallProblem:
+def _read_call(scan: _Scan, k: int, target: Decl, where: Callable[[int], str]) -> ReadCall | CallProblem:
+    stmts, envs = scan.stmts, scan.envs
     s = stmts[k]
     call = s.call
     if call is None:  # read_calls only passes calls
@@ -658,9 +732,29 @@ def _read_call(
         name = _plain_var(call.args[i])
         if name is not None and name not in watch:
             watch[name] = ("post", i)
-    found, note = _find_expectations(stmts, k, calls, watch, len(outs), len(changed))
+    found, note = _find_expectations(scan, k, watch, len(outs), len(changed))
+    missing = [name for name in outs if name not in found]
+    taken = ""
+    if len(missing) == 1 and not note:
+        # no check at all: perhaps the expected value sits unused in a variable declared before the call
+        i = outs.index(missing[0])
+        picked = _unused_before(scan, k, target.returns[i].type)
+        if isinstance(picked, _Expectation):
+            found[missing[0]] = picked
+            taken = (
+                f"expected value taken from `{picked.text}` (line {picked.line}), "
+                "declared before the call and never compared"
+            )
+        else:
+            note = picked
     if any(name not in found for name in outs) or not found:
-        note = note or _unused_hint(stmts, k, calls)
+        if not note and found and missing:
+            checked = [f"`{name}`" for name in outs if name in found]
+            verb = "is" if len(checked) == 1 else "are"
+            at_line = max(e.line for e in found.values())
+            lacking = ", ".join(f"`{name}`" for name in missing)
+            note = f"only {', '.join(checked)} {verb} checked, at line {at_line}; nothing gives {lacking}"
+        note = note or _unused_hint(scan, k)
         why = f" ({note})" if note else ""
         return CallProblem(s.line, f"no expected value found for the call at {at}{why}")
     expected: list[Value] = []
@@ -686,49 +780,99 @@ def _read_call(
                 f"`{_short(exp.text)}` of {what} as {param.type_text}: {e}",
             )
         lines |= used
-        last = max(last, exp.line)
+        if not taken or name not in missing:
+            last = max(last, exp.line)
         if role == "out":
             expected.append(v)
         else:
             post.append((i, v))
     lines |= set(range(s.line, last + 1))
     return ReadCall(
-        s.line, tuple(inputs), tuple(expected), tuple(sorted(post, key=lambda p: p[0])), tuple(sorted(lines))
+        s.line,
+        tuple(inputs),
+        tuple(expected),
+        tuple(sorted(post, key=lambda p: p[0])),
+        tuple(sorted(lines)),
+        taken,
     )
 
 
-def _unused_hint(stmts: Sequence[Stmt], k: int, calls: frozenset[int]) -> str:
-    """A variable defined near the call that nothing uses: perhaps the expected value, never compared."""
-    prev = max((c for c in calls if c < k), default=-1)
-    nxt = min((c for c in calls if c > k), default=len(stmts))
-    for j in range(prev + 1, nxt):
-        s = stmts[j]
+def _region(scan: _Scan, k: int) -> tuple[int, int]:
+    """The statements between the call before stmts[k] and the one after it (exclusive)."""
+    at = bisect_left(scan.call_at, k)
+    prev = scan.call_at[at - 1] if at > 0 else -1
+    nxt = scan.call_at[at + 1] if at + 1 < len(scan.call_at) else len(scan.stmts)
+    return prev, nxt
+
+
+def _unused_vars(scan: _Scan, lo: int, hi: int) -> list[tuple[int, str]]:
+    """(index, name) of the variables defined by literal VARs in stmts[lo:hi] that no later statement
+    mentions."""
+    out: list[tuple[int, str]] = []
+    for j in range(lo, hi):
+        s = scan.stmts[j]
         if s.kind is not StmtKind.VAR or s.commented or s.call is not None:
             continue
-        for name in s.targets:
-            if not any(_mentions(t, name) for t in stmts[j + 1 :]):
-                return f"`{name}` defined at line {s.line} is never compared with the result"
+        out += [(j, name) for name in s.targets if scan.last_mention.get(name, -1) <= j]
+    return out
+
+
+def _unused_before(scan: _Scan, k: int, out_type: DafnyType) -> _Expectation | str:
+    """The expectation an unused variable declared before the call (since the call before) gives, when
+    exactly one such variable holds a value of the output's type; else a note saying why none."""
+    prev, _ = _region(scan, k)
+    latest = {name: j for j, name in _unused_vars(scan, prev + 1, k)}  # a name declared twice: the last
+    fitting: list[tuple[int, str]] = []
+    for name, j in sorted(latest.items(), key=lambda item: item[1]):
+        if scan.stmts[j].problem:
+            continue
+        try:
+            evaluate(name, out_type, scan.envs[k])
+        except EvalError:
+            continue
+        fitting.append((j, name))
+    if len(fitting) == 1:
+        j, name = fitting[0]
+        return _Expectation(name, scan.stmts[j].line, k)
+    if len(fitting) > 1:
+        names = ", ".join(f"`{name}` (line {scan.stmts[j].line})" for j, name in fitting)
+        return f"{names} are declared before the call and never compared: cannot tell which is the expected value"
     return ""
 
 
+def _unused_hint(scan: _Scan, k: int) -> str:
+    """A variable defined near the call that nothing uses: perhaps the expected value, never compared."""
+    prev, nxt = _region(scan, k)
+    unused = _unused_vars(scan, prev + 1, nxt)
+    if not unused:
+        return ""
+    j, name = unused[0]
+    return f"`{name}` defined at line {scan.stmts[j].line} is never compared with the result"
+
+
 def _find_expectations(
-    stmts: Sequence[Stmt],
+    scan: _Scan,
     k: int,
-    calls: frozenset[int],
     watch: Mapping[str, tuple[str, int]],
     n_outs: int,
     n_changed: int,
 ) -> tuple[dict[str, _Expectation], str]:
-    """The nearest expectation after stmts[k] for each watched variable, and a note when some lack one."""
+    """The nearest expectation after stmts[k] for each watched variable, and a note when some lack one.
+
+    Statements are read one by one up to the next call; after it only those that mention or assign a
+    variable still lacking an expectation can matter, and only they are read (so a test method with
+    many calls is read in linear time).
+    """
+    stmts = scan.stmts
     found: dict[str, _Expectation] = {}
     pending = set(watch)
     note = ""
     after_next_call = False
-    for j in range(k + 1, len(stmts)):
-        if not pending:
-            break
+
+    def read(j: int) -> None:
+        nonlocal note, after_next_call
         s = stmts[j]
-        if j in calls:
+        if j in scan.calls:
             after_next_call = True
             # calling the method again on the same array changes it: its state is no longer this call's
             for arg in s.call.args if s.call is not None else ():
@@ -744,16 +888,16 @@ def _find_expectations(
         if s.kind is StmtKind.EXPECTED_COMMENT:
             # a value without a variable: it belongs to the nearest call before it
             if after_next_call or found:
-                continue
+                return
             texts = _comment_targets(s, watch, n_outs, n_changed)
             if isinstance(texts, str):
                 note = note or texts
-                continue
+                return
             for name, text in texts.items():
                 if name in pending:
                     found[name] = _Expectation(text, s.line, j)
                     pending.discard(name)
-            continue
+            return
         hit = False
         other_vars: list[str] = []
         for a, b in equalities(s):
@@ -767,12 +911,24 @@ def _find_expectations(
                 if name is not None:
                     other_vars.append(name)
         if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
-            continue
-        mentioned = [name for name in sorted(pending) if _mentions(s, name)]
+            return
+        mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]
         if mentioned:
             note = f"`{_short(s.text)}` at line {s.line} is not an equality with a value"
         elif other_vars and not after_next_call:
             note = f"the check `{_short(s.text)}` at line {s.line} is about `{other_vars[0]}`"
+
+    j = k + 1
+    while j < len(stmts) and pending and not after_next_call:
+        read(j)
+        j += 1
+    if pending:
+        # past the next call a statement that neither mentions nor assigns a pending variable changes
+        # nothing above: comments are the previous call's, checks of other variables give no note
+        for i in scan.touching(sorted(pending), j):
+            if not pending:
+                break
+            read(i)
     return found, note
 
 

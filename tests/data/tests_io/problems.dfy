@@ -9,8 +9,8 @@ method TwiceTest()
 {
   var r1 := Twice(foo(3));
   assert r1 == 6;
-  var e2 := 10;
   var r2 := Twice(5);
+  var e2 := 10;
   print r2;
   var r3 := Twice(1, 2);
   assert r3 == 2;

@@ -1,0 +1,1032 @@
+"""Ground facts: what a spec's subterms are worth on one concrete case, stated as assertions.
+
+Pure code. The verifier often cannot decide a spec on concrete data by itself: a set cardinality
+(`|set i | 0 <= i < |a| && a[i] == b[i]|`), an existential without a good trigger, a recursive
+function over an array. This module evaluates those subterms with Dafny's semantics and states
+their values (`assert (set i | ...) == {0, 2};`, the witness of an `exists`, the counterexample of a
+`forall`, every unfolding of a recursive call). Every statement is checked by the verifier, so an
+evaluator bug can only make a program fail; still, nothing is guessed: what cannot be evaluated
+(unsupported syntax, an unbounded quantifier, a partial operation) yields no fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.expr import (
+    As,
+    Binary,
+    BoundVar,
+    Call,
+    Card,
+    Chain,
+    Display,
+    Expr,
+    ExprError,
+    Index,
+    Ite,
+    Let,
+    Lit,
+    Member,
+    MultisetOf,
+    Name,
+    Old,
+    Quant,
+    SetComp,
+    Slice,
+    TupleE,
+    Unary,
+    Update,
+    bound_names,
+    children,
+    free_vars,
+    parse_expr,
+    unparse,
+    unparse_operand,
+)
+from bot.dafny.types import ArrayT, BoolT, CharT, DafnyType, IntT, RealT, StringT
+from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, to_dafny
+
+MAX_EVAL_DEPTH = 240  # nested evaluation, ~3 levels per recursive call; ~2.5 Python frames per level
+MAX_STATEMENTS = 200  # facts per call of ground_facts (each one costs verifier time)
+MAX_BITS = 4096  # integers (and real numerators/denominators) beyond this are not evaluated ...
+MAX_ELEMS = 100_000  # ... nor sequences longer than this: a step can double a value's size
+_FUNCTION_KINDS = frozenset({"function", "predicate", "function method", "predicate method"})
+
+
+class NoValue(Exception):
+    """A term without a value here: unsupported, partial (index out of range, division by zero,
+    a false or unknown precondition) or over an unbounded range. Never a guess."""
+
+
+class _Limit(Exception):
+    """A bound was hit while evaluating one term: the term is skipped and the message reported."""
+
+
+class _Stop(_Limit):
+    """The step budget is used up: ground evaluation stops altogether."""
+
+
+class _NoLiteral(Exception):
+    """A value without a Dafny literal (an array not named by a parameter)."""
+
+
+@dataclass(frozen=True)
+class ArrRef:
+    """An array, by the expression naming it (`a`); its contents are read from the current heap."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SetV:
+    elems: frozenset[GValue]
+
+
+@dataclass(frozen=True)
+class MsetV:
+    counts: frozenset[tuple[GValue, int]]  # each element with its (positive) multiplicity
+
+
+GValue = Value | SetV | MsetV | ArrRef
+_CallKey = tuple[str, tuple[GValue, ...], bool]  # function, arguments, evaluated in the old state
+
+
+@dataclass(frozen=True)
+class GroundFacts:
+    statements: tuple[str, ...]  # "  assert ...;", each true under the case's values
+    limits: tuple[str, ...]  # where a bound stopped evaluation (never a silent cap)
+
+
+def ground_facts(
+    file: DafnyFile,
+    clauses: Sequence[str],
+    env: Mapping[str, Value],
+    old_env: Mapping[str, Value],
+    types: Mapping[str, DafnyType],
+    budget: int = 10_000,
+) -> GroundFacts:
+    """Facts about the closed subterms of the clauses (set comprehensions and their sizes, decisive
+    quantifier instances, user-function calls with every unfolding, innermost first).
+
+    env holds the post-state (arrays modified in place have their new contents); old_env the
+    pre-state, read inside `old(...)`. At most `budget` evaluation steps in total; 0 turns this off."""
+    if budget <= 0:
+        return GroundFacts((), ())
+    ev = Evaluator(file, env, old_env, types, budget)
+    facts = _Facts(ev)
+    for text in clauses:
+        try:
+            e = parse_expr(text)
+        except ExprError:
+            continue  # unsupported syntax: no facts for this clause
+        try:
+            facts.walk(e, _Scope(ev.env, frozenset(), frozenset(), False, True))
+        except _Stop as stop:
+            facts.notes.append(f"{stop} in `{_short(text)}`")
+            break
+        except RecursionError:  # a backstop: the depth bounds normally stop far earlier
+            facts.notes.append(f"ground evaluation ran out of stack in `{_short(text)}`")
+    return GroundFacts(tuple(facts.out), tuple(facts.notes))
+
+
+def evaluate(
+    file: DafnyFile,
+    text: str,
+    env: Mapping[str, Value],
+    old_env: Mapping[str, Value] | None = None,
+    types: Mapping[str, DafnyType] | None = None,
+    budget: int = 10_000,
+) -> GValue:
+    """The value of one expression; raises NoValue (also for unsupported syntax or a hit bound)."""
+    try:
+        e = parse_expr(text)
+    except ExprError as err:
+        raise NoValue(str(err)) from err
+    ev = Evaluator(file, env, env if old_env is None else old_env, types or {}, budget)
+    try:
+        return ev.eval(e, ev.env, False)
+    except _Limit as limit:
+        raise NoValue(str(limit)) from limit
+    except RecursionError as err:  # a backstop: MAX_EVAL_DEPTH normally stops far earlier
+        raise NoValue("evaluation ran out of stack") from err
+
+
+def requires_hold(
+    file: DafnyFile, call: str, env: Mapping[str, Value], types: Mapping[str, DafnyType], budget: int = 2_000
+) -> bool:
+    """Whether the call text (`f(a, 0)`) names a function whose preconditions evaluate to true on
+    the arguments' concrete values; False when that cannot be established."""
+    try:
+        e = parse_expr(call)
+    except ExprError:
+        return False
+    if not isinstance(e, Call):
+        return False
+    ev = Evaluator(file, env, env, types, budget)
+    try:
+        args = tuple(ev.eval(a, ev.env, False) for a in e.args)
+        ev.check_requires(e.name, args, False)
+    except (NoValue, _Limit, RecursionError):
+        return False
+    return True
+
+
+def _short(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+# -- values ------------------------------------------------------------------------------------------
+
+
+def literal(v: GValue) -> str:
+    """Dafny text for a value (an array prints as the name it was read through)."""
+    if isinstance(v, ArrRef):
+        return v.name
+    if isinstance(v, IntV):
+        return to_dafny(v, IntT())
+    if isinstance(v, BoolV):
+        return to_dafny(v, BoolT())
+    if isinstance(v, CharV):
+        return to_dafny(v, CharT())
+    if isinstance(v, RealV):
+        return to_dafny(v, RealT())
+    if isinstance(v, BvV):
+        return str(v.v)  # the context gives a plain literal its bitvector type
+    if isinstance(v, SeqV):
+        if v.elems and all(isinstance(x, CharV) for x in v.elems):
+            return to_dafny(v, StringT())
+        return "[" + ", ".join(literal(x) for x in v.elems) + "]"
+    if isinstance(v, TupleV):
+        return "(" + ", ".join(literal(x) for x in v.elems) + ")"
+    if isinstance(v, SetV):
+        return "{" + ", ".join(literal(x) for x in sorted(v.elems, key=_order)) + "}"
+    if isinstance(v, MsetV):
+        if sum(c for _, c in v.counts) > MAX_ELEMS:
+            raise _NoLiteral
+        items = sorted(v.counts, key=lambda xc: _order(xc[0]))
+        return "multiset{" + ", ".join(literal(x) for x, c in items for _ in range(c)) + "}"
+    raise _NoLiteral
+
+
+def _order(v: GValue) -> tuple[int, Fraction, str]:
+    """A deterministic sort key (frozenset iteration order depends on string hashing)."""
+    if isinstance(v, IntV | BvV):
+        return (0, Fraction(v.v), "")
+    if isinstance(v, RealV):
+        return (0, v.v, "")
+    if isinstance(v, CharV):
+        return (1, Fraction(ord(v.v)), "")
+    if isinstance(v, BoolV):
+        return (2, Fraction(int(v.v)), "")
+    try:
+        return (3, Fraction(0), literal(v))
+    except _NoLiteral:
+        return (4, Fraction(0), repr(v))
+
+
+def _mset(counts: Mapping[GValue, int]) -> MsetV:
+    return MsetV(frozenset((x, c) for x, c in counts.items() if c > 0))
+
+
+def _counts(v: GValue) -> dict[GValue, int]:
+    if isinstance(v, MsetV):
+        return dict(v.counts)
+    raise NoValue
+
+
+def _int(v: GValue) -> int:
+    if isinstance(v, IntV):
+        return v.v
+    raise NoValue
+
+
+def _elems(v: GValue, heap: Mapping[str, tuple[Value, ...]]) -> tuple[Value, ...]:
+    """The elements of a sequence or an array (read through the heap)."""
+    if isinstance(v, SeqV | ArrayV):
+        return v.elems
+    if isinstance(v, ArrRef) and v.name in heap:
+        return heap[v.name]
+    raise NoValue
+
+
+def _value(v: GValue) -> Value:
+    """v as an element of a sequence or tuple (which hold the project's values only)."""
+    if isinstance(v, SetV | MsetV | ArrRef):
+        raise NoValue
+    return v
+
+
+def _has_anonymous_array(v: GValue) -> bool:
+    if isinstance(v, ArrayV):
+        return True
+    if isinstance(v, SeqV | TupleV):
+        return any(_has_anonymous_array(x) for x in v.elems)
+    return False
+
+
+def _equal(a: GValue, b: GValue) -> bool:
+    # arrays inside sequences are references Dafny compares by identity: unknown here
+    if _has_anonymous_array(a) or _has_anonymous_array(b):
+        raise NoValue
+    return a == b
+
+
+def _euclid(a: int, b: int) -> tuple[int, int]:
+    """Dafny's integer division and modulus: Euclidean (the remainder is never negative)."""
+    if b == 0:
+        raise NoValue
+    q = a // b if b > 0 else -(a // -b)
+    return q, a - q * b
+
+
+def _less(a: GValue, b: GValue, strict: bool) -> bool:
+    if isinstance(a, IntV | BvV) and isinstance(b, IntV | BvV) and type(a) is type(b):
+        return a.v < b.v if strict else a.v <= b.v
+    if isinstance(a, RealV) and isinstance(b, RealV):
+        return a.v < b.v if strict else a.v <= b.v
+    if isinstance(a, CharV) and isinstance(b, CharV):
+        return a.v < b.v if strict else a.v <= b.v
+    if isinstance(a, SeqV) and isinstance(b, SeqV):  # prefix order
+        n = len(a.elems)
+        prefix = n <= len(b.elems) and all(_equal(x, y) for x, y in zip(a.elems, b.elems, strict=False))
+        return prefix and (n < len(b.elems) or not strict)
+    if isinstance(a, SetV) and isinstance(b, SetV):
+        return a.elems < b.elems if strict else a.elems <= b.elems
+    if isinstance(a, MsetV) and isinstance(b, MsetV):
+        ca, cb = dict(a.counts), dict(b.counts)
+        sub = all(c <= cb.get(x, 0) for x, c in ca.items())
+        return sub and (not strict or ca != cb)
+    raise NoValue
+
+
+def _compare(op: str, a: GValue, b: GValue) -> bool:
+    if op == "==":
+        return _equal(a, b)
+    if op == "!=":
+        return not _equal(a, b)
+    if op in ("<", "<="):
+        return _less(a, b, op == "<")
+    if op in (">", ">="):
+        return _less(b, a, op == ">")
+    if op in ("in", "!in"):
+        if isinstance(b, SeqV):
+            found = any(_equal(a, x) for x in b.elems)
+        elif isinstance(b, SetV):
+            found = a in b.elems
+        elif isinstance(b, MsetV):
+            found = _counts(b).get(a, 0) > 0
+        else:
+            raise NoValue
+        return found == (op == "in")
+    if op == "!!":
+        if isinstance(a, SetV) and isinstance(b, SetV):
+            return not (a.elems & b.elems)
+        if isinstance(a, MsetV) and isinstance(b, MsetV):
+            return not (_counts(a).keys() & _counts(b).keys())
+    raise NoValue
+
+
+def _arith(op: str, a: GValue, b: GValue) -> GValue:
+    v = _arith_unbounded(op, a, b)
+    if isinstance(v, IntV) and v.v.bit_length() > MAX_BITS:
+        raise _Limit(f"an integer grew beyond {MAX_BITS} bits")
+    if isinstance(v, RealV) and max(v.v.numerator.bit_length(), v.v.denominator.bit_length()) > MAX_BITS:
+        raise _Limit(f"a real grew beyond {MAX_BITS} bits")
+    if isinstance(v, SeqV) and len(v.elems) > MAX_ELEMS:
+        raise _Limit(f"a sequence grew beyond {MAX_ELEMS} elements")
+    return v
+
+
+def _arith_unbounded(op: str, a: GValue, b: GValue) -> GValue:
+    if isinstance(a, IntV) and isinstance(b, IntV):
+        x, y = a.v, b.v
+        if op == "+":
+            return IntV(x + y)
+        if op == "-":
+            return IntV(x - y)
+        if op == "*":
+            return IntV(x * y)
+        if op in ("/", "%"):
+            q, r = _euclid(x, y)
+            return IntV(q if op == "/" else r)
+    elif isinstance(a, RealV) and isinstance(b, RealV):
+        if op == "+":
+            return RealV(a.v + b.v)
+        if op == "-":
+            return RealV(a.v - b.v)
+        if op == "*":
+            return RealV(a.v * b.v)
+        if op == "/":
+            if b.v == 0:
+                raise NoValue
+            return RealV(a.v / b.v)
+    elif isinstance(a, BvV):
+        return _bitvector(op, a, b)
+    elif isinstance(a, SeqV) and isinstance(b, SeqV) and op == "+":
+        return SeqV(a.elems + b.elems)
+    elif isinstance(a, SetV) and isinstance(b, SetV):
+        if op == "+":
+            return SetV(a.elems | b.elems)
+        if op == "-":
+            return SetV(a.elems - b.elems)
+        if op == "*":
+            return SetV(a.elems & b.elems)
+    elif isinstance(a, MsetV) and isinstance(b, MsetV):
+        ca, cb = _counts(a), _counts(b)
+        keys = sorted(ca.keys() | cb.keys(), key=_order)
+        if op == "+":
+            return _mset({x: ca.get(x, 0) + cb.get(x, 0) for x in keys})
+        if op == "-":
+            return _mset({x: ca.get(x, 0) - cb.get(x, 0) for x in keys})
+        if op == "*":
+            return _mset({x: min(ca.get(x, 0), cb.get(x, 0)) for x in keys})
+    raise NoValue
+
+
+def _bitvector(op: str, a: BvV, b: GValue) -> BvV:
+    mod = 2**a.width
+    if op in ("<<", ">>"):
+        if not isinstance(b, IntV | BvV) or not 0 <= b.v <= a.width:
+            raise NoValue
+        return BvV(a.width, (a.v << b.v) % mod if op == "<<" else a.v >> b.v)
+    if not isinstance(b, BvV) or b.width != a.width:
+        raise NoValue
+    x, y = a.v, b.v
+    if op in ("/", "%"):
+        if y == 0:
+            raise NoValue
+        return BvV(a.width, x // y if op == "/" else x % y)
+    results = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y}
+    if op not in results:
+        raise NoValue
+    return BvV(a.width, results[op] % mod)
+
+
+def _convert(v: GValue, type_text: str) -> GValue:
+    """`e as T` for numeric and char types; Dafny rejects lossy conversions, so do we."""
+    t = type_text.strip()
+    if isinstance(v, IntV | BvV):
+        n = v.v
+    elif isinstance(v, CharV):
+        n = ord(v.v)
+    elif isinstance(v, RealV):
+        if v.v.denominator != 1:  # "the real-based number must be an integer"
+            raise NoValue
+        n = v.v.numerator
+        if t == "real":
+            return v
+    else:
+        raise NoValue
+    if t == "int":
+        return IntV(n)
+    if t == "nat" and n >= 0:
+        return IntV(n)
+    if t == "real" and isinstance(v, IntV):
+        return RealV(Fraction(n))
+    if t == "char" and 0 <= n < 0x10000:
+        return CharV(chr(n))
+    if t.startswith("bv") and t[2:].isdigit() and 0 <= n < 2 ** int(t[2:]):
+        return BvV(int(t[2:]), n)
+    raise NoValue
+
+
+# -- the evaluator -----------------------------------------------------------------------------------
+
+
+def _conjuncts(e: Expr | None) -> list[Expr]:
+    if e is None:
+        return []
+    if isinstance(e, Binary) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _guards(q: Quant) -> list[Expr]:
+    """Conditions every instance that matters satisfies: the range, and for a `forall` the
+    antecedents of its implications, for an `exists` the conjuncts of its body."""
+    out = _conjuncts(q.range)
+    body = q.body
+    if q.kind == "exists":
+        return out + _conjuncts(body)
+    while isinstance(body, Binary) and body.op == "==>":
+        out += _conjuncts(body.left)
+        body = body.right
+    return out
+
+
+class Evaluator:
+    """Evaluates expressions over concrete values, calling the file's functions by their bodies.
+
+    Counts one step per evaluated node against the budget; memoises function calls and logs each
+    call it completes (`log`), innermost first, so callers can state every unfolding."""
+
+    def __init__(
+        self,
+        file: DafnyFile,
+        env: Mapping[str, Value],
+        old_env: Mapping[str, Value],
+        types: Mapping[str, DafnyType],
+        budget: int,
+    ) -> None:
+        self.source = file.source
+        self.functions = {d.name: d for d in file.decls if d.kind in _FUNCTION_KINDS and d.body is not None}
+        self.parsed: dict[str, tuple[tuple[str, ...], tuple[Expr, ...], Expr] | None] = {}
+        self.budget = budget
+        self.steps = 0
+        self.depth = 0
+        self.memo: dict[_CallKey, GValue] = {}
+        self.log: list[_CallKey] = []
+        self.heaps: dict[bool, dict[str, tuple[Value, ...]]] = {False: {}, True: {}}
+        self.env: dict[str, GValue] = {}
+        for name, v in env.items():
+            if isinstance(types.get(name), ArrayT) or isinstance(v, ArrayV):
+                if not isinstance(v, ArrayV | SeqV):
+                    continue
+                self.heaps[False][name] = v.elems
+                self.env[name] = ArrRef(name)
+            else:
+                self.env[name] = v
+        for name, v in old_env.items():
+            if isinstance(self.env.get(name), ArrRef) and isinstance(v, ArrayV | SeqV):
+                self.heaps[True][name] = v.elems
+
+    def remaining(self) -> int:
+        return self.budget - self.steps
+
+    def truth(self, e: Expr, env: Mapping[str, GValue], old: bool) -> bool:
+        v = self.eval(e, env, old)
+        if not isinstance(v, BoolV):
+            raise NoValue
+        return v.v
+
+    def eval(self, e: Expr, env: Mapping[str, GValue], old: bool) -> GValue:
+        self.steps += 1
+        if self.steps > self.budget:
+            raise _Stop(f"ground evaluation stopped at {self.budget} steps")
+        if self.depth >= MAX_EVAL_DEPTH:
+            raise _Limit(f"evaluation nested deeper than {MAX_EVAL_DEPTH} levels (recursive calls)")
+        self.depth += 1
+        try:
+            return self._eval(e, env, old)
+        finally:
+            self.depth -= 1
+
+    def _eval(self, e: Expr, env: Mapping[str, GValue], old: bool) -> GValue:
+        if isinstance(e, Lit):
+            return e.value
+        if isinstance(e, Name):
+            if e.name not in env:
+                raise NoValue
+            return env[e.name]
+        if isinstance(e, Binary):
+            return self.binary(e, env, old)
+        if isinstance(e, Chain):
+            prev = self.eval(e.operands[0], env, old)
+            for op, x in zip(e.ops, e.operands[1:], strict=True):
+                cur = self.eval(x, env, old)
+                if not _compare(op, prev, cur):
+                    return BoolV(False)
+                prev = cur
+            return BoolV(True)
+        if isinstance(e, Unary):
+            v = self.eval(e.operand, env, old)
+            if e.op == "!" and isinstance(v, BoolV):
+                return BoolV(not v.v)
+            if e.op == "-" and isinstance(v, IntV):
+                return IntV(-v.v)
+            if e.op == "-" and isinstance(v, RealV):
+                return RealV(-v.v)
+            if isinstance(v, BvV):
+                mask = 2**v.width - 1
+                return BvV(v.width, (-v.v) & mask if e.op == "-" else v.v ^ mask)
+            raise NoValue
+        if isinstance(e, Ite):
+            return self.eval(e.then if self.truth(e.cond, env, old) else e.els, env, old)
+        if isinstance(e, Let):
+            values = [self.eval(x, env, old) for x in e.values]
+            return self.eval(e.body, {**env, **dict(zip(e.names, values, strict=True))}, old)
+        if isinstance(e, Call):
+            args = tuple(self.eval(a, env, old) for a in e.args)
+            return self.call(e.name, args, old)
+        if isinstance(e, Member):
+            return self.member(self.eval(e.obj, env, old), e.name, old)
+        if isinstance(e, Index):
+            return self.index(self.eval(e.seq, env, old), self.eval(e.index, env, old), old)
+        if isinstance(e, Slice):
+            elems = _elems(self.eval(e.seq, env, old), self.heaps[old])
+            lo = 0 if e.lo is None else _int(self.eval(e.lo, env, old))
+            hi = len(elems) if e.hi is None else _int(self.eval(e.hi, env, old))
+            if not 0 <= lo <= hi <= len(elems):
+                raise NoValue
+            return SeqV(elems[lo:hi])
+        if isinstance(e, Update):
+            target = self.eval(e.seq, env, old)
+            key = self.eval(e.index, env, old)
+            value = self.eval(e.value, env, old)
+            if isinstance(target, SeqV):
+                i = _int(key)
+                if not 0 <= i < len(target.elems):
+                    raise NoValue
+                return SeqV(target.elems[:i] + (_value(value),) + target.elems[i + 1 :])
+            if isinstance(target, MsetV) and isinstance(value, IntV) and value.v >= 0:
+                return _mset({**_counts(target), key: value.v})
+            raise NoValue
+        if isinstance(e, Card):
+            v = self.eval(e.operand, env, old)
+            if isinstance(v, SeqV):
+                return IntV(len(v.elems))
+            if isinstance(v, SetV):
+                return IntV(len(v.elems))
+            if isinstance(v, MsetV):
+                return IntV(sum(c for _, c in v.counts))
+            raise NoValue
+        if isinstance(e, Old):
+            return self.eval(e.operand, env, True)
+        if isinstance(e, MultisetOf):
+            v = self.eval(e.operand, env, old)
+            if isinstance(v, SetV):
+                return _mset(dict.fromkeys(v.elems, 1))
+            if not isinstance(v, SeqV) or _has_anonymous_array(v):
+                raise NoValue
+            counts: dict[GValue, int] = {}
+            for elem in v.elems:
+                counts[elem] = counts.get(elem, 0) + 1
+            return _mset(counts)
+        if isinstance(e, Display):
+            items = [self.eval(x, env, old) for x in e.elems]
+            if e.kind != "seq" and any(_has_anonymous_array(item) for item in items):
+                raise NoValue  # arrays in sets are compared by identity
+            if e.kind == "seq":
+                return SeqV(tuple(_value(item) for item in items))
+            if e.kind == "set":
+                return SetV(frozenset(items))
+            counts = {}
+            for item in items:
+                counts[item] = counts.get(item, 0) + 1
+            return _mset(counts)
+        if isinstance(e, TupleE):
+            return TupleV(tuple(_value(self.eval(x, env, old)) for x in e.elems))
+        if isinstance(e, As):
+            return _convert(self.eval(e.operand, env, old), e.type_text)
+        if isinstance(e, Quant):
+            return BoolV(self.quantifier(e, env, old)[0])
+        return self.comprehension(e, env, old)
+
+    def binary(self, e: Binary, env: Mapping[str, GValue], old: bool) -> GValue:
+        op = e.op
+        if op in ("&&", "||", "==>", "<=="):  # short-circuit, as Dafny's well-formedness does
+            first, second = (e.right, e.left) if op == "<==" else (e.left, e.right)
+            decided = self.truth(first, env, old)
+            if (op == "&&" and not decided) or (op == "||" and decided) or (op in ("==>", "<==") and not decided):
+                return BoolV(op in ("||", "==>", "<=="))
+            return BoolV(self.truth(second, env, old))
+        if op == "<==>":
+            return BoolV(self.truth(e.left, env, old) == self.truth(e.right, env, old))
+        a = self.eval(e.left, env, old)
+        b = self.eval(e.right, env, old)
+        if op in ("==", "!=", "<", "<=", ">", ">=", "in", "!in", "!!"):
+            return BoolV(_compare(op, a, b))
+        return _arith(op, a, b)
+
+    def member(self, v: GValue, name: str, old: bool) -> GValue:
+        if name == "Length" and isinstance(v, ArrRef | ArrayV):
+            return IntV(len(_elems(v, self.heaps[False] if isinstance(v, ArrRef) else {})))
+        if name == "Floor" and isinstance(v, RealV):
+            return IntV(v.v.numerator // v.v.denominator)
+        if name.isdigit() and isinstance(v, TupleV) and int(name) < len(v.elems):
+            return v.elems[int(name)]
+        raise NoValue
+
+    def index(self, target: GValue, key: GValue, old: bool) -> GValue:
+        if isinstance(target, MsetV):
+            return IntV(_counts(target).get(key, 0))
+        elems = _elems(target, self.heaps[old])
+        i = _int(key)
+        if not 0 <= i < len(elems):
+            raise NoValue
+        return elems[i]
+
+    # -- functions
+
+    def parts(self, name: str) -> tuple[tuple[str, ...], tuple[Expr, ...], Expr]:
+        """Parameter names, parsed `requires` and body of a function; NoValue when unusable."""
+        if name not in self.parsed:
+            self.parsed[name] = self._parse_function(self.functions[name]) if name in self.functions else None
+        found = self.parsed[name]
+        if found is None:
+            raise NoValue
+        return found
+
+    def _parse_function(self, d: Decl) -> tuple[tuple[str, ...], tuple[Expr, ...], Expr] | None:
+        assert d.body is not None
+        try:
+            requires = tuple(parse_expr(c.text) for c in d.clauses if c.kind == "requires")
+            body = parse_expr(self.source[d.body[0] + 1 : d.body[1] - 1])
+        except ExprError:
+            return None
+        return tuple(p.name for p in d.params), requires, body
+
+    def check_requires(self, name: str, args: tuple[GValue, ...], old: bool) -> dict[str, GValue]:
+        """The function's local environment; NoValue unless every `requires` evaluates to true
+        (a mention violating a precondition is itself a verification failure)."""
+        params, requires, _ = self.parts(name)
+        if len(params) != len(args):
+            raise NoValue
+        local: dict[str, GValue] = dict(zip(params, args, strict=True))
+        for r in requires:
+            if not self.truth(r, local, old):
+                raise NoValue
+        return local
+
+    def call(self, name: str, args: tuple[GValue, ...], old: bool) -> GValue:
+        key = (name, args, old)
+        if key not in self.memo:
+            local = self.check_requires(name, args, old)
+            self.memo[key] = self.eval(self.parts(name)[2], local, old)
+        self.log.append(key)
+        return self.memo[key]
+
+    # -- quantifiers and comprehensions over the bounded ranges their guards give
+
+    def quantifier(self, q: Quant, env: Mapping[str, GValue], old: bool) -> tuple[bool, dict[str, GValue] | None]:
+        """The value, and the decisive instance: an `exists`' witness or a `forall`'s counterexample."""
+        unknown = False
+        for inst in self.instances(q.vars, _guards(q), env, old):
+            local = {**env, **inst}
+            try:
+                ok = q.range is None or self.truth(q.range, local, old)
+                holds = ok and self.truth(q.body, local, old)
+            except NoValue:
+                unknown = True  # a later instance may still decide the quantifier
+                continue
+            if ok and holds == (q.kind == "exists"):
+                return q.kind == "exists", inst
+        if unknown:
+            raise NoValue
+        return q.kind == "forall", None
+
+    def comprehension(self, c: SetComp, env: Mapping[str, GValue], old: bool) -> SetV:
+        if c.term is None and len(c.vars) != 1:
+            raise NoValue
+        out: set[GValue] = set()
+        for inst in self.instances(c.vars, _conjuncts(c.range), env, old):
+            local = {**env, **inst}
+            if self.truth(c.range, local, old):
+                item = inst[c.vars[0].name] if c.term is None else self.eval(c.term, local, old)
+                if _has_anonymous_array(item):
+                    raise NoValue  # arrays in sets are compared by identity
+                out.add(item)
+        return SetV(frozenset(out))
+
+    def instances(
+        self, bvs: Sequence[BoundVar], guards: Sequence[Expr], env: Mapping[str, GValue], old: bool
+    ) -> Iterator[dict[str, GValue]]:
+        """Every binding of the variables that can satisfy the guards (a superset, in a
+        deterministic order); NoValue when some variable has no finite candidate set."""
+        names = {v.name for v in bvs}
+        outer = {k: v for k, v in env.items() if k not in names}  # bound names shadow outer ones
+        yield from self._bind(list(bvs), guards, outer, {}, old)
+
+    def _bind(
+        self, todo: list[BoundVar], guards: Sequence[Expr], outer: Mapping[str, GValue], done: dict[str, GValue],
+        old: bool,
+    ) -> Iterator[dict[str, GValue]]:
+        if not todo:
+            yield dict(done)
+            return
+        scope = {**outer, **done}
+        for i, var in enumerate(todo):  # the first variable whose candidates are computable now
+            cands = self.candidates(var, guards, scope, old)
+            if cands is not None:
+                rest = todo[:i] + todo[i + 1 :]
+                for c in cands:
+                    self.steps += 1
+                    if self.steps > self.budget:
+                        raise _Stop(f"ground evaluation stopped at {self.budget} steps")
+                    yield from self._bind(rest, guards, outer, {**done, var.name: c}, old)
+                return
+        raise NoValue
+
+    def candidates(
+        self, var: BoundVar, guards: Sequence[Expr], env: Mapping[str, GValue], old: bool
+    ) -> list[GValue] | None:
+        lo: int | None = 0 if var.type_text == "nat" else None
+        hi: int | None = None  # inclusive
+        chars = False
+        finite: list[GValue] | None = [BoolV(False), BoolV(True)] if var.type_text == "bool" else None
+        for g in guards:
+            if isinstance(g, Binary) and g.op == "in" and g.left == Name(var.name):
+                try:
+                    coll = self.eval(g.right, env, old)
+                except NoValue:
+                    continue
+                if isinstance(coll, SeqV):
+                    finite = list(dict.fromkeys(coll.elems))
+                elif isinstance(coll, SetV):
+                    finite = sorted(coll.elems, key=_order)
+                elif isinstance(coll, MsetV):
+                    finite = sorted((x for x, _ in coll.counts), key=_order)
+                continue
+            for rel, v in self.bounds(var.name, g, env, old):
+                if isinstance(v, CharV):
+                    chars, n = True, ord(v.v)
+                elif isinstance(v, IntV):
+                    n = v.v
+                else:
+                    if rel == "==":
+                        finite = [v]
+                    continue
+                if rel == "==":
+                    finite = [v]
+                elif rel in (">", ">="):
+                    lo = max(n + (rel == ">"), lo if lo is not None else n)
+                else:
+                    hi = min(n - (rel == "<"), hi if hi is not None else n)
+        if finite is not None:
+            return finite
+        if lo is None or hi is None:
+            return None
+        if hi - lo + 1 > self.remaining():
+            raise _Limit(f"{hi - lo + 1} instances of `{var.name}` exceed the remaining {self.remaining()} steps")
+        return [CharV(chr(n)) for n in range(lo, hi + 1)] if chars else [IntV(n) for n in range(lo, hi + 1)]
+
+    def bounds(self, name: str, g: Expr, env: Mapping[str, GValue], old: bool) -> Iterator[tuple[str, GValue]]:
+        """(relation, value) pairs, read `name rel value`, that a comparison chain imposes."""
+        ops: tuple[str, ...]
+        operands: tuple[Expr, ...]
+        if isinstance(g, Binary) and g.op in ("==", "<", "<=", ">", ">="):
+            ops, operands = (g.op,), (g.left, g.right)
+        elif isinstance(g, Chain):
+            ops, operands = g.ops, g.operands
+        else:
+            return
+        for p, x in enumerate(operands):
+            if x != Name(name):
+                continue
+            for q, y in enumerate(operands):
+                if q == p or name in free_vars(y):
+                    continue
+                seg = set(ops[min(p, q) : max(p, q)])
+                if seg <= {"<", "<=", "=="}:
+                    up = True
+                elif seg <= {">", ">=", "=="}:
+                    up = False
+                else:
+                    continue
+                try:
+                    v = self.eval(y, env, old)
+                except NoValue:
+                    continue
+                if seg == {"=="}:
+                    yield "==", v
+                    continue
+                strict = bool(seg & {"<", ">"})
+                below = (q > p) == up  # name is below y
+                yield ("<" if strict else "<=") if below else (">" if strict else ">="), v
+
+
+# -- facts -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Scope:
+    env: Mapping[str, GValue]
+    literal: frozenset[str]  # names printed as their values (function parameters, instance variables)
+    unknown: frozenset[str]  # bound names without a value here
+    old: bool  # inside old(...): facts are wrapped in old(...)
+    source_calls: bool  # state closed calls in the clause's own words (not inside function bodies)
+
+
+_FactMaker = Callable[[Expr, _Scope], None]
+
+
+class _Facts:
+    def __init__(self, ev: Evaluator) -> None:
+        self.ev = ev
+        self.out: list[str] = []
+        self.seen: set[str] = set()
+        self.notes: list[str] = []
+        self.done_calls: set[_CallKey] = set()
+        self.call_nesting = 0
+
+    def emit(self, text: str, old: bool) -> None:
+        stmt = f"  assert old({text});" if old else f"  assert {text};"
+        if stmt in self.seen:
+            return
+        self.seen.add(stmt)
+        if len(self.out) >= MAX_STATEMENTS:
+            self.note(f"ground facts capped at {MAX_STATEMENTS} statements; later ones dropped")
+            return
+        self.out.append(stmt)
+
+    def subst(self, scope: _Scope) -> dict[str, str]:
+        return {n: literal(scope.env[n]) for n in scope.literal}
+
+    def evaluate(self, e: Expr, scope: _Scope) -> GValue:
+        """e's value; states the calls the evaluation completed first (even when it fails)."""
+        start = len(self.ev.log)
+        try:
+            v = self.ev.eval(e, scope.env, scope.old)
+        except NoValue:
+            self.flush(start)
+            raise
+        except _Limit:
+            del self.ev.log[start:]
+            raise
+        self.flush(start)
+        return v
+
+    def flush(self, start: int) -> None:
+        calls = self.ev.log[start:]
+        del self.ev.log[start:]
+        for key in calls:
+            self.call_fact(key)
+
+    def call_fact(self, key: _CallKey) -> None:
+        """`f(args) == v`, after the facts its body needs with these arguments."""
+        if key in self.done_calls:
+            return
+        self.done_calls.add(key)
+        name, args, old = key
+        try:
+            args_text = ", ".join(literal(a) for a in args)
+            value_text = literal(self.ev.memo[key])
+        except _NoLiteral:
+            return
+        params, _, body = self.ev.parts(name)
+        if self.call_nesting < 8:  # calls are logged innermost first, so this rarely nests
+            self.call_nesting += 1
+            try:
+                env = dict(zip(params, args, strict=True))
+                self.walk(body, _Scope(env, frozenset(params), frozenset(), old, False))
+            finally:
+                self.call_nesting -= 1
+        self.emit(f"{name}({args_text}) == {value_text}", old)
+
+    def walk(self, e: Expr, scope: _Scope) -> None:
+        """Facts for e's closed subterms, inner ones first."""
+        closed = not (free_vars(e) & scope.unknown)
+        if isinstance(e, Let):
+            for x in e.values:
+                self.walk(x, scope)
+            self.walk(e.body, self.let_scope(e, scope) if closed else self.bind(scope, e.names))
+            return
+        if isinstance(e, Old):
+            self.walk(e.operand, replace(scope, old=True))
+            return
+        if closed and isinstance(e, Card) and isinstance(e.operand, SetComp):
+            self.walk_children(e.operand, scope)
+            self.guarded(e, scope, self.set_facts)
+            return
+        self.walk_children(e, scope)
+        if closed and isinstance(e, SetComp):
+            self.guarded(e, scope, self.set_facts)
+        elif closed and isinstance(e, Quant):
+            self.guarded(e, scope, self.quantifier_facts)
+        elif closed and isinstance(e, Call) and e.name in self.ev.functions:
+            self.guarded(e, scope, self.call_facts)
+
+    def walk_children(self, e: Expr, scope: _Scope) -> None:
+        inner = self.bind(scope, bound_names(e))
+        for c in children(e):
+            self.walk(c, inner)
+
+    @staticmethod
+    def bind(scope: _Scope, names: tuple[str, ...]) -> _Scope:
+        if not names:
+            return scope
+        return replace(scope, unknown=scope.unknown | set(names), literal=scope.literal - set(names))
+
+    def let_scope(self, e: Let, scope: _Scope) -> _Scope:
+        """The let's names bound to their values (printed as literals), when they have values."""
+        values: list[GValue] = []
+
+        def bind_values(_: Expr, inner: _Scope) -> None:
+            got = [self.evaluate(x, inner) for x in e.values]
+            for v in got:
+                literal(v)  # _NoLiteral: the names stay unknown
+            values.extend(got)
+
+        self.guarded(e, scope, bind_values)
+        if len(values) != len(e.names):
+            return self.bind(scope, e.names)
+        env = {**scope.env, **dict(zip(e.names, values, strict=True))}
+        return replace(scope, env=env, literal=scope.literal | set(e.names), unknown=scope.unknown - set(e.names))
+
+    def guarded(self, e: Expr, scope: _Scope, facts: _FactMaker) -> None:
+        try:
+            facts(e, scope)
+        except (NoValue, _NoLiteral):
+            pass
+        except _Limit as limit:
+            if isinstance(limit, _Stop):
+                raise
+            self.note(f"ground evaluation skipped `{_short(unparse(e))}`: {limit}")
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def set_facts(self, e: Expr, scope: _Scope) -> None:
+        comp = e.operand if isinstance(e, Card) else e
+        assert isinstance(comp, SetComp)
+        subst = self.subst(scope)
+        value = self.evaluate(comp, scope)
+        assert isinstance(value, SetV)
+        self.emit(f"{unparse_operand(comp, subst)} == {literal(value)}", scope.old)
+        if isinstance(e, Card):
+            self.emit(f"{unparse(e, subst)} == {len(value.elems)}", scope.old)
+
+    def quantifier_facts(self, e: Expr, scope: _Scope) -> None:
+        assert isinstance(e, Quant)
+        start = len(self.ev.log)
+        try:
+            _, inst = self.ev.quantifier(e, scope.env, scope.old)
+        except NoValue:
+            self.flush(start)
+            raise
+        except _Limit:
+            del self.ev.log[start:]
+            raise
+        self.flush(start)
+        if inst is None:
+            return  # a true forall or a false exists: no single instance proves it
+        names = tuple(v.name for v in e.vars)
+        for v in inst.values():
+            literal(v)
+        inner = replace(
+            scope,
+            env={**scope.env, **inst},
+            literal=scope.literal | set(names),
+            unknown=scope.unknown - set(names),
+        )
+        if e.range is not None:
+            self.walk(e.range, inner)
+        self.walk(e.body, inner)
+        body: Expr = e.body if e.kind == "exists" else Unary("!", e.body)
+        fact = body if e.range is None else Binary("&&", e.range, body)
+        self.emit(unparse(fact, self.subst(inner)), scope.old)
+
+    def call_facts(self, e: Expr, scope: _Scope) -> None:
+        assert isinstance(e, Call)
+        subst = self.subst(scope)
+        # A collection argument computed from another (`Max(a[..|a| - 1])` inside Max's body, with a
+        # literal for `a`) is only matched to the stated call (`Max([7, 2, 9])`) by extensionality,
+        # which the solver does not try by itself: measured, `Max` facts failed from 4 elements on
+        # without `assert [7, 2, 9, 4][..|[7, 2, 9, 4]| - 1] == [7, 2, 9];` and held for 12 with it.
+        args = []
+        for arg in e.args:
+            if not isinstance(arg, Name | Lit | Display):
+                v = self.evaluate(arg, scope)
+                if isinstance(v, SeqV | SetV | MsetV):
+                    args.append(f"{unparse_operand(arg, subst)} == {literal(v)}")
+        value = self.evaluate(e, scope)  # NoValue when a precondition fails: then no argument facts
+        for fact in args:
+            self.emit(fact, scope.old)
+        if scope.source_calls:
+            self.emit(f"{unparse(e, subst)} == {literal(value)}", scope.old)

@@ -1,0 +1,166 @@
+"""The rounds of the pipeline with a scripted engine: which programs are asked, and what each answer means.
+
+No verifier here: the engine answers by reading each program's goal, so these tests show the decision
+logic alone (the real-verifier tests are in test_verdicts_real.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.dafny.dialect import Dialect
+from bot.dafny.parser import parse_file
+from bot.dafny.values import IntV
+from bot.outcomes import Outcome, Program, Result
+from bot.pipeline import MethodJob, ScoreOptions, score_methods
+from bot.scoring import CaseStatus, MutantStatus, Undecided
+from bot.tests_io.model import TestCase
+
+SPEC = """
+method Inc(x: int) returns (r: int)
+  requires x >= 0
+  ensures r > x
+  ensures r == x + 1
+{
+  r := x + 1;
+}
+"""
+
+Answer = Callable[[Program], Result]
+
+
+class ScriptedEngine:
+    def __init__(self, answer: Answer) -> None:
+        self.answer = answer
+        self.rounds: list[list[Program]] = []
+
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+        self.rounds.append(list(programs))
+        return {p: self.answer(p) for p in programs}
+
+
+def _is_rejection(p: Program) -> bool:
+    return "ensures !(" in p.method or "ensures (" in p.method and "==> !(" in p.method
+
+
+def _vacuity(p: Program) -> bool:
+    return "assert false;" in p.method
+
+
+def _goal_line(p: Program) -> int:
+    """The line of the program's opening brace, where a failed postcondition is reported."""
+    lines = p.text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line == "{" and i > len(p.prelude.splitlines()))
+
+
+def refuted_goal(p: Program) -> Result:
+    return Result(Outcome.REFUTED, f"line {_goal_line(p)}: postcondition violation")
+
+
+def job(*cases: TestCase) -> MethodJob:
+    file = parse_file(SPEC, "inc.dfy")
+    method = file.find("Inc")
+    assert method is not None
+    return MethodJob(file, method, cases)
+
+
+def case(name: str, x: int, r: int) -> TestCase:
+    return TestCase(name, "Inc", (IntV(x),), (IntV(r),), source="t.dfy", line=1)
+
+
+def run(answer: Answer, *cases: TestCase, mutants: int = 3) -> tuple[list[CaseStatus], ScriptedEngine, list]:  # type: ignore[type-arg]
+    engine = ScriptedEngine(answer)
+    scores = score_methods([job(*cases)], engine, Dialect.DAFNY2, ScoreOptions(mutants=mutants))
+    return [c.status for c in scores[0].cases], engine, list(scores[0].cases)
+
+
+def test_accepted_case_then_mutants_killed_by_proved_rejection() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:  # the precondition holds
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        if "r := 6;" in p.method:  # the expected output: accepted, not rejected
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    statuses, engine, cases = run(answer, case("c1", 5, 6))
+    assert statuses == [CaseStatus.VERIFIED]
+    assert [m.status for m in cases[0].mutants] == [MutantStatus.KILLED] * 3
+    # round 1: precondition, vacuity, acceptance; round 2: the mutants' rejections; no third round
+    assert [len(r) for r in engine.rounds] == [3, 3]
+
+
+def test_failing_acceptance_is_not_a_refutation() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "x >= 0" in p.method and "returns" not in p.method:
+            return Result(Outcome.VERIFIED)  # the precondition
+        return refuted_goal(p)  # neither acceptance nor any rejection is proved
+
+    statuses, engine, cases = run(answer, case("c1", 5, 7))
+    assert statuses == [CaseStatus.UNKNOWN]
+    assert cases[0].reason is Undecided.STUCK
+    assert cases[0].mutants == ()
+    # the rejection of the conjunction, and of each of the two clauses
+    assert len(engine.rounds[1]) == 3
+
+
+def test_proved_rejection_refutes_and_names_the_clause() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return Result(Outcome.VERIFIED)
+        if "ensures !((r > x) && (r == x + 1))" in p.method or "ensures !(r == x + 1)" in p.method:
+            return Result(Outcome.VERIFIED)
+        return refuted_goal(p)
+
+    statuses, _, cases = run(answer, case("c1", 5, 7))
+    assert statuses == [CaseStatus.REFUTED]
+    assert cases[0].clause == "ensures r == x + 1"
+
+
+def test_hint_fault_makes_unknown_never_refuted() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return Result(Outcome.VERIFIED)
+        # every program fails on a line that is not its goal: the first body line (an assumption)
+        return Result(Outcome.REFUTED, f"line {_goal_line(p) + 1}: assertion violation")
+
+    statuses, _, cases = run(answer, case("c1", 5, 7))
+    assert statuses == [CaseStatus.UNKNOWN]
+    assert cases[0].reason is Undecided.HINT_FAULT
+
+
+def test_precondition_violated_only_when_proved() -> None:
+    def violated(p: Program) -> Result:
+        if "returns" not in p.method and "ensures !(" in p.method:
+            return Result(Outcome.VERIFIED)  # the violation is proved
+        return refuted_goal(p)
+
+    def undecided(p: Program) -> Result:
+        return refuted_goal(p)
+
+    assert run(violated, case("c1", -1, 0))[0] == [CaseStatus.PRECONDITION_VIOLATED]
+    statuses, _, cases = run(undecided, case("c1", -1, 0))
+    assert statuses == [CaseStatus.UNKNOWN] and cases[0].reason is Undecided.PRECONDITION
+
+
+def test_mutants_depend_on_content_not_place() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        return Result(Outcome.VERIFIED)
+
+    def mutants_by_inputs(cases: list) -> dict[str, list[str]]:  # type: ignore[type-arg]
+        return {c.inputs: [m.value for m in c.mutants] for c in cases}
+
+    _, _, before = run(answer, case("t#1", 5, 6), case("t#2", 9, 10))
+    _, _, after = run(answer, case("t#1", 0, 1), case("t#2", 5, 6), case("t#3", 9, 10))
+    assert len(after) == 3
+    for inputs, values in mutants_by_inputs(before).items():
+        assert mutants_by_inputs(after)[inputs] == values

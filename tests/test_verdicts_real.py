@@ -1,0 +1,88 @@
+"""Proof-backed verdicts with the real verifier: a case is refuted (and a mutant killed) only when the
+rejection is proved; what the verifier cannot decide is unknown, with its reason.
+
+Every file under tests/data/verdicts pairs right expected values with wrong ones: the right ones must
+be proved accepted, the wrong ones proved rejected.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+
+pytestmark = pytest.mark.dafny
+DATA = Path(__file__).resolve().parent / "data" / "verdicts"
+
+
+def score(tmp_path: Path, name: str, *args: str) -> dict[str, Any]:
+    out = tmp_path / f"{name}.json"
+    argv = ["score", str(DATA / name), "--format", "json", "--output", str(out),
+            "--cache-dir", str(tmp_path / "cache"), *args]
+    assert main(argv) == 0
+    report: dict[str, Any] = json.loads(out.read_text())
+    return report
+
+
+def cases(report: dict[str, Any], method: str) -> list[dict[str, Any]]:
+    found = [m for m in report["methods"] if m["method"] == method]
+    assert len(found) == 1
+    return list(found[0]["cases"])
+
+
+def statuses(report: dict[str, Any], method: str) -> list[str]:
+    return [c["status"] for c in cases(report, method)]
+
+
+def test_set_cardinality_both_ways(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "cardinality.dfy")
+    for method in ("CountIdentical", "CountUpper"):
+        assert statuses(report, method) == ["verified", "refuted"], cases(report, method)
+    refuted = cases(report, "CountIdentical")[1]
+    assert refuted["clause"].startswith("ensures count == |set i")  # the clause proved to reject it
+
+
+def test_prime_and_composite_beyond_the_instance_cap(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "prime.dfy")
+    # 1003 = 17 * 59 is not prime, 1009 is; the wrong answers are proved rejected
+    assert statuses(report, "IsPrime") == ["verified", "verified", "refuted", "refuted"]
+
+
+def test_recursive_sum_from_a_start_above_zero(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "sum_from.dfy")
+    assert statuses(report, "SumRange") == ["verified", "refuted"], cases(report, "SumRange")
+
+
+def test_existential_witness_beyond_the_cap(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "exists_far.dfy")
+    assert statuses(report, "ContainsValue") == ["verified", "refuted"], cases(report, "ContainsValue")
+
+
+def test_undecidable_is_unknown_not_refuted(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "undecidable.dfy")
+    hidden = cases(report, "Hidden")
+    assert [(c["status"], c["reason"]) for c in hidden] == [("unknown", "stuck")]
+    assert "Secret" in hidden[0]["clause"]
+    # accepted through the first disjunct; whether a wrong output equals Secret(x) is unknowable
+    (accepted,) = cases(report, "HiddenOr")
+    assert accepted["status"] == "verified"
+    assert accepted["mutants"] and {m["status"] for m in accepted["mutants"]} == {"unknown"}
+    method = next(m for m in report["methods"] if m["method"] == "HiddenOr")
+    assert method["completeness"] is None and method["mutant_counts"]["killed"] == 0
+
+
+def test_reals_exact_first_then_within_tolerance(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "reals.dfy", "--tolerance", "1e-3")
+    found = cases(report, "Average")
+    assert [c["status"] for c in found] == ["verified", "verified", "refuted"], found
+    assert found[0]["note"] == ""  # 1.5 is accepted exactly
+    assert "tolerance" in found[1]["note"]  # 1.667 for 1.6665
+
+
+def test_requires_hard_to_prove_is_not_violated(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "hard_requires.dfy")
+    assert statuses(report, "Pick") == ["verified", "precondition-violated"], cases(report, "Pick")
