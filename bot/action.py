@@ -31,10 +31,12 @@ from bot.pipeline import ScoreOptions
 from bot.pr.affected import affected_specs
 from bot.pr.compare import compare
 from bot.pr.event import EventError, parse_event
-from bot.pr.revision import score_revision
+from bot.pipeline import score_methods
+from bot.pr.gate import pr_gate
+from bot.pr.revision import jobs_for, score_revision, tested_methods
 from bot.report.comment import CommentInput, render_comment
 from bot.report.json_report import render_json
-from bot.scoring import CaseStatus, MethodScore, gate_failures
+from bot.scoring import CaseStatus, MethodScore
 from bot.verifier import VerifierInfo, VerifierNotFound, detect, make_backend
 from bot.workflow import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
 
@@ -171,14 +173,18 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 return EXIT_OK
             engine, info = engines(config)
             options = ScoreOptions(config.mutants, config.seed, HarnessOptions())
+            # the methods tested at base must be scored at head too: one that cannot be is a failure,
+            # never "removed"
+            base_jobs, base_placeholders, _ = jobs_for(base_root, specs) if have_base else ([], [], [])
             with group(out, f"Scoring {len(specs)} spec file(s) at head"):
-                head, errors = score_revision(root, specs, engine, _dialect(info), options)
+                head, errors = score_revision(root, specs, engine, _dialect(info), options,
+                                              expected=tested_methods(base_jobs))
                 for message in errors:
                     emit(out, f"::error::{message}")
             base: list[MethodScore] = []
             if have_base:
                 with group(out, "Scoring the same files at base"):
-                    base, _ = score_revision(base_root, specs, engine, _dialect(info), options)
+                    base = score_methods(base_jobs, engine, _dialect(info), options) + base_placeholders
         finally:
             if have_base:
                 remove_worktree(root, base_root)
@@ -188,9 +194,13 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
 def _report(config: Config, github: GitHubClient | None, number: int, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str]) -> int:
     deltas = compare(head, base)
-    failures = tuple(gate_failures(head, config.gate))
+    verdict = pr_gate(deltas, config.gate, config.allow_unscored)
+    failures = verdict.failures
+    for warning in verdict.warnings:
+        emit(out, f"::warning::{warning}")
     marker = marker_for(config.comment_id)
-    inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url)
+    inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url,
+                       verdict.warnings)
     body = render_comment(inp)
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"

@@ -95,6 +95,7 @@ INPUTS: tuple[Input, ...] = (
     Input("min-correctness", "1.0", in_file=True),
     Input("min-completeness", "0", in_file=True),
     Input("fail-on-unknown", "false", in_file=True),
+    Input("allow-unscored", "false", in_file=True),
     Input("mutants", "5", in_file=True),
     Input("seed", "0", in_file=True),
     Input("time-limit", "20", in_file=True),
@@ -225,6 +226,10 @@ def clean_min_correctness(value: object) -> float:
 
 def clean_min_completeness(value: object) -> float:
     return _fraction(value)
+
+
+def clean_allow_unscored(value: object) -> bool:
+    return clean_fail_on_unknown(value)
 
 
 def clean_fail_on_unknown(value: object) -> bool:
@@ -391,6 +396,7 @@ class Config:
     min_correctness: float = 1.0
     min_completeness: float = 0.0
     fail_on_unknown: bool = False
+    allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     mutants: int = 5
     seed: int = 0
     time_limit: int = 20
@@ -501,6 +507,7 @@ class _Reader:
             min_correctness=self.get("min-correctness", clean_min_correctness, 1.0),
             min_completeness=self.get("min-completeness", clean_min_completeness, 0.0),
             fail_on_unknown=self.get("fail-on-unknown", clean_fail_on_unknown, False),
+            allow_unscored=self.get("allow-unscored", clean_allow_unscored, False),
             mutants=self.get("mutants", clean_mutants, 5),
             seed=self.get("seed", clean_seed, 0),
             time_limit=self.get("time-limit", clean_time_limit, 20),

@@ -1,7 +1,8 @@
 """Harness generation: (spec file, method, test case, output values) -> Dafny programs.
 
-Pure code. Every program is one method appended to a shared prelude (the spec file with method
-bodies removed), so the engine can verify all programs of a file in one verifier run.
+Pure code (but for the included files `make_prelude` reads through bot.includes when given a root).
+Every program is one method appended to a shared prelude (the spec file with method bodies removed),
+so the engine can verify all programs of a file in one verifier run.
 
 Inputs are stated as direct assumptions (`assume {:axiom} a.Length == 2 && a[0] == 3 && ...;`):
 VERIFIER.md measured redundant per-index *asserts* after an assumed `a[..] == [..]` to be unstable
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
+from pathlib import Path
 
 from bot.candidates import real_candidates
 from bot.dafny.decls import DafnyFile, Decl
@@ -32,6 +34,7 @@ from bot.dafny.types import (
 from bot.dafny.values import ArrayV, RealV, SeqV, TupleV, Value, to_dafny
 from bot.ground import ground_facts
 from bot.hints import fuel_attributes, hints_for
+from bot.includes import blank, find_includes, included_files
 from bot.mutants import Mutant
 from bot.outcomes import Program
 from bot.tests_io.model import TestCase
@@ -95,33 +98,47 @@ def _is_proc(d: Decl) -> bool:
     return not d.kind.startswith(("function", "predicate")) and any(k in d.kind for k in _STRIP_KINDS)
 
 
-def make_prelude(file: DafnyFile, dialect: Dialect) -> str:
-    """The spec file with every method/lemma body removed, in the verifier's dialect.
+def make_prelude(
+    file: DafnyFile, dialect: Dialect, include_root: Path | None = None, spec_path: Path | None = None
+) -> str:
+    """The spec file with every method/lemma body removed, in the verifier's dialect, with the declarations
+    of the files it includes after it.
 
     Bodies are removed first: they hold most of the syntax that differs between Dafny versions,
-    and harnesses never call them.
+    and harnesses never call them. `include` directives are followed by bot.includes (only to files
+    inside `include_root`; `spec_path` is where the spec is on disk, default `file.path`): each directive
+    becomes blank space and each included file, stripped the same way, is appended once, so the spec's
+    lines keep their numbers and no directive reaches the verifier. Raises IncludeError (a ValueError)
+    for an include that cannot be followed, and on any include when no root is given.
     """
-    src = file.source
-    cuts: list[tuple[int, int, str]] = []
+    texts = [to_dialect(_strip(part), dialect).text for part in (file, *included_files(file, include_root, spec_path))]
+    return "".join(t if t.endswith("\n") else t + "\n" for t in texts[:-1]) + texts[-1]
+
+
+def _strip(file: DafnyFile) -> str:
+    """`file`'s source with procedure bodies removed and include directives blanked, line numbers unchanged."""
+    # blanking keeps every offset, so the declarations' spans still apply
+    src = blank(file.source, [(i.start, i.end) for i in find_includes(file.source, file.path)])
+    cuts: list[tuple[int, int]] = []
     for d in file.decls:
         if d.body is None:
             continue
         if _is_proc(d):
-            cuts.append((d.body[0], d.body[1], ""))
+            cuts.append((d.body[0], d.body[1]))
         elif d.end > d.body[1] and src[d.body[1] : d.end].lstrip().startswith("by"):
             # `function ... by method { }`: keep the function body, drop the compiled twin
-            cuts.append((d.body[1], d.end, ""))
+            cuts.append((d.body[1], d.end))
     out: list[str] = []
     pos = 0
-    for start, end, repl in sorted(cuts):
+    for start, end in sorted(cuts):
         if start < pos:
             continue  # nested (a class member inside a removed span)
         out.append(src[pos:start])
         # keep newlines so line numbers still match the user's file
-        out.append(repl + "\n" * src.count("\n", start, end))
+        out.append("\n" * src.count("\n", start, end))
         pos = end
     out.append(src[pos:])
-    return to_dialect("".join(out), dialect).text
+    return "".join(out)
 
 
 def input_facts(expr: str, v: Value, t: DafnyType) -> list[str]:
@@ -267,12 +284,15 @@ def _program(
     attrs: str,
     spec: list[tuple[str, str]],
     body: list[tuple[str, str]],
+    scope: str = "",
 ) -> tuple[Program, frozenset[int], frozenset[int]]:
     """The program, and the lines of its text that are hints and goals.
 
     Spec and body lines are tagged: a failure on a hint line is the tool's, never the spec's.
     Dafny 2.3 reports nothing for a method without proof obligations (no ensures, scalar inputs):
-    a closing `assert true` always leaves one, so every program gets an outcome.
+    a closing `assert true` always leaves one, so every program gets an outcome. A method declared in
+    a module (`scope`) is tested from a module of its own that opens it, so the names the spec uses
+    resolve as they do in the spec.
     """
     # Dafny 2.3's /xml report places a failed postcondition on the opening brace, its console output
     # on the closing one: both are goal lines
@@ -280,8 +300,11 @@ def _program(
     rest = "\n".join(text for text, _ in parts)
     # the name is a hash of the rest, so an unchanged program keeps its name (and cache entry)
     # however cases are added or reordered
-    name = _hash_name(kind, goal, header + attrs + rest)
+    name = _hash_name(kind, goal, scope + "\0" + header + attrs + rest)
     head = header.replace("method @NAME@", f"method {attrs}{name}", 1)
+    if scope:
+        head = f"module {name}_Scope {{\nimport opened {scope}\n{head}"
+        rest += "\n}"
     method = head + "\n" + rest
     line = prelude.rstrip().count("\n") + 4 + head.count("\n")  # first line after the header
     hints: set[int] = set()
@@ -379,8 +402,9 @@ class CaseHarness:
         clause: int | None = None,
         limits: tuple[str, ...] = (),
     ) -> Planned:
+        scope = self.method.scope if self.method.in_module_only else ""
         prog, hints, goals = _program(
-            self.prelude, kind, goal, header, self.attrs if attrs is None else attrs, spec, body
+            self.prelude, kind, goal, header, self.attrs if attrs is None else attrs, spec, body, scope
         )
         return Planned(prog, kind, self.case, mutant, goal, clause, hints, goals, limits)
 

@@ -82,8 +82,10 @@ def method_jobs(
         decl = file.find(name)
         if decl is None or decl.kind != "method":
             continue
-        cases = tuple(c for c in read.cases if c.method == name)
-        problems = tuple(p for p in read.problems if p.method in ("", name))
+        # methods are known by their qualified names: `A.Add` and `B.Add` are two jobs
+        key = decl.qualified
+        cases = tuple(c for c in read.cases if c.method == key)
+        problems = tuple(p for p in read.problems if p.method in ("", key))
         jobs.append(MethodJob(file, decl, cases, problems, display_path or file.path))
     return jobs
 
@@ -138,7 +140,7 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
             names,
             seed=options.seed,
             count=options.mutants,
-            salt=f"{job.method.name}\0{inputs}",
+            salt=f"{job.method.qualified}\0{inputs}",
             real_tolerance=options.harness.real_tolerance,
             fixed_length=fixed,
         )
@@ -393,7 +395,7 @@ def score_methods(
         scores.append(
             method_score(
                 job.display_path or job.file.path,
-                job.method.name,
+                job.method.qualified,
                 job.method.line,
                 tuple(cases),
                 problems,

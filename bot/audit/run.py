@@ -120,6 +120,6 @@ def run_audit(
         score = next(scores)
         v, cause = verdict(score, options.weak_below)
         real = any(isinstance(r.type, RealT) for r in p.job.method.returns)
-        results.append(TaskResult(p.task.task_id, rel, p.job.method.name, label, tags, v, cause, score,
+        results.append(TaskResult(p.task.task_id, rel, p.job.method.qualified, label, tags, v, cause, score,
                                   tolerance, real and tolerance > 0))
     return results

@@ -46,6 +46,21 @@ class Decl:
     def clause_texts(self, kind: str) -> list[str]:
         return [c.text for c in self.clauses if c.kind == kind]
 
+    @property
+    def scope(self) -> str:
+        """The dotted path of the enclosing modules, classes and types ("" at top level): `A.B`."""
+        return ".".join(part.split()[-1] for part in self.container.split(".") if part) if self.container else ""
+
+    @property
+    def in_module_only(self) -> bool:
+        """Declared at top level or inside modules only (not in a class): callable as `M.name`."""
+        return all(part.startswith("module ") for part in self.container.split(".") if part)
+
+    @property
+    def qualified(self) -> str:
+        """The name that tells this declaration apart in reports, jobs and comparisons: `A.Add`."""
+        return f"{self.scope}.{self.name}" if self.scope else self.name
+
 
 @dataclass(frozen=True)
 class DafnyFile:
@@ -54,6 +69,10 @@ class DafnyFile:
     decls: tuple[Decl, ...]
 
     def find(self, name: str) -> Decl | None:
+        """The declaration with this qualified name, or else the first with this plain name."""
+        for d in self.decls:
+            if d.qualified == name:
+                return d
         for d in self.decls:
             if d.name == name:
                 return d

@@ -31,7 +31,8 @@ class MethodDelta:
     @property
     def regression(self) -> bool:
         worse = self.completeness_delta is not None and self.completeness_delta < -1e-9
-        return self.correctness_lost or worse or bool(self.new_survivors and self.base is not None)
+        lost = self.base is not None and self.base.decided and self.head is not None and not self.head.decided
+        return self.correctness_lost or worse or lost or bool(self.new_survivors and self.base is not None)
 
 
 def _survivor_key(s: Surviving) -> tuple[str, str, str]:

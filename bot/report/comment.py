@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.pr.compare import Change, MethodDelta
+from bot.pr.gate import why_unscored
 from bot.report.fmt import pct
 from bot.report.markdown import code, esc
 from bot.scoring import CaseStatus, Gate, MutantStatus
@@ -32,9 +33,13 @@ class CommentInput:
     verifier: str
     marker: str  # hidden marker identifying the bot's comment for this comment-id
     details_url: str = ""  # link to the workflow run, when known
+    warnings: tuple[str, ...] = ()  # unscored methods let through (allow-unscored)
 
 
 def _arrow(d: MethodDelta) -> str:
+    if d.head is not None and not d.head.decided:
+        was = f" (was {pct(d.base.correctness)}, {pct(d.base.completeness)})" if d.base and d.base.decided else ""
+        return f"not scored: {why_unscored(d.head)}{was}"
     if d.change is Change.NEW:
         return "new"
     if d.change is Change.REMOVED:
@@ -148,6 +153,8 @@ def _headline(inp: CommentInput) -> list[str]:
         lines.append(f"**{regressions} regression(s)** against the base branch.")
     for f in inp.failures:
         lines.append(f"- {esc(f)}")
+    for w in inp.warnings:
+        lines.append(f"- ⚠️ {esc(w)}")
     return [*lines, ""]
 
 

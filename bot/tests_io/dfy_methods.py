@@ -59,8 +59,9 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
         for t in mine:
             if t.name == caller.name:
                 continue
-            names = used_names.setdefault(t.name, set())
-            for k, read in enumerate(read_calls(stmts, {t.name}, t, _where), start=1):
+            names = used_names.setdefault(t.qualified, set())
+            qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, methods) else None
+            for k, read in enumerate(read_calls(stmts, {t.name}, t, _where, qualifiers), start=1):
                 name = _unique(f"{caller.name}#{k}", names)
                 found.append((read.line, _to_case(read, name, t, file.path, lines)))
         for _, item in sorted(found, key=lambda p: p[0]):
@@ -69,6 +70,20 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
             else:
                 problems.append(item)
     return ReadResult(tuple(cases), tuple(problems))
+
+
+def _shadowed(t: Decl, methods: Sequence[Decl]) -> bool:
+    return any(d.name == t.name and d is not t for d in methods)
+
+
+def _qualifiers(t: Decl, caller: Decl) -> frozenset[str]:
+    """How a call from `caller` may name `t` when another method shares its name: by its module path
+    or a tail of it (`A.B.Add`, `B.Add`), or plainly from inside t's own module."""
+    parts = t.scope.split(".") if t.scope else []
+    names = {".".join(parts[i:]) for i in range(len(parts))}
+    if caller.scope == t.scope:
+        names.add("")
+    return frozenset(names)
 
 
 def tested_methods(file: DafnyFile) -> list[Decl]:
@@ -163,11 +178,11 @@ def _to_case(
     read: ReadCall | CallProblem, name: str, target: Decl, path: str, lines: Sequence[str]
 ) -> TestCase | CaseProblem:
     if isinstance(read, CallProblem):
-        return CaseProblem(path, read.line, read.reason, method=target.name, name=name)
+        return CaseProblem(path, read.line, read.reason, method=target.qualified, name=name)
     text = case_text(lines, read.lines)
     return TestCase(
         name=name,
-        method=target.name,
+        method=target.qualified,
         inputs=read.inputs,
         expected=read.expected,
         post=read.post,

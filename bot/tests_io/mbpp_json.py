@@ -114,19 +114,19 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
         line = _test_line(text, task_id, name)
         got = _read_case(name, code, sig, sig_text, target)
         if isinstance(got, str):
-            problems.append(CaseProblem(path, line, f"{name}: {got}", method=target.name, name=name))
+            problems.append(CaseProblem(path, line, f"{name}: {got}", method=target.qualified, name=name))
             continue
         for k, read in enumerate(got, start=1):
             case_name = name if k == 1 else f"{name}#{k}"
             if isinstance(read, CallProblem):
                 problems.append(
-                    CaseProblem(path, line, f"{case_name}: {read.reason}", method=target.name, name=case_name)
+                    CaseProblem(path, line, f"{case_name}: {read.reason}", method=target.qualified, name=case_name)
                 )
             else:
                 cases.append(
                     TestCase(
                         name=case_name,
-                        method=target.name,
+                        method=target.qualified,
                         inputs=read.inputs,
                         expected=read.expected,
                         post=read.post,
@@ -171,7 +171,7 @@ def _read_case(
 
 
 def _one_problem(path: str, line: int, reason: str, target: Decl) -> ReadResult:
-    return ReadResult((), (CaseProblem(path, line, reason, method=target.name),))
+    return ReadResult((), (CaseProblem(path, line, reason, method=target.qualified),))
 
 
 def _line_at(text: str, offset: int) -> int:

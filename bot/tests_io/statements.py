@@ -36,6 +36,7 @@ class StmtKind(Enum):
 class Call:
     name: str  # the method name (the last part of a qualified name)
     args: tuple[str, ...]  # argument texts as written
+    qualifier: str = ""  # what stands before the name: `A.B` in `A.B.Add(..)`, "" for `Add(..)`
 
 
 @dataclass(frozen=True)
@@ -298,7 +299,7 @@ def _call_of(toks: Sequence[Token], source: str) -> Call | None:
         return None
     inner = toks[k + 2 : close]
     args = tuple(_slice(p, source) for p in split_top(inner, ",")) if inner else ()
-    return Call(toks[k].text, args)
+    return Call(toks[k].text, args, ".".join(t.text for t in toks[:k:2]))
 
 
 def _strip_parens(toks: list[Token]) -> list[Token]:
@@ -593,13 +594,19 @@ def read_calls(
     callees: Collection[str],
     target: Decl,
     where: Callable[[int], str],
+    qualifiers: Collection[str] | None = None,
 ) -> list[ReadCall | CallProblem]:
     """Each call of `callees` in stmts, read as a test of `target`, in order.
 
-    `where(line)` words a line for messages ("line 14", "line 2 of the case").
+    `where(line)` words a line for messages ("line 14", "line 2 of the case"). With `qualifiers`, only
+    calls written with one of them count (`A` for `A.Add(..)`, "" for a plain `Add(..)`): how same-named
+    methods of different modules are told apart.
     """
     envs = _environments(stmts, callees, target, where)
-    call_at = [k for k, s in enumerate(stmts) if _calls(s, callees)]
+    call_at = [
+        k for k, s in enumerate(stmts)
+        if _calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))
+    ]
     if not call_at:
         return []
     scan = _Scan.of(stmts, call_at, envs)

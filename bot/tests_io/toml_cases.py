@@ -138,9 +138,15 @@ def _case(entry: Mapping[str, object], k: int, default: str | None, file: DafnyF
         raise _CaseError('names no method: set `method = "..."` in the case or at the top of the file')
     if not isinstance(method_name, str):
         raise _CaseError("`method` must be a string (a method name)")
-    target = next((d for d in file.methods() if d.name == method_name), None)
+    # a qualified name (`A.Add`) picks one of same-named methods in different modules
+    matches = [d for d in file.methods() if method_name in (d.qualified, d.name)]
+    exact = [d for d in matches if d.qualified == method_name]
+    if len(matches) > 1 and not exact:
+        names = ", ".join(f"`{d.qualified}`" for d in matches)
+        raise _CaseError(f"`{method_name}` is ambiguous in {file.path} ({names}): give the qualified name")
+    target = (exact or matches)[0] if matches else None
     if target is None:
-        known = ", ".join(d.name for d in file.methods()) or "none"
+        known = ", ".join(d.qualified for d in file.methods()) or "none"
         raise _CaseError(f"no method `{method_name}` in {file.path} (methods there: {known})")
     args = entry.get("args", [])
     if not isinstance(args, list):
@@ -156,7 +162,7 @@ def _case(entry: Mapping[str, object], k: int, default: str | None, file: DafnyF
     post = _post(entry, target)
     if not expected and not post:
         raise _CaseError("gives neither `expected` nor `post`")
-    return TestCase(name=name, method=target.name, inputs=inputs, expected=expected, post=post)
+    return TestCase(name=name, method=target.qualified, inputs=inputs, expected=expected, post=post)
 
 
 def _expected(entry: Mapping[str, object], target: Decl) -> tuple[Value, ...]:
