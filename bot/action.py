@@ -21,27 +21,37 @@ from bot.audit.model import Verdict
 from bot.audit.report import report_md, results_csv, results_json
 from bot.audit.run import AuditOptions, run_audit
 from bot.cache import ResultCache
-from bot.config import CommentMode, Config, ConfigError, Mode
+from bot.config import (
+    CommentMode,
+    Config,
+    ConfigError,
+    Mode,
+    clean_comment_id,
+    clean_min_completeness,
+    clean_min_correctness,
+)
 from bot.dafny.dialect import Dialect
 from bot.engine import Engine
 from bot.git_ops import GitError, add_worktree, changed_files, remove_worktree
 from bot.github_api import GitHubClient, GitHubError, GitHubPermissionError, marker_for
 from bot.harness import HarnessOptions
-from bot.pipeline import ScoreOptions
+from bot.pipeline import ScoreOptions, score_methods
 from bot.pr.affected import affected_specs
 from bot.pr.compare import compare
-from bot.pr.event import EventError, parse_event
-from bot.pipeline import score_methods
+from bot.pr.event import EventError, PullRequestEvent, parse_event
 from bot.pr.gate import pr_gate
 from bot.pr.revision import jobs_for, score_revision, tested_methods
 from bot.report.comment import CommentInput, render_comment
-from bot.report.json_report import render_json
-from bot.scoring import CaseStatus, MethodScore
+from bot.report.json_report import method_dict, render_json
+from bot.report.load import ReportError, methods_from_list
+from bot.scoring import CaseStatus, Gate, MethodScore
 from bot.verifier import VerifierInfo, VerifierNotFound, detect, make_backend
 from bot.workflow import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 COMMENT_ARTIFACT = "dafny-spec-score-comment.json"
+SAVED_VERSION = 2
+MAX_SAVED_BYTES = 20 * 1024 * 1024
 NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
 NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
 FORK_SAVED = (
@@ -188,10 +198,10 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
         finally:
             if have_base:
                 remove_worktree(root, base_root)
-    return _report(config, github, event.number, head, base, info, out, errors)
+    return _report(config, github, event, head, base, info, out, errors)
 
 
-def _report(config: Config, github: GitHubClient | None, number: int, head: list[MethodScore],
+def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str]) -> int:
     deltas = compare(head, base)
     verdict = pr_gate(deltas, config.gate, config.allow_unscored)
@@ -214,11 +224,25 @@ def _report(config: Config, github: GitHubClient | None, number: int, head: list
     })
     emit_annotations(out, _annotations(head, config, _ensures_lines(config.working_directory, head)))
     if config.comment is not CommentMode.OFF:
-        _post(config, github, number, marker, body, out)
+        saved = saved_comment(config, event, info, head, base)
+        _post(config, github, event.number, marker, body, saved, out)
     return EXIT_OK if passed else EXIT_FAILED
 
 
-def _post(config: Config, github: GitHubClient | None, number: int, marker: str, body: str, out: TextIO) -> None:
+def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, head: Sequence[MethodScore],
+                  base: Sequence[MethodScore]) -> dict[str, object]:
+    """What the fork recipe's second workflow needs to render the comment again: data, not markdown."""
+    return {
+        "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
+        "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
+        "gate": {"min_correctness": config.min_correctness, "min_completeness": config.min_completeness,
+                 "fail_on_unknown": config.fail_on_unknown},
+        "head": [method_dict(s) for s in head], "base": [method_dict(s) for s in base],
+    }
+
+
+def _post(config: Config, github: GitHubClient | None, number: int, marker: str, body: str,
+          saved: dict[str, object], out: TextIO) -> None:
     artifact = config.working_directory / COMMENT_ARTIFACT
     try:
         if github is None:
@@ -227,8 +251,7 @@ def _post(config: Config, github: GitHubClient | None, number: int, marker: str,
                                                 only_if_changed=config.comment is CommentMode.ON_CHANGE)
         emit(out, f"comment {action}: {comment.html_url}")
     except GitHubPermissionError:
-        artifact.write_text(json.dumps({"pr": number, "comment_id": config.comment_id, "body": body}) + "\n",
-                            encoding="utf-8")
+        artifact.write_text(json.dumps(saved, sort_keys=True) + "\n", encoding="utf-8")
         emit(out, "::warning::" + FORK_SAVED.format(path=artifact))
     except GitHubError as e:
         # the scores stand without the comment: the step summary has them
@@ -236,24 +259,78 @@ def _post(config: Config, github: GitHubClient | None, number: int, marker: str,
 
 
 def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -> int:
-    """Second workflow of the fork recipe: post a comment saved by the pull request's run."""
-    if config.comment_file is None or not config.comment_file.is_file():
-        emit(out, f"::error::comment-file {config.comment_file} not found")
+    """Second workflow of the fork recipe: post the comment a pull request's run saved.
+
+    The saved file comes from an untrusted run: its pull request must be the one the triggering
+    `workflow_run` ran for (number and head commit), its size is bounded, and the comment is rendered
+    again from its data, never posted as it came.
+    """
+    path = config.comment_file
+    if path is None or not path.is_file():
+        emit(out, f"::error::comment-file {path} not found")
         return EXIT_USAGE
     try:
-        saved = json.loads(config.comment_file.read_text(encoding="utf-8"))
-        number, body = int(saved["pr"]), str(saved["body"])
-        marker = marker_for(str(saved.get("comment_id", config.comment_id)))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        emit(out, f"::error::{config.comment_file}: not a saved comment ({e})")
+        if path.stat().st_size > MAX_SAVED_BYTES:
+            raise ReportError(f"larger than {MAX_SAVED_BYTES} bytes")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(saved, dict) or saved.get("version") != SAVED_VERSION:
+            raise ReportError(f"not a saved comment of version {SAVED_VERSION}")
+        number, head_sha = saved.get("pr"), saved.get("head_sha")
+        if not isinstance(number, int) or isinstance(number, bool) or not isinstance(head_sha, str):
+            raise ReportError("`pr` must be a number and `head_sha` a string")
+        comment_id = clean_comment_id(saved.get("comment_id", config.comment_id))
+        gate_d = saved.get("gate")
+        if not isinstance(gate_d, dict):
+            raise ReportError("`gate` must be an object")
+        gate = Gate(clean_min_correctness(gate_d.get("min_correctness", 1.0)),
+                    clean_min_completeness(gate_d.get("min_completeness", 0.0)),
+                    gate_d.get("fail_on_unknown") is True)
+        head = methods_from_list(saved.get("head"), "head")
+        base = methods_from_list(saved.get("base"), "base")
+        verifier = str(saved.get("verifier", ""))[:100]
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        emit(out, f"::error::{path}: not a comment saved by this action ({e})")
         return EXIT_USAGE
     if github is None:
         emit(out, "::error::post-comment needs github-token and a repository")
         return EXIT_USAGE
+    problem = _run_mismatch(config, github, number, head_sha)
+    if problem:
+        emit(out, f"::error::{path}: refusing to post: {problem}")
+        return EXIT_USAGE
+    deltas = compare(head, base)
+    verdict = pr_gate(deltas, gate, saved.get("allow_unscored") is True)
+    marker = marker_for(comment_id)
+    body = render_comment(CommentInput(tuple(deltas), gate, verdict.failures, verifier, marker,
+                                       config.run_url, verdict.warnings))
     action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
                                             only_if_changed=config.comment is CommentMode.ON_CHANGE)
     emit(out, f"comment {action}: {comment.html_url}")
     return EXIT_OK
+
+
+def _run_mismatch(config: Config, github: GitHubClient, number: int, head_sha: str) -> str:
+    """Why the saved comment does not belong to the run that triggered this workflow ("" when it does)."""
+    if config.event_name != "workflow_run" or config.event_path is None:
+        return "post-comment runs on the `workflow_run` event of the pull request's workflow"
+    try:
+        payload = json.loads(config.event_path.read_text(encoding="utf-8"))
+        run = payload["workflow_run"]
+        run_sha = str(run["head_sha"])
+        pulls = run.get("pull_requests") or []
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return f"cannot read the workflow_run event ({e})"
+    if head_sha != run_sha:
+        return f"the saved head commit {head_sha[:40]!r} is not the triggering run's {run_sha}"
+    numbers = {p.get("number") for p in pulls if isinstance(p, dict)}
+    if numbers:
+        return "" if number in numbers else f"pull request #{number} is not one the triggering run was for"
+    # GitHub leaves `pull_requests` empty for runs from forks: ask it for the pull request's head instead
+    try:
+        pr_head = github.pull_request(number).head_sha
+    except GitHubError as e:
+        return f"cannot look up pull request #{number} ({e})"
+    return "" if pr_head == run_sha else f"pull request #{number}'s head is not the triggering run's commit"
 
 
 def run_audit_mode(config: Config, engines: EngineFactory, out: TextIO) -> int:

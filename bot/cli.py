@@ -136,7 +136,8 @@ def load_dafny(path: str) -> DafnyFile:
 def jobs_for_file(file: DafnyFile, read: ReadResult, method: str | None) -> list[MethodJob]:
     if method is not None and file.find(method) is None:
         raise UsageError(f"{file.path}: no method named `{method}`")
-    return method_jobs(file, read, None if method is None else [method])
+    # includes are followed to files under the current folder only (as in the Action's workspace)
+    return method_jobs(file, read, None if method is None else [method], include_root=Path.cwd())
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:

@@ -13,23 +13,46 @@ class GitError(Exception):
 
 def _git(repo: Path, *args: str, timeout: float = 120) -> str:
     try:
-        proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=timeout,
-                              check=False)
+        # bytes, decoded here: text mode would turn a carriage return inside a file name into a newline
+        proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, timeout=timeout, check=False)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise GitError(f"git {' '.join(args)}: {e}") from e
+    # file names are UTF-8 in practice; one that is not comes back with U+FFFD rather than failing
+    out, err = (data.decode("utf-8", errors="replace") for data in (proc.stdout, proc.stderr))
     if proc.returncode != 0:
-        raise GitError(f"git {' '.join(args)}: {proc.stderr.strip() or proc.stdout.strip()}")
-    return proc.stdout
+        raise GitError(f"git {' '.join(args)}: {err.strip() or out.strip()}")
+    return out
 
 
 def changed_files(repo: Path, base: str, head: str) -> list[tuple[str, str]]:
-    """(status letter, path) for every file that differs between the merge base of base and head, and head."""
-    out = _git(repo, "diff", "--name-status", "--no-renames", f"{base}...{head}")
-    rows = []
-    for line in out.splitlines():
-        status, _, path = line.partition("\t")
-        if path:
-            rows.append((status[:1], path))
+    """(status letter, path) for every file that differs between the merge base of base and head, and head.
+
+    `-z`: without it git quotes names with non-ASCII characters, quotes or newlines (`"sp\\303\\251c.dfy"`)."""
+    return parse_name_status(_git(repo, "diff", "--name-status", "--no-renames", "-z", f"{base}...{head}"))
+
+
+def parse_name_status(out: str) -> list[tuple[str, str]]:
+    """Rows of `git diff --name-status -z`: `STATUS NUL path NUL`, or `R|Cscore NUL old NUL new NUL`.
+
+    A rename is reported as the old path deleted and the new one added (what `--no-renames` gives); a copy
+    as the new path added."""
+    fields = out.split("\0")
+    rows: list[tuple[str, str]] = []
+    i = 0
+    while i + 1 < len(fields):
+        status = fields[i][:1]
+        if status in ("R", "C"):
+            if i + 2 >= len(fields):
+                break
+            old, new = fields[i + 1], fields[i + 2]
+            if status == "R":
+                rows.append(("D", old))
+            rows.append(("A", new))
+            i += 3
+            continue
+        if status:
+            rows.append((status, fields[i + 1]))
+        i += 2
     return rows
 
 

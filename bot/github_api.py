@@ -1,22 +1,29 @@
 """The GitHub REST layer: pull request data, changed files and one sticky comment.
 
-This is the only module that imports PyGithub. Everything it returns is one of the
-frozen dataclasses below, and every failure is one of the `GitHubError` subclasses,
-so callers never see PyGithub objects or exceptions. Messages never contain the token.
+This is the only module that imports PyGithub. PyGithub carries the requests (authentication, base
+URL, connection); this module reads each answer's JSON itself and checks its shape, so an answer
+GitHub's API does not document (a proxy's HTML page, truncated JSON, a null, an object where a list
+belongs) is a `GitHubBadResponse`, never an AttributeError from deep inside. Everything returned is one
+of the frozen dataclasses below, and every failure is one of the `GitHubError` subclasses, so callers
+never see PyGithub objects or exceptions. Messages never contain the token.
+
+Reads (GET) are retried on 5xx answers, timeouts and connection errors. Writes are not retried
+blindly: a POST or PATCH whose answer was lost (a timeout, a 5xx, an unreadable answer) may still have
+been carried out, so before writing again the client looks for its comment, and a comment already
+there with the intended body counts as written.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import requests
-from github import Auth, Github, GithubException, RateLimitExceededException
-from github.Issue import Issue
-from github.IssueComment import IssueComment
+from github import Auth, Github
 
 T = TypeVar("T")
 
@@ -43,6 +50,13 @@ READ_PERMISSION_HINT = (
 NOT_FOUND_HINT = "Check the repository name and the pull request number, and that the token can read the repository."
 BAD_CREDENTIALS_HINT = "GitHub rejected the token (401): check the token passed to the action; it may have expired."
 RATE_LIMIT_HINT = "GitHub's API rate limit was hit; run the job again later."
+BAD_RESPONSE_HINT = (
+    "GitHub, or a proxy in front of it, answered with something its REST API does not document. This is "
+    "usually passing: run the job again. If it persists, check that GITHUB_API_URL points at a GitHub REST API."
+)
+OUTAGE_HINT = "Try again later; https://www.githubstatus.com shows outages."
+# Stops a `Link` header that never ends; 1000 pages of 100 is far beyond GitHub's own caps.
+MAX_PAGES = 1000
 
 _COMMENT_ID = re.compile(r"[A-Za-z0-9._-]+")
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
@@ -61,7 +75,11 @@ class GitHubNotFound(GitHubError):
 
 
 class GitHubUnavailable(GitHubError):
-    """5xx answers or connection errors on every attempt."""
+    """5xx answers, timeouts or connection errors on every attempt."""
+
+
+class GitHubBadResponse(GitHubError):
+    """An answer that is not the JSON GitHub documents: not JSON at all, or JSON of the wrong shape."""
 
 
 @dataclass(frozen=True)
@@ -120,17 +138,196 @@ def _same_body(a: str, b: str) -> bool:
     return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
 
 
-def _github_message(exc: GithubException) -> str:
-    data = exc.data
-    if isinstance(data, dict):
-        message = data.get("message")
-        if isinstance(message, str) and message:
-            return message[:200]
-    return ""
+# -- the wire ----------------------------------------------------------------------------------------
+# Two private exceptions carry what went wrong from the request to the method that names it.
+
+
+class _HTTPStatus(Exception):
+    """A 4xx or 5xx answer; `message` is GitHub's own (token removed), `rate_limited` from its headers."""
+
+    def __init__(self, status: int, message: str, rate_limited: bool) -> None:
+        super().__init__(status)
+        self.status = status
+        self.message = message
+        self.rate_limited = rate_limited
+
+
+class _Malformed(Exception):
+    """A 2xx answer of a shape GitHub does not document. Says which field and what kind, never its content."""
+
+
+def _error_message(text: str) -> str:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return ""
+    message = data.get("message") if isinstance(data, dict) else None
+    return message[:200] if isinstance(message, str) else ""
+
+
+def _rate_limited(status: int, message: str, headers: dict[str, Any]) -> bool:
+    if status == 429:
+        return True
+    # A 403 is a rate limit when GitHub says so, in words (primary or secondary limit) or in its headers.
+    return status == 403 and ("rate limit" in message.casefold() or str(headers.get("x-ratelimit-remaining")) == "0")
+
+
+def _next_link(headers: dict[str, Any]) -> str | None:
+    link = headers.get("link")
+    if not isinstance(link, str):
+        return None
+    for entry in requests.utils.parse_header_links(link):
+        if entry.get("rel") == "next" and entry.get("url"):
+            return entry["url"]
+    return None
+
+
+# -- reading JSON --------------------------------------------------------------------------------
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Malformed(f"{where} is {_kind(value)}, not an object")
+    return value
+
+
+def _array(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Malformed(f"{where} is {_kind(value)}, not an array")
+    return value
+
+
+def _wrong(data: dict[str, Any], key: str, where: str, expected: str) -> _Malformed:
+    found = _kind(data[key]) if key in data else "missing"
+    return _Malformed(f"`{key}` of {where} is {found}, not {expected}")
+
+
+def _str(data: dict[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise _wrong(data, key, where, "a string")
+    return value
+
+
+def _optional_str(data: dict[str, Any], key: str, where: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise _wrong(data, key, where, "a string")
+    return value
+
+
+def _int(data: dict[str, Any], key: str, where: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _wrong(data, key, where, "an integer")
+    return value
+
+
+def _login_of(data: dict[str, Any], where: str) -> str:
+    """The login of `data["user"]`; "" for a deleted account (null)."""
+    user = data.get("user")
+    return "" if user is None else _str(_object(user, f"the user of {where}"), "login", f"the user of {where}")
+
+
+def _author(comment: dict[str, Any]) -> str | None:
+    """Who wrote a listed comment, or None when the answer does not say (a deleted account's `user: null`)."""
+    user = comment.get("user")
+    login = user.get("login") if isinstance(user, dict) else None
+    return login if isinstance(login, str) else None
+
+
+def _text(comment: dict[str, Any]) -> str:
+    body = comment.get("body")
+    return body if isinstance(body, str) else ""
+
+
+def _pull_request(data: object, repository: str) -> PullRequest:
+    where = "the pull request"
+    pull = _object(data, where)
+    base = _object(pull.get("base"), "the pull request's base")
+    head = _object(pull.get("head"), "the pull request's head")
+
+    def repo_name(side: dict[str, Any], name: str) -> str | None:
+        repo = side.get("repo")
+        if repo is None:
+            return None  # GitHub sends null for the head of a pull request whose fork was deleted
+        where = f"the {name} repository"
+        return _str(_object(repo, where), "full_name", where)
+
+    base_repo = repo_name(base, "base") or repository
+    head_repo = repo_name(head, "head")
+    return PullRequest(
+        number=_int(pull, "number", where),
+        title=_optional_str(pull, "title", where) or "",
+        base_sha=_str(base, "sha", "the pull request's base"),
+        head_sha=_str(head, "sha", "the pull request's head"),
+        base_ref=_str(base, "ref", "the pull request's base"),
+        head_ref=_str(head, "ref", "the pull request's head"),
+        head_repo_full_name=head_repo,
+        # A deleted fork (head repo None) is still a fork: we cannot push to it or trust it.
+        is_fork=head_repo is None or head_repo.casefold() != base_repo.casefold(),
+        author_login=_login_of(pull, where),
+    )
+
+
+def _changed_file(data: object) -> ChangedFile:
+    where = "a changed file"
+    entry = _object(data, where)
+    return ChangedFile(
+        filename=_str(entry, "filename", where),
+        status=_str(entry, "status", where),
+        previous_filename=_optional_str(entry, "previous_filename", where) or None,
+        additions=_int(entry, "additions", where),
+        deletions=_int(entry, "deletions", where),
+    )
+
+
+def _comment(data: dict[str, Any], where: str) -> Comment:
+    return Comment(
+        id=_int(data, "id", where),
+        author_login=_author(data) or "",
+        body=_text(data),
+        html_url=_optional_str(data, "html_url", where) or "",
+    )
+
+
+def _written_comment(data: object) -> Comment:
+    """The answer to our POST or PATCH: it must at least say which comment it is and what it holds."""
+    where = "the comment"
+    comment = _object(data, where)
+    _str(comment, "body", where)
+    return _comment(comment, where)
+
+
+def _redactor(secret: str) -> Callable[[str], str]:
+    # A closure, so the token is in no attribute: `vars(client)` and tracebacks' locals do not show it.
+    def redact(text: str) -> str:
+        return text.replace(secret, "***")
+
+    return redact
 
 
 class GitHubClient:
-    """A small client for one repository. Use it as a context manager, or call `close()`."""
+    """A small client for one repository. Use it as a context manager, or call `close()`.
+
+    `retries` is the number of attempts per read, and per write counting the looks in between;
+    `timeout` the seconds to wait for each answer."""
 
     def __init__(
         self,
@@ -150,13 +347,17 @@ class GitHubClient:
             raise ValueError(f"retries must be at least 1, got {retries}")
         if backoff < 0:
             raise ValueError(f"backoff must not be negative, got {backoff}")
+        # PyGithub takes whole seconds only.
+        if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 1:
+            raise ValueError(f"timeout must be a whole number of seconds, at least 1, got {timeout!r}")
         self.repository = repository
         self.base_url = base_url.rstrip("/")
         self._retries = retries
         self._backoff = backoff
         self._sleep = sleep
         self._login: str | None = None
-        # The token lives only inside PyGithub's requester; this object never stores or shows it.
+        # Besides this closure, the token lives only inside PyGithub's requester; this object never shows it.
+        self._redact = _redactor(token)
         self._github = Github(
             auth=Auth.Token(token),
             base_url=self.base_url,
@@ -167,10 +368,7 @@ class GitHubClient:
             retry=None,
             seconds_between_requests=None,
             seconds_between_writes=None,
-            # Lazy objects: no request until an attribute is read, so each call below is one retried unit.
-            lazy=True,
         )
-        self._repo = self._github.get_repo(repository)
 
     def __repr__(self) -> str:
         return f"GitHubClient(repository={self.repository!r}, base_url={self.base_url!r})"
@@ -187,46 +385,25 @@ class GitHubClient:
     # -- reading -------------------------------------------------------------------------------
 
     def pull_request(self, number: int) -> PullRequest:
-        def fetch() -> PullRequest:
-            pull = self._repo.get_pull(number).complete()
-            base_repo = pull.base.repo.full_name if pull.base.repo is not None else self.repository
-            head_repo = pull.head.repo.full_name if pull.head.repo is not None else None
-            return PullRequest(
-                number=pull.number,
-                title=pull.title or "",
-                base_sha=pull.base.sha,
-                head_sha=pull.head.sha,
-                base_ref=pull.base.ref,
-                head_ref=pull.head.ref,
-                head_repo_full_name=head_repo,
-                # A deleted fork (head repo None) is still a fork: we cannot push to it or trust it.
-                is_fork=head_repo is None or head_repo.casefold() != base_repo.casefold(),
-                author_login=pull.user.login if pull.user is not None else "",
-            )
-
-        return self._call(f"read pull request #{number} of {self.repository}", fetch)
+        return self._read(
+            f"read pull request #{number} of {self.repository}",
+            lambda: _pull_request(self._get(f"/repos/{self.repository}/pulls/{number}"), self.repository),
+        )
 
     def changed_files(self, number: int) -> list[ChangedFile]:
         """Every file the pull request changes, all pages (GitHub lists at most 3000)."""
-
-        def fetch() -> list[ChangedFile]:
-            return [
-                ChangedFile(
-                    filename=f.filename,
-                    status=f.status,
-                    previous_filename=f.previous_filename or None,
-                    additions=f.additions,
-                    deletions=f.deletions,
-                )
-                for f in self._repo.get_pull(number).get_files()
-            ]
-
-        return self._call(f"list the files of pull request #{number} of {self.repository}", fetch)
+        return self._read(
+            f"list the files of pull request #{number} of {self.repository}",
+            lambda: [_changed_file(f) for f in self._list(f"/repos/{self.repository}/pulls/{number}/files", "files")],
+        )
 
     def authenticated_login(self) -> str | None:
         """The token's login, or None when GitHub refuses GET /user (as it does for a workflow's GITHUB_TOKEN)."""
         try:
-            return self._call("read the authenticated user", lambda: str(self._github.get_user().login))
+            return self._read(
+                "read the authenticated user",
+                lambda: _str(_object(self._get("/user"), "the user"), "login", "the user"),
+            )
         except GitHubPermissionError:
             return None
 
@@ -237,9 +414,10 @@ class GitHubClient:
         return self._login
 
     def find_comment(self, number: int, marker: str, author: str) -> Comment | None:
-        """The most recent comment by `author` whose body holds `marker`; comments by others are ignored."""
-        found = self._find(number, marker, author)
-        return None if found is None else _to_comment(found)
+        """The most recent comment by `author` whose body holds `marker`; comments by others are ignored.
+
+        Comments whose author the answer does not give (a deleted account's `user: null`) are never ours."""
+        return self._find(number, marker, author)
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -249,80 +427,145 @@ class GitHubClient:
         """Create our sticky comment, or edit it in place; never touches anyone else's comment."""
         body = with_marker(body, marker)
         existing = self._find(number, marker, author)
-        if existing is None:
-            # A 5xx on POST may still have created the comment; a retry then makes a second one,
-            # which is harmless: the next run edits the most recent.
-            created = self._call(
-                f"create a comment on pull request #{number} of {self.repository}",
-                lambda: self._issue(number).create_comment(body),
-                write=True,
-            )
-            return "created", _to_comment(created)
-        if only_if_changed and _same_body(existing.body or "", body):
-            return "unchanged", _to_comment(existing)
-        try:
-            self._call(
-                f"update comment {existing.id} on pull request #{number} of {self.repository}",
-                lambda: existing.edit(body),
-                write=True,
-            )
-        except GitHubNotFound:
-            # Deleted between our listing and the edit: post a fresh one instead.
-            created = self._call(
-                f"create a comment on pull request #{number} of {self.repository}",
-                lambda: self._issue(number).create_comment(body),
-                write=True,
-            )
-            return "created", _to_comment(created)
-        return "updated", _to_comment(existing)
+        if existing is not None and only_if_changed and _same_body(existing.body, body):
+            return "unchanged", existing
+        return self._write(number, marker, body, author, existing)
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _issue(self, number: int) -> Issue:
-        # Comments on a pull request live on its issue; the lazy Issue costs no request.
-        return self._repo.get_issue(number)
+    def _request(
+        self, verb: str, url: str, parameters: dict[str, Any] | None = None, body: Any = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """One request -> (JSON, headers). Raises _HTTPStatus, _Malformed or requests' exceptions only."""
+        try:
+            status, headers, text = self._github.requester.requestJson(verb, url, parameters=parameters, input=body)
+        except requests.RequestException:
+            raise
+        except (RuntimeError, ValueError, TypeError, AttributeError, KeyError) as exc:
+            # PyGithub gave up on the answer itself (a redirect to another host, say).
+            raise _Malformed(f"PyGithub could not handle the answer: {type(exc).__name__}") from None
+        headers = headers if isinstance(headers, dict) else {}
+        if status >= 400:
+            message = self._redact(_error_message(text))
+            raise _HTTPStatus(status, message, _rate_limited(status, message, headers))
+        if not text:
+            raise _Malformed(f"the answer (HTTP {status}) is empty")
+        try:
+            return json.loads(text), headers
+        except ValueError:
+            raise _Malformed(f"the answer (HTTP {status}) is not JSON") from None
 
-    def _find(self, number: int, marker: str, author: str) -> IssueComment | None:
-        def scan() -> IssueComment | None:
+    def _get(self, url: str) -> Any:
+        return self._request("GET", url)[0]
+
+    def _list(self, url: str, what: str) -> Iterator[Any]:
+        """The items of every page of a list endpoint, following GitHub's `Link: rel="next"`."""
+        parameters: dict[str, Any] | None = {"per_page": PER_PAGE}
+        next_url: str | None = url
+        for page in range(1, MAX_PAGES + 1):
+            if next_url is None:
+                return
+            data, headers = self._request("GET", next_url, parameters)
+            yield from _array(data, f"page {page} of the {what}")
+            # The next link carries its own query (page, per_page).
+            next_url, parameters = _next_link(headers), None
+        raise _Malformed(f"the {what} go on for more than {MAX_PAGES} pages")
+
+    def _find(self, number: int, marker: str, author: str) -> Comment | None:
+        def scan() -> Comment | None:
             # Every page: a busy pull request can have hundreds of comments.
-            ours = [
-                comment
-                for comment in self._issue(number).get_comments()
-                if marker in (comment.body or "")
-                and _same_login(comment.user.login if comment.user is not None else "", author)
-            ]
+            ours: list[Comment] = []
+            for item in self._list(f"/repos/{self.repository}/issues/{number}/comments", "comments"):
+                comment = _object(item, "a comment")
+                login = _author(comment)
+                if login is not None and _same_login(login, author) and marker in _text(comment):
+                    ours.append(_comment(comment, "a comment"))
             # GitHub lists comments by ascending id; max() picks the most recent without relying on it.
-            return max(ours, key=lambda comment: comment.id, default=None)
+            return max(ours, key=lambda c: c.id, default=None)
 
-        return self._call(f"list the comments on pull request #{number} of {self.repository}", scan)
+        return self._read(f"list the comments on pull request #{number} of {self.repository}", scan)
 
-    def _call(self, what: str, fn: Callable[[], T], *, write: bool = False) -> T:
-        """Run `fn`, retrying 5xx answers and connection errors; map every failure to a GitHubError."""
+    def _read(self, what: str, fn: Callable[[], T]) -> T:
+        """Run `fn`'s GET requests, retrying 5xx answers, timeouts and connection errors; fail as a GitHubError."""
         last = ""
         for attempt in range(1, self._retries + 1):
             try:
                 return fn()
-            except GithubException as exc:
+            except _HTTPStatus as exc:
                 if exc.status < 500:
-                    raise self._client_error(what, exc, write) from exc
+                    raise self._client_error(what, exc, write=False) from None
                 last = f"HTTP {exc.status}"
             except requests.RequestException as exc:
                 # Only the class name: the text of a connection error is noisy and says nothing more.
                 last = type(exc).__name__
+            except _Malformed as exc:
+                # Not retried: a proxy's page or a wrong shape is rarely gone a second later.
+                raise GitHubBadResponse(f"Could not {what}: {exc} ({self.base_url}). {BAD_RESPONSE_HINT}") from None
             if attempt < self._retries:
                 self._sleep(self._backoff * 2 ** (attempt - 1))
         raise GitHubUnavailable(
             f"GitHub did not answer properly when trying to {what}: {last} on all {self._retries} attempts "
-            f"({self.base_url}). Try again later; https://www.githubstatus.com shows outages."
+            f"({self.base_url}). {OUTAGE_HINT}"
         )
 
-    def _client_error(self, what: str, exc: GithubException, write: bool) -> GitHubError:
+    def _write(
+        self, number: int, marker: str, body: str, author: str, target: Comment | None
+    ) -> tuple[UpsertAction, Comment]:
+        """Post our comment (`target` None) or edit `target`, never blindly twice.
+
+        A write whose answer is lost (a timeout, a 5xx, an unreadable answer) may have been carried out
+        all the same, so the comments are looked through before the next attempt: our comment with
+        `body` is the write done; our comment with another body is edited; none is posted."""
+        failures = 0
+        unreadable = False
+        while True:
+            action: UpsertAction = "created" if target is None else "updated"
+            if target is None:
+                what = f"create a comment on pull request #{number} of {self.repository}"
+                verb, url = "POST", f"/repos/{self.repository}/issues/{number}/comments"
+            else:
+                what = f"update comment {target.id} on pull request #{number} of {self.repository}"
+                verb, url = "PATCH", f"/repos/{self.repository}/issues/comments/{target.id}"
+            try:
+                return action, _written_comment(self._request(verb, url, body={"body": body})[0])
+            except _HTTPStatus as exc:
+                if exc.status == 404 and target is not None:
+                    # Deleted between our listing and the edit: post a fresh one instead.
+                    target = None
+                    continue
+                if exc.status < 500:
+                    raise self._client_error(what, exc, write=True) from None
+                last, unreadable = f"HTTP {exc.status}", False
+            except requests.RequestException as exc:
+                last, unreadable = type(exc).__name__, False
+            except _Malformed as exc:
+                last, unreadable = f"an unreadable answer ({exc})", True
+            failures += 1
+            self._sleep(self._backoff * 2 ** (failures - 1))
+            try:
+                found = self._find(number, marker, author)
+            except GitHubError as exc:
+                raise type(exc)(
+                    f"Could not {what}: {last}. The comment may have been posted all the same, but looking for "
+                    f"it failed too, so it was not sent again. {exc}"
+                ) from None
+            if found is not None and _same_body(found.body, body):
+                return action, found
+            if failures >= self._retries:
+                error = GitHubBadResponse if unreadable else GitHubUnavailable
+                hint = BAD_RESPONSE_HINT if unreadable else OUTAGE_HINT
+                raise error(
+                    f"GitHub did not answer properly when trying to {what}: {last} on all {self._retries} attempts, "
+                    f"and the comment is not on the pull request ({self.base_url}). {hint}"
+                )
+            target = found
+
+    def _client_error(self, what: str, exc: _HTTPStatus, write: bool) -> GitHubError:
         status = exc.status
-        said = _github_message(exc)
-        detail = f"{status}: {said}" if said else str(status)
+        detail = f"{status}: {exc.message}" if exc.message else str(status)
         if status == 401:
             return GitHubError(f"Could not {what} ({detail}). {BAD_CREDENTIALS_HINT}")
-        if status == 429 or isinstance(exc, RateLimitExceededException):
+        if exc.rate_limited:
             return GitHubError(f"Could not {what} ({detail}). {RATE_LIMIT_HINT}")
         if status == 403:
             hint = FORK_RECIPE_HINT if write else READ_PERMISSION_HINT
@@ -330,12 +573,3 @@ class GitHubClient:
         if status == 404:
             return GitHubNotFound(f"Could not {what} ({detail}): not found. {NOT_FOUND_HINT}")
         return GitHubError(f"Could not {what} ({detail}).")
-
-
-def _to_comment(comment: IssueComment) -> Comment:
-    return Comment(
-        id=comment.id,
-        author_login=comment.user.login if comment.user is not None else "",
-        body=comment.body or "",
-        html_url=comment.html_url or "",
-    )

@@ -155,6 +155,31 @@ def evaluate(
         raise NoValue("evaluation ran out of stack") from err
 
 
+def quantifier_domain(
+    file: DafnyFile,
+    text: str,
+    env: Mapping[str, Value],
+    old_env: Mapping[str, Value] | None = None,
+    types: Mapping[str, DafnyType] | None = None,
+    budget: int = 10_000,
+) -> list[GValue] | None:
+    """The finite domain that the quantifier `text`'s range and body confine its first variable to
+    (what instances fall back to when the guards leave the variable unbounded); None when none is
+    known. Raises NoValue for unsupported syntax or a hit bound."""
+    try:
+        e = parse_expr(text)
+    except ExprError as err:
+        raise NoValue(str(err)) from err
+    if not isinstance(e, Quant):
+        raise NoValue("not a quantifier")
+    ev = Evaluator(file, env, env if old_env is None else old_env, types or {}, budget)
+    outer = {k: v for k, v in ev.env.items() if k not in {b.name for b in e.vars}}
+    try:
+        return ev.domain(e.vars[0], _matter(e), outer, False)
+    except _Limit as limit:
+        raise NoValue(str(limit)) from limit
+
+
 def requires_hold(
     file: DafnyFile, call: str, env: Mapping[str, Value], types: Mapping[str, DafnyType], budget: int = 2_000
 ) -> bool:
@@ -459,6 +484,38 @@ def _guards(q: Quant) -> list[Expr]:
     return out
 
 
+def _matter(q: Quant) -> Expr:
+    """True exactly at the instances that decide q: an `exists`' witnesses, a `forall`'s counterexamples."""
+    body: Expr = q.body if q.kind == "exists" else Unary("!", q.body)
+    return body if q.range is None else Binary("&&", q.range, body)
+
+
+# Types whose every value a bound variable (or a function parameter) ranges over: the values a domain
+# is built from are of the variable's base type, which a subset type such as `nat` may not contain all of.
+_DOMAIN_TYPES = frozenset({"int", "nat", "bool", "char", "real", "string"})
+_Support = list[GValue] | None
+_BOOLEAN_OPS = frozenset({"<==>", "==>", "<==", "&&", "||", "==", "!=", "<", "<=", ">", ">=", "in", "!in", "!!"})
+
+
+def _union(*parts: _Support) -> _Support:
+    """The support of a value that needs one of the parts: all of them must be known."""
+    out: dict[GValue, None] = {}
+    for part in parts:
+        if part is None:
+            return None
+        out.update(dict.fromkeys(part))
+    return list(out)
+
+
+def _meet(*parts: _Support) -> _Support:
+    """The support of a value that needs all of the parts: any known one bounds it."""
+    known = [set(p) for p in parts if p is not None]
+    if not known:
+        return None
+    first = next(p for p in parts if p is not None)
+    return [x for x in first if all(x in k for k in known)]
+
+
 class Evaluator:
     """Evaluates expressions over concrete values, calling the file's functions by their bodies.
 
@@ -505,9 +562,7 @@ class Evaluator:
         return v.v
 
     def eval(self, e: Expr, env: Mapping[str, GValue], old: bool) -> GValue:
-        self.steps += 1
-        if self.steps > self.budget:
-            raise _Stop(f"ground evaluation stopped at {self.budget} steps")
+        self.tick()
         if self.depth >= MAX_EVAL_DEPTH:
             raise _Limit(f"evaluation nested deeper than {MAX_EVAL_DEPTH} levels (recursive calls)")
         self.depth += 1
@@ -696,7 +751,7 @@ class Evaluator:
     def quantifier(self, q: Quant, env: Mapping[str, GValue], old: bool) -> tuple[bool, dict[str, GValue] | None]:
         """The value, and the decisive instance: an `exists`' witness or a `forall`'s counterexample."""
         unknown = False
-        for inst in self.instances(q.vars, _guards(q), env, old):
+        for inst in self.instances(q.vars, _guards(q), env, old, _matter(q)):
             local = {**env, **inst}
             try:
                 ok = q.range is None or self.truth(q.range, local, old)
@@ -714,7 +769,7 @@ class Evaluator:
         if c.term is None and len(c.vars) != 1:
             raise NoValue
         out: set[GValue] = set()
-        for inst in self.instances(c.vars, _conjuncts(c.range), env, old):
+        for inst in self.instances(c.vars, _conjuncts(c.range), env, old, c.range):
             local = {**env, **inst}
             if self.truth(c.range, local, old):
                 item = inst[c.vars[0].name] if c.term is None else self.eval(c.term, local, old)
@@ -724,33 +779,50 @@ class Evaluator:
         return SetV(frozenset(out))
 
     def instances(
-        self, bvs: Sequence[BoundVar], guards: Sequence[Expr], env: Mapping[str, GValue], old: bool
+        self, bvs: Sequence[BoundVar], guards: Sequence[Expr], env: Mapping[str, GValue], old: bool,
+        matter: Expr | None = None,
     ) -> Iterator[dict[str, GValue]]:
         """Every binding of the variables that can satisfy the guards (a superset, in a
-        deterministic order); NoValue when some variable has no finite candidate set."""
+        deterministic order); NoValue when some variable has no finite candidate set.
+
+        matter, when given, is true at every binding that matters (false elsewhere): a variable the
+        guards leave unbounded may still get the finite domain it confines (see `domain`)."""
         names = {v.name for v in bvs}
         outer = {k: v for k, v in env.items() if k not in names}  # bound names shadow outer ones
-        yield from self._bind(list(bvs), guards, outer, {}, old)
+        yield from self._bind(list(bvs), guards, outer, {}, old, matter)
 
     def _bind(
         self, todo: list[BoundVar], guards: Sequence[Expr], outer: Mapping[str, GValue], done: dict[str, GValue],
-        old: bool,
+        old: bool, matter: Expr | None,
     ) -> Iterator[dict[str, GValue]]:
         if not todo:
             yield dict(done)
             return
         scope = {**outer, **done}
+        found: tuple[int, list[GValue]] | None = None
         for i, var in enumerate(todo):  # the first variable whose candidates are computable now
             cands = self.candidates(var, guards, scope, old)
             if cands is not None:
-                rest = todo[:i] + todo[i + 1 :]
-                for c in cands:
-                    self.steps += 1
-                    if self.steps > self.budget:
-                        raise _Stop(f"ground evaluation stopped at {self.budget} steps")
-                    yield from self._bind(rest, guards, outer, {**done, var.name: c}, old)
-                return
-        raise NoValue
+                found = i, cands
+                break
+        if found is None and matter is not None:
+            for i, var in enumerate(todo):  # else the first one the body confines
+                cands = self.domain(var, matter, scope, old)
+                if cands is not None:
+                    found = i, cands
+                    break
+        if found is None:
+            raise NoValue
+        i, cands = found
+        rest = todo[:i] + todo[i + 1 :]
+        for c in cands:
+            self.tick()
+            yield from self._bind(rest, guards, outer, {**done, todo[i].name: c}, old, matter)
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > self.budget:
+            raise _Stop(f"ground evaluation stopped at {self.budget} steps")
 
     def candidates(
         self, var: BoundVar, guards: Sequence[Expr], env: Mapping[str, GValue], old: bool
@@ -828,6 +900,166 @@ class Evaluator:
                 strict = bool(seg & {"<", ">"})
                 below = (q > p) == up  # name is below y
                 yield ("<" if strict else "<=") if below else (">" if strict else ">="), v
+
+    # -- finite domains that a quantifier's body confines its variable to
+
+    def domain(
+        self, var: BoundVar, matter: Expr, env: Mapping[str, GValue], old: bool
+    ) -> list[GValue] | None:
+        """A finite superset of the values of var at which matter can be true, in a deterministic
+        order: outside it matter is false whatever the other unbound names are, so the instances
+        there do not matter (a true `forall` body, a false `exists` body). None when none is known.
+
+        `forall x :: x in r <==> exists i :: 0 <= i < a.Length && a[i] == x` only matters where a
+        side is true: x in r, or x one of the a[i]."""
+        if var.type_text is not None and var.type_text.strip() not in _DOMAIN_TYPES:
+            return None  # a subset type may exclude values of the base type the domain is read from
+        found = self.support(matter, True, var, env, old, 0)
+        if found is None:
+            return None
+        if var.type_text is not None and var.type_text.strip() == "nat":
+            found = [x for x in found if isinstance(x, IntV) and x.v >= 0]
+        if len(found) > self.remaining():
+            raise _Limit(f"{len(found)} instances of `{var.name}` exceed the remaining {self.remaining()} steps")
+        return sorted(found, key=_order)
+
+    def support(
+        self, e: Expr, want: bool, var: BoundVar, env: Mapping[str, GValue], old: bool, inlined: int
+    ) -> _Support:
+        """A finite list of values of var outside which e cannot evaluate to `want`, whatever the
+        names missing from env are; None when no such list is known (never a guess). env holds
+        neither var nor the other unbound names, so a term mentioning them has no value here."""
+        self.tick()
+        if self.depth >= MAX_EVAL_DEPTH:
+            return None
+        self.depth += 1
+        try:
+            return self._support(e, want, var, env, old, inlined)
+        finally:
+            self.depth -= 1
+
+    def _support(
+        self, e: Expr, want: bool, var: BoundVar, env: Mapping[str, GValue], old: bool, inlined: int
+    ) -> _Support:
+        def sup(x: Expr, w: bool, env2: Mapping[str, GValue] = env, old2: bool = old) -> _Support:
+            return self.support(x, w, var, env2, old2, inlined)
+
+        if var.name not in free_vars(e):  # constant in var: never `want`, or no bound
+            try:
+                return [] if self.truth(e, env, old) != want else None
+            except NoValue:
+                return None
+        if isinstance(e, Unary) and e.op == "!":
+            return sup(e.operand, not want)
+        if isinstance(e, Old):
+            return sup(e.operand, want, env, True)
+        if isinstance(e, Binary) and e.op in ("!=", "!in"):
+            return sup(Binary("==" if e.op == "!=" else "in", e.left, e.right), not want)
+        if isinstance(e, Binary) and e.op == "==" and (self.boolean(e.left) or self.boolean(e.right)):
+            e = Binary("<==>", e.left, e.right)  # equal truth values (`!=` came here as `==`)
+        if isinstance(e, Binary) and e.op in ("&&", "||", "==>", "<==", "<==>"):
+            left, right = (e.right, e.left) if e.op == "<==" else (e.left, e.right)
+            if e.op == "&&":
+                return _meet(sup(left, True), sup(right, True)) if want else _union(sup(left, False), sup(right, False))
+            if e.op == "||":
+                return _union(sup(left, True), sup(right, True)) if want else _meet(sup(left, False), sup(right, False))
+            if e.op in ("==>", "<=="):
+                return _union(sup(left, False), sup(right, True)) if want else _meet(sup(left, True), sup(right, False))
+            lt, lf, rt, rf = sup(left, True), sup(left, False), sup(right, True), sup(right, False)
+            if want:  # both true or both false
+                return _union(_meet(lt, rt), _meet(lf, rf))
+            return _union(_meet(lt, rf), _meet(lf, rt))
+        if isinstance(e, Binary | Chain) and want:  # `x in s`, `x == e`, `lo <= x < hi`
+            if isinstance(e, Binary) and e.op not in ("==", "<", "<=", ">", ">=", "in"):
+                return None
+            try:
+                return self.candidates(var, [e], env, old)
+            except NoValue:
+                return None
+            except _Limit as limit:
+                if isinstance(limit, _Stop):
+                    raise
+                return None
+        if isinstance(e, Ite):
+            if var.name not in free_vars(e.cond):
+                try:
+                    return sup(e.then if self.truth(e.cond, env, old) else e.els, want)
+                except NoValue:
+                    return None
+            return _union(_meet(sup(e.cond, True), sup(e.then, want)), _meet(sup(e.cond, False), sup(e.els, want)))
+        if isinstance(e, Quant):
+            return self.quantifier_support(e, want, var, env, old, inlined)
+        if isinstance(e, Call):
+            return self.call_support(e, want, var, env, old, inlined)
+        return None
+
+    def boolean(self, e: Expr) -> bool:
+        """Whether e is of type bool by its form (so `e == f` means `e <==> f`)."""
+        if isinstance(e, Lit):
+            return isinstance(e.value, BoolV)
+        if isinstance(e, Unary):
+            return e.op == "!"
+        if isinstance(e, Binary):
+            return e.op in _BOOLEAN_OPS
+        if isinstance(e, Call):
+            return e.name in self.functions and self.functions[e.name].kind.startswith("predicate")
+        return isinstance(e, Chain | Quant)
+
+    def quantifier_support(
+        self, q: Quant, want: bool, var: BoundVar, env: Mapping[str, GValue], old: bool, inlined: int
+    ) -> _Support:
+        """Over the quantifier's own instances (its variable bounded without var): an `exists` is true
+        only where some instance's matter is, a `forall` false only where some counterexample is."""
+        matter = _matter(q)
+        exists_wanted = want == (q.kind == "exists")  # want a witness (exists) / a counterexample (forall)
+        parts: list[_Support] = []
+        try:
+            for inst in self.instances(q.vars, _guards(q), env, old, matter):
+                parts.append(self.support(matter, exists_wanted, var, {**env, **inst}, old, inlined))
+        except NoValue:
+            return None
+        except _Limit as limit:
+            if isinstance(limit, _Stop):
+                raise
+            return None
+        if exists_wanted:
+            return _union(*parts)  # no instance at all: never a witness
+        return _meet(*parts) if parts else None
+
+    def call_support(
+        self, e: Call, want: bool, var: BoundVar, env: Mapping[str, GValue], old: bool, inlined: int
+    ) -> _Support:
+        """Through the body of a function whose one argument is var itself, the others concrete,
+        the preconditions true regardless of var, and var's parameter of a full type."""
+        if inlined >= 8 or e.name not in self.functions:
+            return None
+        try:
+            params, requires, body = self.parts(e.name)
+        except NoValue:
+            return None
+        if len(params) != len(e.args):
+            return None
+        tracked: str | None = None
+        local: dict[str, GValue] = {}
+        try:
+            for p, arg in zip(params, e.args, strict=True):
+                if arg == Name(var.name) and tracked is None:
+                    tracked = p
+                elif var.name in free_vars(arg):
+                    return None
+                else:
+                    local[p] = self.eval(arg, env, old)
+            if tracked is None:
+                return None
+            types = {p.name: p.type_text.strip() for p in self.functions[e.name].params}
+            if types.get(tracked) not in _DOMAIN_TYPES - {"nat"}:
+                return None  # outside a parameter's subset type the function's value is unconstrained
+            for r in requires:
+                if tracked in free_vars(r) or not self.truth(r, local, old):
+                    return None
+        except NoValue:
+            return None
+        return self.support(body, want, BoundVar(tracked, types[tracked]), local, old, inlined + 1)
 
 
 # -- facts -------------------------------------------------------------------------------------------

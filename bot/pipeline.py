@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import Protocol
 
 from bot.dafny.decls import DafnyFile, Decl
@@ -69,10 +70,18 @@ class MethodJob:
     cases: tuple[TestCase, ...]
     problems: tuple[CaseProblem, ...] = ()
     display_path: str = ""  # path as shown in reports
+    # `include`s are followed only to files inside this folder (None: an include is refused);
+    # `spec_path` is where the spec lies on disk when `file.path` is not that path
+    include_root: Path | None = None
+    spec_path: Path | None = None
 
 
 def method_jobs(
-    file: DafnyFile, read: ReadResult, names: Sequence[str] | None = None, display_path: str = ""
+    file: DafnyFile,
+    read: ReadResult,
+    names: Sequence[str] | None = None,
+    display_path: str = "",
+    include_root: Path | None = None,
 ) -> list[MethodJob]:
     """One job per tested method of the file (or per given name), with its cases and unreadable cases."""
     if names is None:
@@ -86,7 +95,7 @@ def method_jobs(
         key = decl.qualified
         cases = tuple(c for c in read.cases if c.method == key)
         problems = tuple(p for p in read.problems if p.method in ("", key))
-        jobs.append(MethodJob(file, decl, cases, problems, display_path or file.path))
+        jobs.append(MethodJob(file, decl, cases, problems, display_path or file.path, include_root))
     return jobs
 
 
@@ -364,7 +373,7 @@ def score_methods(
         key = id(job.file)
         if key not in preludes and key not in prelude_errors:
             try:
-                preludes[key] = make_prelude(job.file, dialect)
+                preludes[key] = make_prelude(job.file, dialect, job.include_root, job.spec_path)
             except (ValueError, HarnessError) as e:
                 prelude_errors[key] = str(e)
 

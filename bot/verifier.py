@@ -53,11 +53,12 @@ import subprocess
 import tempfile
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, cast
 
+from bot.includes import IncludeError, find_includes
 from bot.outcomes import Outcome, Result
 
 INSTALL_HINT = "Install Dafny with scripts/setup.sh, or on Debian/Ubuntu: apt-get install -y dafny."
@@ -69,6 +70,9 @@ NOT_RUN = "verifier could not be started: "
 # Also what a method with nothing to prove gets: Dafny 2.3 makes no task of an empty body (measured).
 NO_RESULT = "verifier reported no result for this method (one with nothing to prove is not verified)"
 OUT_OF_MEMORY = "verifier ran out of memory"
+# Dafny follows an include anywhere (an absolute path too); bot.harness inlines included files instead, so a
+# directive left in a program is a defect of the tool, and the program is not run.
+INCLUDE_LEFT = "not verified: the program holds an `include` directive, which the verifier would follow: "
 BAD_COMMAND_LINE = "verifier rejected its command line: "
 _TRANSIENT = (KILLED, CRASHED, NOT_RUN, NO_RESULT, OUT_OF_MEMORY, BAD_COMMAND_LINE)
 
@@ -124,12 +128,46 @@ class _Run:
     start_error: str = ""
 
 
+# The verifier's environment: ours is not inherited (in the Action it holds the token, as INPUT_GITHUB_TOKEN and
+# GITHUB_TOKEN). These names, and names starting with these prefixes, are passed on; nothing else.
+ENV_NAMES = ("PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LD_LIBRARY_PATH")
+ENV_PREFIXES = (
+    "MONO_",  # Dafny 2.x runs on mono: MONO_PATH, MONO_CONFIG, MONO_GAC_PREFIX, MONO_ENV_OPTIONS, ...
+    "DOTNET_",  # Dafny 3.x/4.x runs on .NET: DOTNET_ROOT (where the runtime is), DOTNET_CLI_HOME, ...
+)
+# Never passed on, even when allowed above.
+ENV_REFUSED_PARTS = ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH")
+ENV_REFUSED_PREFIXES = ("INPUT_", "GITHUB_", "ACTIONS_", "RUNNER_")
+UTF8_LOCALE = "C.UTF-8"  # when neither LC_ALL nor LANG names a UTF-8 locale
+
+
+def _is_utf8_locale(value: str) -> bool:
+    return ".utf8" in value.replace("-", "").lower()  # en_US.UTF-8, C.utf8, de_DE.UTF-8@euro
+
+
+def child_environment(parent: Mapping[str, str]) -> dict[str, str]:
+    """The environment a verifier process starts with: the allowed part of `parent`, and a UTF-8 locale
+    (LANG and LC_ALL: the parent's LC_ALL or LANG when it is UTF-8, else C.UTF-8)."""
+    env: dict[str, str] = {}
+    for name, value in parent.items():
+        upper = name.upper()
+        if upper.startswith(ENV_REFUSED_PREFIXES) or any(part in upper for part in ENV_REFUSED_PARTS):
+            continue
+        if name in ENV_NAMES or name.startswith(ENV_PREFIXES):
+            env[name] = value
+    locale = next((v for v in (parent.get("LC_ALL", ""), parent.get("LANG", "")) if _is_utf8_locale(v)), UTF8_LOCALE)
+    env["LANG"] = env["LC_ALL"] = locale
+    return env
+
+
 def _run(argv: Sequence[str], cwd: str | None, limit: float) -> _Run:
+    """Run argv with a wall-clock limit, in its own process group, with `child_environment` only."""
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
             list(argv),
             cwd=cwd,
+            env=child_environment(os.environ),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -421,6 +459,19 @@ def mangle(name: str) -> str:
     return name.replace("_", "__")
 
 
+def _refuse_includes(layout: _Layout, names: Sequence[str]) -> dict[str, Result] | None:
+    """Every name as an ERROR when the batch holds an `include` directive (or cannot be scanned for one)."""
+    if "include" not in layout.text:
+        return None  # the usual case, without tokenizing
+    try:
+        found = find_includes(layout.text, FILE_NAME)
+    except IncludeError as e:
+        return _all(names, Outcome.ERROR, INCLUDE_LEFT + str(e), 0.0)
+    if not found:
+        return None
+    return _all(names, Outcome.ERROR, INCLUDE_LEFT + f"line {found[0].line}: {found[0].directive}", 0.0)
+
+
 def _run_batch(
     prelude: str, methods: Sequence[tuple[str, str]], argv: list[str], wall: float
 ) -> tuple[_Layout, _Run, bytes | None]:
@@ -471,6 +522,9 @@ class Dafny2Backend:
         names = [name for name, _ in methods]
         if not names:
             return {}
+        refused = _refuse_includes(_Layout.build(prelude, methods), names)
+        if refused is not None:
+            return refused
         wall = self.wall_limit(time_limit, len(names))
         layout, run, report = _run_batch(prelude, methods, self.command(names, time_limit, "report.xml"), wall)
         return self._results(layout, names, run, report, time_limit, wall)
@@ -633,6 +687,9 @@ class Dafny4Backend:
         names = [name for name, _ in methods]
         if not names:
             return {}
+        refused = _refuse_includes(_Layout.build(prelude, methods), names)
+        if refused is not None:
+            return refused
         wall = self.wall_limit(time_limit, len(names))
         layout, run, data = _run_batch(prelude, methods, self.command(names, time_limit, "log.json"), wall)
         log = None if data is None else data.decode("utf-8", errors="replace")

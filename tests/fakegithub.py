@@ -1,7 +1,9 @@
 """A small stateful fake of GitHub's REST API for tests, served over real HTTP on 127.0.0.1.
 
 It answers the endpoints the action uses with GitHub's documented JSON shapes, paginates with
-`Link` headers, requires an `Authorization` header, records every request and can be told to fail.
+`Link` headers, requires an `Authorization` header, records every request and can be told to fail:
+refuse a request (`fail`), carry it out and lose the answer (`lose_answer`: a 502 or a slow answer), or
+carry it out and answer something GitHub does not document (`mangle`: not JSON, wrong shapes, nulls).
 Every `url`, `html_url` and `Link` it returns points at the server itself: PyGithub refuses to
 follow URLs on other hosts. Loaded by tests/conftest.py (fixture `github_server`).
 """
@@ -12,6 +14,7 @@ import json
 import re
 import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,9 +41,16 @@ class RecordedRequest:
 class Fault:
     method: str
     path_regex: str
-    status: int
     times: int | None  # None: forever
-    message: str
+    # The status to answer with an error body; None keeps the real answer's status and body.
+    status: int | None
+    message: str = ""
+    # Carry out the request first: the write happens, whatever the client is told.
+    perform: bool = False
+    # Seconds to wait before answering (without holding the lock, so other requests go on meanwhile).
+    delay: float = 0.0
+    # Rewrites the real answer's JSON; a `bytes` result is sent as it is (as text/html).
+    transform: Callable[[Any], Any] | None = None
 
 
 @dataclass
@@ -62,7 +72,8 @@ class FakeComment:
     id: int
     repo: str
     issue_number: int
-    user: str
+    # None: a deleted account; GitHub then answers `"user": null`.
+    user: str | None
     body: str
     created_at: datetime
     updated_at: datetime
@@ -90,6 +101,8 @@ class FakeGitHub:
         self.lock = threading.Lock()
         self._next_id = 1000
         self._clock = 0
+        # Set on close: wakes the handlers still waiting out a slow answer.
+        self.closing = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
         self._server.daemon_threads = True
         host, port = self._server.server_address[:2]
@@ -105,6 +118,7 @@ class FakeGitHub:
         if self._closed:
             return
         self._closed = True
+        self.closing.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
@@ -158,7 +172,8 @@ class FakeGitHub:
             self.pulls[(repo, number)] = pull
         return pull
 
-    def add_comment(self, repo: str, number: int, user: str, body: str) -> FakeComment:
+    def add_comment(self, repo: str, number: int, user: str | None, body: str) -> FakeComment:
+        """A comment by `user`; None stands for a deleted account (GitHub answers `"user": null`)."""
         with self.lock:
             return self._new_comment(repo, number, user, body)
 
@@ -167,7 +182,9 @@ class FakeGitHub:
             return [c for c in self.comments if c.repo == repo and c.issue_number == number]
 
     def fail(self, method: str, path_regex: str, status: int, times: int | None = 1, message: str = "") -> None:
-        """Answer `status` to `method` on paths fully matching `path_regex`, `times` times (None: forever)."""
+        """Answer `status` to `method` on paths fully matching `path_regex`, `times` times (None: forever).
+
+        The request is not carried out: nothing is stored or changed."""
         default = {
             403: "Resource not accessible by integration",
             404: "Not Found",
@@ -175,8 +192,27 @@ class FakeGitHub:
             502: "Server Error",
             503: "Service Unavailable",
         }.get(status, "Error")
+        self._add_fault(Fault(method.upper(), path_regex, times, status, message or default))
+
+    def lose_answer(
+        self, method: str, path_regex: str, status: int | None = 502, delay: float = 0.0, times: int | None = 1
+    ) -> None:
+        """Carry out the request, then answer `status` (None: the real answer) after `delay` seconds.
+
+        A proxy's 502 after GitHub stored the comment, or an answer slower than the client's timeout: the
+        write happened, but the client cannot know it."""
+        message = "Server Error" if status is not None else ""
+        self._add_fault(Fault(method.upper(), path_regex, times, status, message, perform=True, delay=delay))
+
+    def mangle(self, method: str, path_regex: str, transform: Callable[[Any], Any], times: int | None = 1) -> None:
+        """Carry out the request and send `transform(real JSON)` with the real status instead of the real answer.
+
+        A `bytes` result is sent as it is: an HTML error page, truncated JSON, an empty body."""
+        self._add_fault(Fault(method.upper(), path_regex, times, None, perform=True, transform=transform))
+
+    def _add_fault(self, fault: Fault) -> None:
         with self.lock:
-            self.faults.append(Fault(method.upper(), path_regex, status, times, message or default))
+            self.faults.append(fault)
 
     def requests_for(self, method: str, path_regex: str = ".*") -> list[RecordedRequest]:
         with self.lock:
@@ -188,7 +224,7 @@ class FakeGitHub:
         self._clock += 1
         return EPOCH + timedelta(seconds=self._clock)
 
-    def _new_comment(self, repo: str, number: int, user: str, body: str) -> FakeComment:
+    def _new_comment(self, repo: str, number: int, user: str | None, body: str) -> FakeComment:
         self._next_id += 1
         now = self._tick()
         comment = FakeComment(self._next_id, repo, number, user, body, now, now)
@@ -296,7 +332,7 @@ class FakeGitHub:
             "url": f"{api}/issues/comments/{comment.id}",
             "html_url": f"{self.url}/{comment.repo}/pull/{comment.issue_number}#issuecomment-{comment.id}",
             "body": comment.body,
-            "user": self.user_json(comment.user),
+            "user": None if comment.user is None else self.user_json(comment.user),
             "created_at": _timestamp(comment.created_at),
             "updated_at": _timestamp(comment.updated_at),
             "issue_url": f"{api}/issues/{comment.issue_number}",
@@ -305,14 +341,27 @@ class FakeGitHub:
 
     # -- routing -------------------------------------------------------------------------------
 
-    def handle(self, method: str, path: str, query: dict[str, str], body: Any) -> tuple[int, Any, dict[str, str]]:
-        """One request -> (status, JSON body, extra headers). Called with the lock held."""
-        for fault in self.faults:
-            if fault.method == method and re.fullmatch(fault.path_regex, path) and fault.times != 0:
-                if fault.times is not None:
-                    fault.times -= 1
-                return fault.status, self._error(fault.status, fault.message), {}
+    def respond(
+        self, method: str, path: str, query: dict[str, str], body: Any
+    ) -> tuple[int, Any, dict[str, str], float]:
+        """One request -> (status, JSON body or raw bytes, extra headers, delay), faults applied. Lock held."""
+        fault = next(
+            (f for f in self.faults if f.method == method and re.fullmatch(f.path_regex, path) and f.times != 0),
+            None,
+        )
+        if fault is None:
+            return (*self.handle(method, path, query, body), 0.0)
+        if fault.times is not None:
+            fault.times -= 1
+        status, data, headers = self.handle(method, path, query, body) if fault.perform else (0, None, {})
+        if fault.transform is not None:
+            data = fault.transform(data)
+        if fault.status is not None:
+            status, data, headers = fault.status, self._error(fault.status, fault.message), {}
+        return status, data, headers, fault.delay
 
+    def handle(self, method: str, path: str, query: dict[str, str], body: Any) -> tuple[int, Any, dict[str, str]]:
+        """One request -> (status, JSON body, extra headers), without faults. Called with the lock held."""
         if method == "GET" and path == "/user":
             if self.login is None:
                 return 403, self._error(403, "Resource not accessible by integration"), {}
@@ -409,18 +458,26 @@ def _make_handler(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 fake.requests.append(RecordedRequest(self.command, parts.path, query, body))
                 auth = self.headers.get("Authorization", "")
                 scheme, _, given = auth.partition(" ")
+                headers: dict[str, str]
                 if scheme.lower() not in ("token", "bearer") or not given or (fake.token and given != fake.token):
-                    status, data, headers = 401, fake._error(401, "Bad credentials"), {}
+                    status, data, headers, delay = 401, fake._error(401, "Bad credentials"), {}, 0.0
                 else:
-                    status, data, headers = fake.handle(self.command, parts.path, query, body)
-            payload = json.dumps(data).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(payload)))
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(payload)
+                    status, data, headers, delay = fake.respond(self.command, parts.path, query, body)
+            if delay and fake.closing.wait(delay):
+                return  # the server is closing: nobody is waiting for this answer any more
+            # Bytes are sent as they are: a proxy's HTML page, truncated JSON, nothing at all.
+            payload = data if isinstance(data, bytes) else json.dumps(data).encode()
+            content_type = "text/html" if isinstance(data, bytes) else "application/json; charset=utf-8"
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(payload)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(payload)
+            except OSError:
+                pass  # the client gave up waiting (its timeout) and closed the connection
 
         do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
 

@@ -33,7 +33,17 @@ from bot.dafny.expr import (
 from bot.dafny.parser import parse_file
 from bot.dafny.types import ArrayT, DafnyType, IntT, SeqT, StringT
 from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, Value, parse_value, to_dafny
-from bot.ground import GroundFacts, MsetV, NoValue, SetV, evaluate, ground_facts, requires_hold
+from bot.ground import (
+    GroundFacts,
+    GValue,
+    MsetV,
+    NoValue,
+    SetV,
+    evaluate,
+    ground_facts,
+    quantifier_domain,
+    requires_hold,
+)
 from bot.hints import recursion_hints
 
 EMPTY = parse_file("")
@@ -337,6 +347,118 @@ def test_requires_hold_and_recursion_hint_filter() -> None:
     assert "  assert sumTo(a, start, 0) == sumTo(a, start, 0);" in unfiltered
 
 
+# -- finite domains confined by a quantifier's body ---------------------------------------------------
+
+REMOVE_DUPLICATES = """
+predicate InArray(a: array<int>, x: int) reads a { exists i :: 0 <= i < a.Length && a[i] == x }
+predicate InNat(s: seq<int>, x: nat) { x in s }
+predicate Positive(x: int) { x > 0 }
+method M(a: array<int>) returns (result: seq<int>)
+  ensures forall x :: x in result <==> exists i :: 0 <= i < a.Length && a[i] == x
+  ensures forall i, j :: 0 <= i < j < |result| ==> result[i] != result[j]
+"""
+SPEC_572 = "forall x :: x in result <==> exists i :: 0 <= i < a.Length && a[i] == x"
+
+
+def _case_572(result: str) -> tuple[DafnyFile, dict[str, Value], dict[str, DafnyType]]:
+    types: dict[str, DafnyType] = {"a": ArrayT(IntT()), "result": SeqT(IntT())}
+    env = {"a": parse_value("new int[] [1, 2, 3, 2, 3, 4, 5]", types["a"]),
+           "result": parse_value(result, types["result"])}
+    return parse_file(REMOVE_DUPLICATES), env, types
+
+
+def _ints(*xs: int) -> list[GValue]:
+    return [IntV(x) for x in xs]
+
+
+def test_domain_of_an_iff_is_the_union_of_both_sides() -> None:
+    """MBPP-DFY 572: x only matters where `x in result` or some a[i] == x; outside, both sides are false."""
+    f, env, types = _case_572("[1, 4, 5]")
+    assert quantifier_domain(f, SPEC_572, env, types=types) == _ints(1, 2, 3, 4, 5)
+    assert evaluate(f, SPEC_572, env, types=types) == BoolV(False)
+    f, env, types = _case_572("[5, 1, 4, 9]")
+    assert quantifier_domain(f, SPEC_572, env, types=types) == _ints(1, 2, 3, 4, 5, 9)
+    f, env, types = _case_572("[1, 2, 3, 4, 5]")
+    assert evaluate(f, SPEC_572, env, types=types) == BoolV(True)
+    # the same through a predicate's body, and as a set, a multiset or an array slice
+    for text in ["forall x :: x in result <==> InArray(a, x)", "forall x :: x in (set y | y in result) <==> x in a[..]",
+                 "forall x :: x in multiset(result) <==> InArray(a, x)"]:
+        assert quantifier_domain(f, text, env, types=types) == _ints(1, 2, 3, 4, 5), text
+        assert evaluate(f, text, env, types=types) == BoolV(True), text
+
+
+def test_domain_of_implications_disjunctions_and_exists() -> None:
+    f, env, types = _case_572("[1, 9]")
+    # `x in result` false makes the body true: only the elements of result matter
+    assert quantifier_domain(f, "forall x :: x in result ==> InArray(a, x)", env, types=types) == _ints(1, 9)
+    assert evaluate(f, "forall x :: x in result ==> InArray(a, x)", env, types=types) == BoolV(False)
+    # the converse: the antecedent confines x through the predicate's body
+    converse = "forall x :: InArray(a, x) ==> x in result"
+    assert quantifier_domain(f, converse, env, types=types) == _ints(1, 2, 3, 4, 5)
+    assert evaluate(f, converse, env, types=types) == BoolV(False)
+    assert quantifier_domain(f, "forall x :: !InArray(a, x) || x == 3 || x in result", env, types=types) == _ints(
+        1, 2, 3, 4, 5
+    )
+    # `!=` between truth values: exactly one side holds (a symmetric difference)
+    xor = "forall x :: x in result <==> (InArray(a, x) != (x in [2, 7]))"
+    assert quantifier_domain(f, xor, env, types=types) == _ints(1, 2, 3, 4, 5, 7, 9)
+    assert evaluate(f, xor, env, types=types) == BoolV(False)
+    env2 = {**env, "result": parse_value("[1, 3, 4, 5, 7]", SeqT(IntT()))}
+    assert evaluate(f, xor, env2, types=types) == BoolV(True)
+    witness = "exists x :: (exists i :: 0 <= i < a.Length && a[i] == x) && x !in result && x > 2"
+    assert quantifier_domain(f, witness, env, types=types) == _ints(1, 2, 3, 4, 5)
+    assert evaluate(f, witness, env, types=types) == BoolV(True)
+    assert evaluate(f, "set x | InArray(a, x) && x % 2 == 1", env, types=types) == SetV(frozenset(_ints(1, 3, 5)))
+    # if-then-else: either branch's domain; an explicit `nat` drops the negative candidates
+    ite = "exists x: nat :: if x in result then x <= 9 else x == -1 || x == 2"
+    assert quantifier_domain(f, ite, env, types=types) == _ints(1, 2, 9)
+    assert quantifier_domain(f, ite.replace("x: nat", "x"), env, types=types) == _ints(-1, 1, 2, 9)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "forall x :: x !in result ==> Positive(x)",  # true at infinitely many x: no finite domain
+        "forall x :: x in result || x in a[..]",  # false outside both: a counterexample everywhere
+        "forall x :: x in result <==> x !in a[..]",  # both sides false is not the irrelevant case here
+        "forall x :: Positive(x) ==> x in result",  # x > 0 alone is not finite
+        "forall x :: InNat(result, x) ==> x in a[..]",  # a parameter of a subset type: value unknown below 0
+        "exists x :: x !in result",
+        "forall x: pos :: x !in result || InArray(a, x)",  # a subset type may not hold every candidate
+        "forall x, y :: x in result <==> y in result",  # each side needs both variables
+    ],
+)
+def test_no_domain_where_none_can_be_shown(text: str) -> None:
+    f, env, types = _case_572("[1, 9]")
+    assert quantifier_domain(f, text, env, types=types) is None
+    with pytest.raises(NoValue):
+        evaluate(f, text, env, types=types)
+
+
+def test_domain_inference_stays_within_the_budget() -> None:
+    f, env, types = _case_572("[1, 4, 5]")
+    out = ground_facts(f, [SPEC_572], env, env, types, budget=20)
+    assert out.limits == (f"ground evaluation stopped at 20 steps in `{SPEC_572}`",)
+    with pytest.raises(NoValue, match="stopped at 20 steps"):
+        evaluate(f, SPEC_572, env, types=types, budget=20)
+
+
+def test_counterexample_facts_of_the_572_spec() -> None:
+    f, env, types = _case_572("[1, 4, 5]")
+    m = f.find("M")
+    assert m is not None
+    out = ground_facts(f, m.clause_texts("ensures"), env, env, types)
+    assert out == GroundFacts(
+        (
+            "  assert 0 <= 1 < a.Length && a[1] == 2;",  # the inner witness, then the counterexample x = 2
+            "  assert !(2 in result <==> (exists i :: 0 <= i < a.Length && a[i] == 2));",
+        ),
+        (),
+    )
+    f, env, types = _case_572("[1, 2, 3, 4, 5]")
+    assert ground_facts(f, m.clause_texts("ensures"), env, env, types) == GroundFacts((), ())  # both true
+
+
 # -- the real verifier -------------------------------------------------------------------------------
 
 SUMTO = """
@@ -512,3 +634,54 @@ def test_old_state_facts_verify_for_an_in_place_method(dafny_command: str, tmp_p
     rc, out, seconds = _verify(dafny_command, tmp_path / "old.dfy", OLD_STATE + "\n".join(methods))
     print(f"old-state: {seconds:.2f} s")
     assert rc == 0 and "0 errors" in out, out
+
+
+
+# (name, source with a bodiless method M, inputs, accepted output, rejected outputs)
+DOMAIN_SCENARIOS = [
+    ("remove-duplicates-572", REMOVE_DUPLICATES, {"a": "new int[] [1, 2, 3, 2, 3, 4, 5]"}, "[1, 2, 3, 4, 5]",
+     ["[1, 4, 5]"]),
+    (
+        "array-difference",  # through a predicate's body; one output misses 5, the other adds 7
+        "predicate InArray(a: array<int>, x: int) reads a { exists i :: 0 <= i < a.Length && a[i] == x }\n"
+        "method M(a: array<int>, b: array<int>) returns (result: seq<int>)\n"
+        "  ensures forall x :: x in result <==> InArray(a, x) && !InArray(b, x)\n"
+        "  ensures forall i, j :: 0 <= i < j < |result| ==> result[i] != result[j]\n",
+        {"a": "new int[] [1, 2, 3, 2, 3, 4, 5]", "b": "new int[] [4, 7, 1]"},
+        "[2, 3, 5]",
+        ["[2, 3]", "[2, 3, 5, 7]"],
+    ),
+]
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("scenario", DOMAIN_SCENARIOS, ids=[s[0] for s in DOMAIN_SCENARIOS])
+def test_inferred_domain_gives_the_counterexample_that_proves_rejection(
+    scenario: tuple[str, str, dict[str, str], str, list[str]], dafny_command: str, tmp_path: Path
+) -> None:
+    """Specs whose `forall x` is bounded only by membership in its body. MBPP-DFY 572 (a wrong spec,
+    by its labels): the expected [1, 4, 5] for a = [1, 2, 3, 2, 3, 4, 5] is rejected since x = 2 is in
+    a but not in the result. Without facts the verifier proves no rejection (the controls fail); with
+    the counterexample found in the domain the body confines x to, every rejection verifies, and the
+    acceptance still does."""
+    name, source, inputs, good, bads = scenario
+    file = parse_file(source)
+    accept, accept_facts = _check_method(file, "Accept", inputs, good, accept=True)
+    rejects, controls = [], []
+    for k, bad in enumerate(bads):
+        reject, reject_facts = _check_method(file, f"Reject{k}", inputs, bad, accept=False)
+        assert reject_facts.statements[-1].startswith("  assert !(") and not reject_facts.limits
+        rejects.append(reject)
+        controls.append(_check_method(file, f"Control{k}", inputs, bad, accept=False, with_facts=False)[0])
+    if name == "remove-duplicates-572":
+        assert accept_facts == GroundFacts((), ())  # a true forall has no decisive instance
+        assert reject_facts.statements == (
+            "  assert 0 <= 1 < a.Length && a[1] == 2;",
+            "  assert !(2 in result <==> (exists i :: 0 <= i < a.Length && a[i] == 2));",
+        )
+    text = "\n".join([source, accept, *rejects, *controls])
+    rc, out, seconds = _verify(dafny_command, tmp_path / f"{name}.dfy", text)
+    print(f"{name}: {seconds:.2f} s, facts: {len(accept_facts.statements)} + {len(reject_facts.statements)}")
+    control_line = text.splitlines().index(controls[0].splitlines()[0]) + 1
+    errors = [int(x.split("(")[1].split(",")[0]) for x in out.splitlines() if ": Error" in x]
+    assert rc == 4 and len(errors) == len(bads) and all(line > control_line for line in errors), out + "\n" + text

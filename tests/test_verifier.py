@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 import sys
 import time
@@ -34,6 +35,17 @@ FAKES = Path(__file__).parent / "fake_dafny"
 
 def fake(script: str, version: str = "2.3.0.10506", major: int = 2) -> VerifierInfo:
     return VerifierInfo(command=(sys.executable, str(FAKES / script)), version=version, major=major)
+
+
+def fake_with_settings(tmp_path: Path, script: str, settings: dict[str, str], major: int = 2) -> VerifierInfo:
+    """A fake whose FAKE_DAFNY_* settings are set by a wrapper script: the verifier's environment is not
+    inherited (bot.verifier.child_environment), so setting them in ours would not reach it."""
+    wrapper = tmp_path / f"{Path(script).stem}-wrapper"
+    exports = "".join(f"export {name}={shlex.quote(value)}\n" for name, value in settings.items())
+    wrapper.write_text(f'#!/bin/sh\n{exports}exec "{sys.executable}" "{FAKES / script}" "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    version = "2.3.0.10506" if major == 2 else "4.4.0"
+    return VerifierInfo(command=(str(wrapper),), version=version, major=major)
 
 
 def on_path(tmp_path: Path, script: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,10 +125,10 @@ def test_real_resolution_error_fails_the_file(dafny: VerifierInfo) -> None:
 # Fake Dafny 2: what the real one will not do on demand
 
 
-def test_hang_is_killed_by_the_wall_clock_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hang_is_killed_by_the_wall_clock_limit(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
-    monkeypatch.setenv("FAKE_DAFNY_PIDFILE", str(pid_file))
-    backend = Dafny2Backend(fake("dafny2_hang.py"), wall_base=1.0, wall_per_method=0.0)
+    info = fake_with_settings(tmp_path, "dafny2_hang.py", {"FAKE_DAFNY_PIDFILE": str(pid_file)})
+    backend = Dafny2Backend(info, wall_base=1.0, wall_per_method=0.0)
     started = time.monotonic()
     results = backend.verify_batch("", [("SpecScore_h1", "method SpecScore_h1() {}")], 1)
     assert time.monotonic() - started < 8
@@ -330,15 +342,15 @@ def test_parse_json_log_shape() -> None:
 PRELUDE4 = "lemma Unproved() ensures false {}\n"
 
 
-def test_dafny4_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dafny4_batch(tmp_path: Path) -> None:
     argv_file = tmp_path / "argv.json"
-    monkeypatch.setenv("FAKE_DAFNY_ARGV", str(argv_file))
+    info = fake_with_settings(tmp_path, "dafny4.py", {"FAKE_DAFNY_ARGV": str(argv_file)}, major=4)
     methods = [
         ("SpecScore_h1", "method SpecScore_h1()\n  requires true\n{\n}"),
         ("SpecScore_h2", "method SpecScore_h2() {\n  assert false; // fake: Errors\n}"),
         ("SpecScore_h3", "method SpecScore_h3() {\n  // fake: TimedOut\n}"),
     ]
-    results = dafny4().verify_batch(PRELUDE4, methods, 5)
+    results = Dafny4Backend(info, options=None).verify_batch(PRELUDE4, methods, 5)
     assert set(results) == {"SpecScore_h1", "SpecScore_h2", "SpecScore_h3"}
     assert results["SpecScore_h1"].outcome is Outcome.VERIFIED
     assert results["SpecScore_h1"].seconds == pytest.approx(0.26)

@@ -90,7 +90,8 @@ def prepare_task(
         rel = str(json_path.relative_to(root)) if json_path.is_relative_to(root) else str(json_path)
         reads.append(read_mbpp_json(json_data, rel, task.task_id, method, json_text))
     read = merge(reads)
-    return _Prepared(task, MethodJob(spec, method, read.cases, read.problems, spec.path), "")
+    job = MethodJob(spec, method, read.cases, read.problems, spec.path, include_root=root, spec_path=task.spec)
+    return _Prepared(task, job, "")
 
 
 def run_audit(

@@ -56,7 +56,8 @@ def jobs_for(
         read = ReadResult(read.cases, problems)
         tested = {c.method for c in read.cases} | {p.method for p in read.problems if p.method}
         still = {name for name in expected.get(rel, ()) if file.find(name) is not None}
-        jobs += method_jobs(file, read, sorted(tested | still), display_path=rel)
+        # includes are followed inside this revision's checkout only
+        jobs += method_jobs(file, read, sorted(tested | still), display_path=rel, include_root=root)
     return jobs, placeholders, errors
 
 

@@ -1,0 +1,92 @@
+"""Scores read back from the JSON report (bot/report/json_report.py). Pure code.
+
+The fork recipe's second workflow posts what a pull request's run saved; that file is data from an
+untrusted run. It is read strictly (every field's type checked, sizes bounded) and the comment is
+rendered again from it, so whatever it holds reaches GitHub through the same escaping as any report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from bot.scoring import CaseResult, CaseStatus, MethodScore, MutantResult, MutantStatus, Undecided, method_score
+
+MAX_TEXT = 20_000  # longest string field kept
+MAX_ITEMS = 10_000  # most methods, cases or mutants in one list
+
+T = TypeVar("T")
+
+
+class ReportError(ValueError):
+    """The saved report is not one this tool wrote; the message says where."""
+
+
+def _str(d: dict[str, Any], key: str, where: str) -> str:
+    v = d.get(key, "")
+    if not isinstance(v, str):
+        raise ReportError(f"{where}.{key}: not a string")
+    return v[:MAX_TEXT]
+
+
+def _int(d: dict[str, Any], key: str, where: str) -> int:
+    v = d.get(key, 0)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ReportError(f"{where}.{key}: not an integer")
+    return v
+
+
+def _list(d: dict[str, Any], key: str, where: str, item: Callable[[Any, str], T]) -> list[T]:
+    v = d.get(key, [])
+    if not isinstance(v, list) or len(v) > MAX_ITEMS:
+        raise ReportError(f"{where}.{key}: not a list (of at most {MAX_ITEMS} items)")
+    return [item(x, f"{where}.{key}[{i}]") for i, x in enumerate(v)]
+
+
+def _obj(v: Any, where: str) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise ReportError(f"{where}: not an object")
+    return v
+
+
+def _enum(cls: type[Any], d: dict[str, Any], key: str, where: str, optional: bool = False) -> Any:
+    v = d.get(key)
+    if v is None and optional:
+        return None
+    try:
+        return cls(v)
+    except ValueError as e:
+        raise ReportError(f"{where}.{key}: unknown value {str(v)[:40]!r}") from e
+
+
+def _mutant(v: Any, where: str) -> MutantResult:
+    d = _obj(v, where)
+    return MutantResult(_str(d, "value", where), _str(d, "description", where), _enum(MutantStatus, d, "status", where),
+                        _str(d, "message", where), _enum(Undecided, d, "reason", where, optional=True))
+
+
+def _case(v: Any, where: str) -> CaseResult:
+    d = _obj(v, where)
+    return CaseResult(
+        _str(d, "name", where), _int(d, "line", where), _str(d, "inputs", where), _str(d, "expected", where), "", "",
+        _enum(CaseStatus, d, "status", where), _str(d, "message", where), tuple(_list(d, "mutants", where, _mutant)),
+        _enum(Undecided, d, "reason", where, optional=True), _str(d, "clause", where), _str(d, "note", where),
+    )
+
+
+def method_from_dict(v: Any, where: str = "method") -> MethodScore:
+    d = _obj(v, where)
+    problems = tuple(_list(d, "problems", where, lambda x, w: x[:MAX_TEXT] if isinstance(x, str) else _bad(w)))
+    # scores are recomputed from the cases: a saved file cannot claim numbers its cases do not give
+    return method_score(_str(d, "file", where), _str(d, "method", where), _int(d, "line", where),
+                        tuple(_list(d, "cases", where, _case)), problems, _str(d, "note", where))
+
+
+def methods_from_list(v: Any, where: str) -> list[MethodScore]:
+    if not isinstance(v, list) or len(v) > MAX_ITEMS:
+        raise ReportError(f"{where}: not a list (of at most {MAX_ITEMS} items)")
+    return [method_from_dict(x, f"{where}[{i}]") for i, x in enumerate(v)]
+
+
+def _bad(where: str) -> str:
+    raise ReportError(f"{where}: not a string")
