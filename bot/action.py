@@ -35,15 +35,17 @@ from bot.engine import Engine
 from bot.git_ops import GitError, add_worktree, changed_files, remove_worktree
 from bot.github_api import GitHubClient, GitHubError, GitHubPermissionError, marker_for
 from bot.harness import HarnessOptions
+from bot.outfiles import write_text
 from bot.pipeline import ScoreOptions, score_methods
 from bot.pr.affected import affected_specs
 from bot.pr.compare import compare
 from bot.pr.event import EventError, PullRequestEvent, parse_event
 from bot.pr.gate import pr_gate
 from bot.pr.revision import jobs_for, score_revision, tested_methods
-from bot.report.comment import CommentInput, render_comment
+from bot.report.comment import TITLE, CommentInput, render_comment
 from bot.report.json_report import method_dict, render_json
 from bot.report.load import ReportError, methods_from_list
+from bot.report.markdown import esc
 from bot.scoring import CaseStatus, Gate, MethodScore
 from bot.verifier import VerifierInfo, VerifierNotFound, detect, make_backend
 from bot.workflow import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
@@ -137,15 +139,17 @@ def _ensures_lines(root: Path, scores: Sequence[MethodScore]) -> dict[tuple[str,
 
 def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
     if config.event_path is None or not config.event_path.is_file():
-        emit(out, f"::warning::{NOT_A_PR}")
+        emit(out, NOT_A_PR, Level.WARNING)
         return EXIT_OK
     try:
         event = parse_event(config.event_name, json.loads(config.event_path.read_text(encoding="utf-8")))
     except (OSError, ValueError, EventError) as e:
-        emit(out, f"::error::cannot read the event file {config.event_path}: {e}")
+        message = f"cannot read the event file {config.event_path}: {e}"
+        emit(out, message, Level.ERROR)
+        append_summary(config.summary_file, f"## {TITLE}: not run\n\n{esc(message)}\n")
         return EXIT_USAGE
     if event is None:
-        emit(out, f"::warning::{NOT_A_PR}")
+        emit(out, NOT_A_PR, Level.WARNING)
         return EXIT_OK
     root = config.working_directory
     with group(out, "Changed files"):
@@ -159,7 +163,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             try:
                 paths = [p for _, p in changed_files(root, event.base_sha, event.head_sha)]
             except GitError as ge:
-                emit(out, f"::error::cannot list the changed files: {ge}")
+                emit(out, f"cannot list the changed files: {ge}", Level.ERROR)
                 return EXIT_USAGE
         emit(out, "\n".join(paths) or "(none)")
     with tempfile.TemporaryDirectory(prefix="spec-score-base-") as tmp:
@@ -168,13 +172,13 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
         try:
             add_worktree(root, event.base_sha, base_root)
         except GitError as e:
-            emit(out, f"::warning::cannot check out the base commit ({e}); scores are shown without a comparison")
+            emit(out, f"cannot check out the base commit ({e}); scores are shown without a comparison", Level.WARNING)
             have_base = False
         try:
             specs = affected_specs(paths, config.specs, config.tests, lambda p: (root / p).is_file(),
                                    lambda p: have_base and (base_root / p).is_file())
             if not specs:
-                emit(out, f"::warning::{NOTHING_CHANGED}")
+                emit(out, NOTHING_CHANGED, Level.WARNING)
                 marker = marker_for(config.comment_id)
                 body = render_comment(CommentInput((), config.gate, (), "", marker))
                 append_summary(config.summary_file, body)
@@ -190,7 +194,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 head, errors = score_revision(root, specs, engine, _dialect(info), options,
                                               expected=tested_methods(base_jobs))
                 for message in errors:
-                    emit(out, f"::error::{message}")
+                    emit(out, message, Level.ERROR)
             base: list[MethodScore] = []
             if have_base:
                 with group(out, "Scoring the same files at base"):
@@ -207,7 +211,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     verdict = pr_gate(deltas, config.gate, config.allow_unscored)
     failures = verdict.failures
     for warning in verdict.warnings:
-        emit(out, f"::warning::{warning}")
+        emit(out, warning, Level.WARNING)
     marker = marker_for(config.comment_id)
     inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url,
                        verdict.warnings)
@@ -215,7 +219,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"
     settings = {"mutants": config.mutants, "seed": config.seed, "time_limit": config.time_limit}
-    report_path.write_text(render_json(head, info.version, settings), encoding="utf-8")
+    write_text(config.workspace, report_path, render_json(head, info.version, settings))
     corr, comp = _aggregate(head)
     passed = not failures and not errors
     set_outputs(config.output_file, {
@@ -251,11 +255,11 @@ def _post(config: Config, github: GitHubClient | None, number: int, marker: str,
                                                 only_if_changed=config.comment is CommentMode.ON_CHANGE)
         emit(out, f"comment {action}: {comment.html_url}")
     except GitHubPermissionError:
-        artifact.write_text(json.dumps(saved, sort_keys=True) + "\n", encoding="utf-8")
-        emit(out, "::warning::" + FORK_SAVED.format(path=artifact))
+        write_text(config.workspace, artifact, json.dumps(saved, sort_keys=True) + "\n")
+        emit(out, FORK_SAVED.format(path=artifact), Level.WARNING)
     except GitHubError as e:
         # the scores stand without the comment: the step summary has them
-        emit(out, f"::warning::the comment could not be posted: {e}")
+        emit(out, f"the comment could not be posted: {e}", Level.WARNING)
 
 
 def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -> int:
@@ -267,7 +271,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
     """
     path = config.comment_file
     if path is None or not path.is_file():
-        emit(out, f"::error::comment-file {path} not found")
+        emit(out, f"comment-file {path} not found", Level.ERROR)
         return EXIT_USAGE
     try:
         if path.stat().st_size > MAX_SAVED_BYTES:
@@ -289,14 +293,14 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         base = methods_from_list(saved.get("base"), "base")
         verifier = str(saved.get("verifier", ""))[:100]
     except (OSError, UnicodeDecodeError, ValueError) as e:
-        emit(out, f"::error::{path}: not a comment saved by this action ({e})")
+        emit(out, f"{path}: not a comment saved by this action ({e})", Level.ERROR)
         return EXIT_USAGE
     if github is None:
-        emit(out, "::error::post-comment needs github-token and a repository")
+        emit(out, "post-comment needs github-token and a repository", Level.ERROR)
         return EXIT_USAGE
     problem = _run_mismatch(config, github, number, head_sha)
     if problem:
-        emit(out, f"::error::{path}: refusing to post: {problem}")
+        emit(out, f"{path}: refusing to post: {problem}", Level.ERROR)
         return EXIT_USAGE
     deltas = compare(head, base)
     verdict = pr_gate(deltas, gate, saved.get("allow_unscored") is True)
@@ -335,26 +339,25 @@ def _run_mismatch(config: Config, github: GitHubClient, number: int, head_sha: s
 
 def run_audit_mode(config: Config, engines: EngineFactory, out: TextIO) -> int:
     if config.audit_root is None:
-        emit(out, "::error::mode audit needs the audit-root input")
+        emit(out, "mode audit needs the audit-root input", Level.ERROR)
         return EXIT_USAGE
     try:
         tasks = find_tasks(config.audit_root)
         labels_path = find_labels(config.audit_root)
         labels = read_labels(read_json(labels_path), str(labels_path)) if labels_path else {}
     except (DatasetError, LabelFileError) as e:
-        emit(out, f"::error::{e}")
+        emit(out, str(e), Level.ERROR)
         return EXIT_USAGE
     engine, info = engines(config)
     options = AuditOptions(score=ScoreOptions(config.mutants, config.seed, HarnessOptions(real_tolerance=1e-3)))
     results = run_audit(tasks, config.audit_root, engine, _dialect(info), options, labels)
     dest = config.working_directory / "audit-out"
-    dest.mkdir(parents=True, exist_ok=True)
     settings = {"seed": config.seed, "mutants": config.mutants, "time_limit": config.time_limit,
                 "weak_below": 0.8, "tolerance": 1e-3}
-    (dest / "results.json").write_text(results_json(results, settings), encoding="utf-8")
-    (dest / "results.csv").write_text(results_csv(results), encoding="utf-8")
+    write_text(config.workspace, dest / "results.json", results_json(results, settings))
+    write_text(config.workspace, dest / "results.csv", results_csv(results))
     report = report_md(results, settings)
-    (dest / "report.md").write_text(report, encoding="utf-8")
+    write_text(config.workspace, dest / "report.md", report)
     append_summary(config.summary_file, report)
     scored = [r.score for r in results if r.score is not None]
     corr, comp = _aggregate(scored)
@@ -378,17 +381,17 @@ def main() -> int:
     try:
         config = Config.from_environ(os.environ)
     except ConfigError as e:
-        print(f"::error::{e}", file=sys.stdout)
+        emit(sys.stdout, str(e), Level.ERROR)
         return EXIT_USAGE
     github = None
     try:
         github = make_github(config)
         return run(config, github, make_engine, sys.stdout)
     except VerifierNotFound as e:
-        print(f"::error::{e}")
+        emit(sys.stdout, str(e), Level.ERROR)
         return EXIT_USAGE
     except Exception as e:  # the last line of defence: say what happened, never a bare traceback
-        print(f"::error::dafny-spec-score failed: {type(e).__name__}: {e}")
+        emit(sys.stdout, f"dafny-spec-score failed: {type(e).__name__}: {e}", Level.ERROR)
         return EXIT_USAGE
     finally:
         if github is not None:

@@ -144,30 +144,51 @@ def cap_annotations(
     return tuple(kept), annotation(Level.NOTICE, message, title=ANNOTATIONS_CAPPED_TITLE)
 
 
-def emit(stream: TextIO, line: str) -> None:
-    """One line to the log; flushed, so it keeps its place among the verifier's output."""
+def _write(stream: TextIO, line: str) -> None:
+    # flushed, so it keeps its place among the verifier's output
     stream.write(line + "\n")
     stream.flush()
+
+
+def emit(stream: TextIO, text: str, level: Level | None = None) -> None:
+    """Every line the Action writes to its log goes through here.
+
+    With a level, `text` is the message of one `::error::`/`::warning::`/`::notice::` command, escaped
+    (`%`, CR, LF), so a file name or config key cannot end the line and start a command of its own.
+    Without one, `text` is free text (file lists, messages quoting the pull request): when any line of it
+    could be read as a command, command processing is stopped around it with a token nobody can guess.
+    """
+    if level is not None:
+        _write(stream, annotation(level, text))
+        return
+    if "::" not in text and "\r" not in text:
+        _write(stream, text)
+        return
+    token = secrets.token_hex(16)
+    _write(stream, f"::stop-commands::{token}")
+    for line in text.replace("\r", "\\r").split("\n"):
+        _write(stream, line)
+    _write(stream, f"::{token}::")
 
 
 def emit_annotations(stream: TextIO, items: Sequence[Annotation], per_level: int = ANNOTATIONS_PER_LEVEL) -> int:
     """Write the annotations GitHub will show and the notice about the rest; returns how many were left out."""
     kept, note = cap_annotations(items, per_level)
     for a in kept:
-        emit(stream, a.render())
+        _write(stream, a.render())
     if note is not None:
-        emit(stream, note)
+        _write(stream, note)
     return len(items) - len(kept)
 
 
 @contextmanager
 def group(stream: TextIO, name: str) -> Iterator[None]:
     """A foldable group in the log around the block. GitHub does not nest groups."""
-    emit(stream, group_start(name))
+    _write(stream, group_start(name))
     try:
         yield
     finally:
-        emit(stream, group_end())
+        _write(stream, group_end())
 
 
 # ---- files the runner reads

@@ -25,14 +25,22 @@ def parse_event(event_name: str, payload: Any) -> PullRequestEvent | None:
     pr = payload.get("pull_request")
     if pr is None:
         return None
-    try:
-        base_repo = pr["base"]["repo"]["full_name"]
-        head_repo = (pr["head"].get("repo") or {}).get("full_name", "")
-        return PullRequestEvent(
-            number=int(pr.get("number", payload.get("number"))),
-            base_sha=str(pr["base"]["sha"]),
-            head_sha=str(pr["head"]["sha"]),
-            is_fork=bool(head_repo) and head_repo != base_repo,
-        )
-    except (KeyError, TypeError, ValueError) as e:
-        raise EventError(f"the {event_name or 'event'} payload lacks pull_request.{e}") from e
+    what = event_name or "event"
+    if not isinstance(pr, dict):
+        raise EventError(f"the {what} payload's pull_request is not an object")
+    base, head = pr.get("base"), pr.get("head")
+    if not isinstance(base, dict) or not isinstance(head, dict):
+        raise EventError(f"the {what} payload lacks pull_request.base or pull_request.head")
+    base_sha, head_sha = base.get("sha"), head.get("sha")
+    if not isinstance(base_sha, str) or not isinstance(head_sha, str) or not base_sha or not head_sha:
+        raise EventError(f"the {what} payload lacks the base or head commit of the pull request")
+    number = pr.get("number", payload.get("number"))
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise EventError(f"the {what} payload lacks the pull request's number")
+    head_repo = _repo_name(head)  # "" when the fork was deleted
+    return PullRequestEvent(number, base_sha, head_sha, bool(head_repo) and head_repo != _repo_name(base))
+
+
+def _repo_name(side: dict[str, Any]) -> str:
+    repo = side.get("repo")
+    return str(repo.get("full_name", "")) if isinstance(repo, dict) else ""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
+from bot.outfiles import inside
 from bot.pipeline import EngineLike, MethodJob, ScoreOptions, method_jobs, score_methods
 from bot.scoring import MethodScore, method_score
 from bot.tests_io.discover import cases_for_spec
@@ -40,6 +41,11 @@ def jobs_for(
         path = root / rel
         if not path.is_file():
             continue  # absent at this revision: its methods are new or removed
+        if not inside(root, path):
+            why = f"{rel}: refused: the spec file leads outside the checkout (a symlink?)"
+            errors.append(why)
+            placeholders += _unscored(rel, expected.get(rel, ()), why)
+            continue
         try:
             file = parse_file(path.read_text(encoding="utf-8"), str(path))
         except (OSError, UnicodeDecodeError) as e:
@@ -51,7 +57,7 @@ def jobs_for(
             errors.append(message)
             placeholders += _unscored(rel, expected.get(rel, ()), f"the spec file does not parse: {message}")
             continue
-        read = cases_for_spec(file)
+        read = cases_for_spec(file, root=root)
         problems = tuple(replace(p, source=_relative(p.source, root)) for p in read.problems)
         read = ReadResult(read.cases, problems)
         tested = {c.method for c in read.cases} | {p.method for p in read.problems if p.method}

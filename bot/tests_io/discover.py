@@ -157,9 +157,10 @@ def read_text(path: str) -> str:
     return Path(path).read_text(encoding="utf-8")
 
 
-def cases_for_spec(spec: DafnyFile, tests: str | None = None) -> ReadResult:
+def cases_for_spec(spec: DafnyFile, tests: str | None = None, root: Path | None = None) -> ReadResult:
     """The cases for a parsed spec: from `tests` when given (`--tests PATH`), else from every source
-    found beside it. Never raises: unreadable files are problems."""
+    found beside it. Never raises: unreadable files are problems. With `root`, a test file that leads
+    outside it (a symlink a pull request committed) is refused, never read."""
     if tests is not None:
         src = explicit_source(tests, spec.path)
         if isinstance(src, CaseProblem):
@@ -169,6 +170,10 @@ def cases_for_spec(spec: DafnyFile, tests: str | None = None) -> ReadResult:
         sources = find_test_sources(spec.path)
     results: list[ReadResult] = []
     for src in sources:
+        if root is not None and not Path(src.path).resolve().is_relative_to(root.resolve()):
+            reason = f"refused: the test file leads outside {root} (a symlink?)"
+            results.append(ReadResult((), (CaseProblem(src.path, 0, reason),)))
+            continue
         if src.kind is SourceKind.DFY and _same_file(src.path, spec.path):
             results.append(read_dfy_tests(spec))
             continue
