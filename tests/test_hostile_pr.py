@@ -1,0 +1,122 @@
+"""One pull request carrying every trick at once, end to end with the real verifier and the fake GitHub.
+
+The check must fail; the comment must ping no one and keep its layout; the log must hold no workflow
+command the pull request wrote; nothing may be written outside the workspace.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_E2E = Path(__file__).with_name("test_action_e2e.py")
+_spec = importlib.util.spec_from_file_location("dafny_spec_score_tests_e2e_hostile", _E2E)
+assert _spec is not None and _spec.loader is not None
+e2e = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(e2e)
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "comment_hostile.md"
+EVIL_NAME = "specs/x\n::error title=pwned::injected @octocat <details><summary><!--.dfy"
+INJECTED = re.compile(r"^::(error|warning|notice)( title=pwned|::pwned)")
+
+
+def commands(log: str) -> list[str]:
+    """The lines GitHub's runner would take as workflow commands (none inside `::stop-commands::`)."""
+    found, stop = [], ""
+    for line in log.splitlines():
+        if stop:
+            stop = "" if line == f"::{stop}::" else stop
+        elif line.startswith("::stop-commands::"):
+            stop = line.removeprefix("::stop-commands::")
+        elif line.startswith("::"):
+            found.append(line)
+    return found
+
+
+def injected(log: str) -> list[str]:
+    return [line for line in commands(log) if INJECTED.match(line)]
+
+ADD = """module A {
+  method Add(x: int, y: int) returns (r: int)
+    ensures r == x + y
+  { r := x + y; }
+}
+module B {
+  method Add(x: int, y: int) returns (r: int)
+    ensures r == x + y
+  { r := x + y; }
+}
+method AddTest()
+{
+  var a := A.Add(1, 2);
+  assert a == 3;
+  var b := B.Add(2, 2);
+  assert b == 4;
+}
+"""
+ECHO = """method Echo(s: string) returns (r: string)
+  ensures r == s
+{ r := s; }
+
+method EchoTest()
+{
+  var r := Echo("@everyone </details> <!-- x -->");
+  assert r == "@everyone </details> <!-- x -->";
+}
+"""
+
+
+@pytest.mark.dafny
+def test_hostile_pull_request(dafny_command: str, tmp_path: Path, github_server: Any) -> None:
+    victim = tmp_path / "victim.json"
+    victim.write_text("untouched\n")
+    repo = tmp_path / "repo"
+    (repo / "specs").mkdir(parents=True)
+    e2e.git(repo, "init", "-q", "-b", "main")
+    (repo / "specs" / "add.dfy").write_text(ADD)
+    (repo / "specs" / "echo.dfy").write_text(ECHO)
+    e2e.git(repo, "add", "-A")
+    e2e.git(repo, "commit", "-q", "-m", "base")
+    base = e2e.git(repo, "rev-parse", "HEAD")
+    # head: a weakened spec next to a line that does not resolve, a file with a newline and `::` in its
+    # name, a symlink where the report is written, and the mention-laden string tests stay
+    weakened = ADD.replace("ensures r == x + y\n  { r := x + y; }\n}\nmodule B", "ensures r >= x\n  { r := x + y; }\n}\nmodule B")
+    (repo / "specs" / "add.dfy").write_text(weakened + "const Broken: int := true;\n")
+    (repo / EVIL_NAME).write_text(ECHO.replace("Echo", "Evil"))
+    os.symlink(victim, repo / "dafny-spec-score.json")
+    e2e.git(repo, "add", "-A")
+    e2e.git(repo, "commit", "-q", "-m", "head")
+    head = e2e.git(repo, "rev-parse", "HEAD")
+    github_server.add_pull(e2e.REPO, 7, base_sha=base, head_sha=head, files=[
+        {"filename": name, "status": "modified"} for name in ("specs/add.dfy", "specs/echo.dfy", EVIL_NAME)])
+
+    code, log, output, summary = e2e.run_action(repo, tmp_path, github_server, {"min-completeness": "0.5"}, base, head)
+
+    assert code == 1, log
+    assert e2e.outputs(output)["passed"] == "false"
+    assert victim.read_text() == "untouched\n"  # the symlink was replaced, not followed
+    assert (repo / "dafny-spec-score.json").is_file() and not (repo / "dafny-spec-score.json").is_symlink()
+    assert injected(log) == [], log
+    (comment,) = github_server.comments_on(e2e.REPO, 7)
+    body = comment.body
+    assert not re.search(r"(?<![\w&#;])@(everyone|octocat)\b", body.replace("@&#8205;", "")), body
+    assert body.count("<details>") == body.count("</details>")
+    assert "A.Add" in body and "scored at base, cannot be scored at head" in body
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN.write_text(body)
+    assert body == GOLDEN.read_text()
+
+
+def test_config_key_cannot_inject_a_command(tmp_path: Path, github_server: Any) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".dafny-spec-score.toml").write_text('"x\\n::error title=pwned::boom" = 1\n"%0A::warning::pwned" = 2\n')
+    code, log, _, _ = e2e.run_action(repo, tmp_path, github_server, {}, "b" * 40, "h" * 40)
+    assert code == 2
+    assert "unknown key" in log
+    assert injected(log) == [], log
