@@ -85,7 +85,8 @@ def test_hostile_pull_request(dafny_command: str, tmp_path: Path, github_server:
     base = e2e.git(repo, "rev-parse", "HEAD")
     # head: a weakened spec next to a line that does not resolve, a file with a newline and `::` in its
     # name, a symlink where the report is written, and the mention-laden string tests stay
-    weakened = ADD.replace("ensures r == x + y\n  { r := x + y; }\n}\nmodule B", "ensures r >= x\n  { r := x + y; }\n}\nmodule B")
+    first = "ensures r == x + y\n  { r := x + y; }\n}\nmodule B"
+    weakened = ADD.replace(first, first.replace("r == x + y", "r >= x"))
     (repo / "specs" / "add.dfy").write_text(weakened + "const Broken: int := true;\n")
     (repo / EVIL_NAME).write_text(ECHO.replace("Echo", "Evil"))
     os.symlink(victim, repo / "dafny-spec-score.json")
