@@ -106,16 +106,25 @@ class MethodScore:
 
     @property
     def unknown(self) -> dict[str, int]:
-        """Why cases and mutants were not decided: "case timeout" -> count."""
+        """Why cases and mutants are unknown: "case timeout" -> count."""
         out: dict[str, int] = {}
         for c in self.cases:
-            if not c.status.scored:
-                key = f"case {c.reason.value if c.reason else c.status.value}"
+            if c.status is CaseStatus.UNKNOWN:
+                key = f"case {c.reason.value if c.reason else 'unknown'}"
                 out[key] = out.get(key, 0) + 1
             for m in c.mutants:
                 if m.status is MutantStatus.UNKNOWN:
                     key = f"mutant {m.reason.value if m.reason else 'unknown'}"
                     out[key] = out.get(key, 0) + 1
+        return dict(sorted(out.items()))
+
+    @property
+    def unscored(self) -> dict[str, int]:
+        """Cases set aside for another cause than an undecided proof: "precondition-violated" -> count."""
+        out: dict[str, int] = {}
+        for c in self.cases:
+            if not c.status.scored and c.status is not CaseStatus.UNKNOWN:
+                out[c.status.value] = out.get(c.status.value, 0) + 1
         return dict(sorted(out.items()))
 
     @property

@@ -94,7 +94,8 @@ def test_scores_count_proofs_only() -> None:
     assert s.correctness == 1.0
     assert s.completeness == 2 / 3  # the unknown mutant is on neither side
     assert len(s.surviving) == 1
-    assert s.unknown == {"case precondition-violated": 1, "case timeout": 1, "mutant unknown": 1}
+    assert s.unknown == {"case timeout": 1, "mutant unknown": 1}
+    assert s.unscored == {"precondition-violated": 1}
 
 
 def test_completeness_only_when_correct() -> None:

@@ -54,6 +54,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
         ],
         "mutant_counts": s.mutant_counts,
         "unknown": s.unknown,
+        "unscored": s.unscored,
         "problems": list(s.problems),
     }
 
