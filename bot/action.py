@@ -32,7 +32,7 @@ from bot.config import (
 )
 from bot.dafny.dialect import Dialect
 from bot.engine import Engine
-from bot.git_ops import GitError, add_worktree, changed_files, remove_worktree
+from bot.git_ops import GitError, add_worktree, changed_files, file_at, remove_worktree
 from bot.github_api import GitHubClient, GitHubError, GitHubPermissionError, marker_for
 from bot.harness import HarnessOptions
 from bot.outfiles import write_text
@@ -54,6 +54,9 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 COMMENT_ARTIFACT = "dafny-spec-score-comment.json"
 SAVED_VERSION = 2
 MAX_SAVED_BYTES = 20 * 1024 * 1024
+CONFIG_FROM_BASE = (
+    "the pull request changes {path}: its settings apply once merged; this run uses the base branch's"
+)
 NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
 NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
 FORK_SAVED = (
@@ -151,6 +154,11 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
     if event is None:
         emit(out, NOT_A_PR, Level.WARNING)
         return EXIT_OK
+    try:
+        config = _base_config(config, event, out)
+    except ConfigError as e:
+        emit(out, str(e), Level.ERROR)
+        return EXIT_USAGE
     root = config.working_directory
     with group(out, "Changed files"):
         paths: list[str] = []
@@ -186,7 +194,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                                                  "report-json": "", "regressions": "0"})
                 return EXIT_OK
             engine, info = engines(config)
-            options = ScoreOptions(config.mutants, config.seed, HarnessOptions())
+            options = ScoreOptions(config.mutants, config.seed, HarnessOptions(), pin=config.pin)
             # the methods tested at base must be scored at head too: one that cannot be is a failure,
             # never "removed"
             base_jobs, base_placeholders, _ = jobs_for(base_root, specs) if have_base else ([], [], [])
@@ -205,6 +213,24 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
     return _report(config, github, event, head, base, info, out, errors)
 
 
+def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config:
+    """The configuration as the base branch has it: a pull request must not set the thresholds (or the
+    globs) that judge it. A change to the config file applies once it is merged."""
+    path = config.config_path
+    if path is None or not config.environ:
+        return config
+    try:
+        rel = str(path.resolve().relative_to(config.workspace.resolve()))
+        base_text = file_at(config.workspace, event.base_sha, rel)
+    except (ValueError, OSError, GitError):
+        return config  # no git history to read it from: the workspace's file stands
+    head_text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+    if base_text == head_text:
+        return config
+    emit(out, CONFIG_FROM_BASE.format(path=rel), Level.WARNING)
+    return Config.from_environ(config.environ, file_text=base_text or "")
+
+
 def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str]) -> int:
     deltas = compare(head, base)
@@ -218,7 +244,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     body = render_comment(inp)
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"
-    settings = {"mutants": config.mutants, "seed": config.seed, "time_limit": config.time_limit}
+    settings = {"mutants": config.mutants, "seed": config.seed, "time_limit": config.time_limit, "pin": config.pin}
     write_text(config.workspace, report_path, render_json(head, info.version, settings))
     corr, comp = _aggregate(head)
     passed = not failures and not errors
@@ -292,8 +318,9 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         head = methods_from_list(saved.get("head"), "head")
         base = methods_from_list(saved.get("base"), "base")
         verifier = str(saved.get("verifier", ""))[:100]
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        emit(out, f"{path}: not a comment saved by this action ({e})", Level.ERROR)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        emit(out, f"{path}: not a comment saved by this action ({reason})", Level.ERROR)
         return EXIT_USAGE
     if github is None:
         emit(out, "post-comment needs github-token and a repository", Level.ERROR)
@@ -349,16 +376,21 @@ def run_audit_mode(config: Config, engines: EngineFactory, out: TextIO) -> int:
         emit(out, str(e), Level.ERROR)
         return EXIT_USAGE
     engine, info = engines(config)
-    options = AuditOptions(score=ScoreOptions(config.mutants, config.seed, HarnessOptions(real_tolerance=1e-3)))
+    options = AuditOptions(score=ScoreOptions(config.mutants, config.seed, HarnessOptions(real_tolerance=1e-3),
+                                               pin=config.pin))
     results = run_audit(tasks, config.audit_root, engine, _dialect(info), options, labels)
     dest = config.working_directory / "audit-out"
     settings = {"seed": config.seed, "mutants": config.mutants, "time_limit": config.time_limit,
                 "weak_below": 0.8, "tolerance": 1e-3}
-    write_text(config.workspace, dest / "results.json", results_json(results, settings))
-    write_text(config.workspace, dest / "results.csv", results_csv(results))
     report = report_md(results, settings)
-    write_text(config.workspace, dest / "report.md", report)
-    append_summary(config.summary_file, report)
+    append_summary(config.summary_file, report)  # first: the scores reach the summary whatever the files do
+    try:
+        write_text(config.workspace, dest / "results.json", results_json(results, settings))
+        write_text(config.workspace, dest / "results.csv", results_csv(results))
+        write_text(config.workspace, dest / "report.md", report)
+    except OSError as e:
+        emit(out, f"cannot write the audit files: {e}", Level.ERROR)
+        return EXIT_USAGE
     scored = [r.score for r in results if r.score is not None]
     corr, comp = _aggregate(scored)
     set_outputs(config.output_file, {

@@ -17,6 +17,8 @@ from pathlib import Path
 from bot.outcomes import Outcome, Result
 
 FORMAT = 1  # bump when the file layout changes: old files then read as misses
+# Fields added later are optional, so files written before them stay readable: "model" (a Result's
+# counterexample models) is written only when not empty.
 
 _KEY = re.compile(r"^[0-9A-Za-z_-]{8,128}$")
 
@@ -40,10 +42,11 @@ class ResultCache:
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
             return None
         outcome, message, seconds = data.get("outcome"), data.get("message"), data.get("seconds")
-        if not isinstance(message, str) or not isinstance(seconds, int | float):
+        model = data.get("model", "")
+        if not isinstance(message, str) or not isinstance(seconds, int | float) or not isinstance(model, str):
             return None
         try:
-            return Result(Outcome(outcome), message, float(seconds))
+            return Result(Outcome(outcome), message, float(seconds), model=model)
         except ValueError:
             return None
 
@@ -57,6 +60,8 @@ class ResultCache:
             "message": result.message,
             "seconds": result.seconds,
         }
+        if result.model:
+            payload["model"] = result.model
         fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}-", suffix=".tmp", dir=target.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

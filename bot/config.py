@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.scoring import Gate
+from bot.tests_io.textfiles import MAX_TOML_NESTING, TOML_TOO_DEEP, read_regular, toml_nesting_line
 
 T = TypeVar("T")
 
@@ -97,6 +98,7 @@ INPUTS: tuple[Input, ...] = (
     Input("fail-on-unknown", "false", in_file=True),
     Input("allow-unscored", "false", in_file=True),
     Input("mutants", "5", in_file=True),
+    Input("pin", "true", in_file=True),
     Input("seed", "0", in_file=True),
     Input("time-limit", "20", in_file=True),
     Input("jobs", "", in_file=True),
@@ -158,7 +160,10 @@ class ConfigError(Exception):
 
 
 def _show(value: object) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4,300 digits (a hexadecimal TOML integer) cannot be printed
+        text = "a number too long to print"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -207,7 +212,10 @@ def _fraction(value: object) -> float:
     if isinstance(value, bool):
         raise Invalid(f"{_show(value)} is not a number; {allowed}")
     if isinstance(value, int | float):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float
+            raise Invalid(f"{_show(value)} is out of range; {allowed}") from None
     elif isinstance(value, str):
         try:
             number = float(value.strip())
@@ -228,6 +236,10 @@ def clean_min_completeness(value: object) -> float:
     return _fraction(value)
 
 
+def clean_pin(value: object) -> bool:
+    return clean_fail_on_unknown(value)
+
+
 def clean_allow_unscored(value: object) -> bool:
     return clean_fail_on_unknown(value)
 
@@ -243,21 +255,30 @@ def clean_fail_on_unknown(value: object) -> bool:
     raise Invalid(f"{_show(value)} is not a boolean; allowed: true or false")
 
 
-_INT = re.compile(r"[+-]?[0-9]+")
+_INT = re.compile(r"[+-]?[0-9]{1,30}")
+MAX_INTEGER = 2**63 - 1  # any larger count or seed is a mistake (and may not even print)
+MAX_TIME_LIMIT = 86_400  # a day per program
 
 
-def _integer(value: object, minimum: int, example: str) -> int:
+def _integer(value: object, minimum: int, example: str, maximum: int = MAX_INTEGER) -> int:
     allowed = f"allowed: a whole number >= {minimum}, e.g. {example}"
+    if maximum != MAX_INTEGER:
+        allowed = f"allowed: a whole number from {minimum} to {maximum}, e.g. {example}"
+    too_large = f"{_show(value)} is too large; {allowed.replace(f'>= {minimum}', f'from {minimum} to {maximum}')}"
     if isinstance(value, bool):
         raise Invalid(f"{_show(value)} is not a whole number; {allowed}")
     if isinstance(value, int):
         number = value
     elif isinstance(value, str) and _INT.fullmatch(value.strip()):
         number = int(value.strip())
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        raise Invalid(too_large if not value.strip().startswith("-") else f"{_show(value)} is too small; {allowed}")
     else:
         raise Invalid(f"{_show(value)} is not a whole number; {allowed}")
     if number < minimum:
         raise Invalid(f"{_show(value)} is too small; {allowed}")
+    if number > maximum:
+        raise Invalid(too_large)
     return number
 
 
@@ -270,7 +291,7 @@ def clean_seed(value: object) -> int:
 
 
 def clean_time_limit(value: object) -> int:
-    return _integer(value, 1, "20 (seconds per program)")
+    return _integer(value, 1, "20 (seconds per program)", MAX_TIME_LIMIT)
 
 
 def clean_jobs(value: object) -> int | None:
@@ -349,22 +370,34 @@ def _under(base: Path, text: str) -> Path:
 _TOML_LINE = re.compile(r"at line (\d+)")
 
 
-def read_config_file(path: Path, explicit: bool) -> dict[str, object]:
-    """The file's `key = value` pairs; {} when the default file is absent. Raises Invalid."""
-    if not path.exists():
-        if explicit:
-            raise Invalid(MISSING_FILE.format(path=path))
-        return {}
+def read_config_file(path: Path, explicit: bool, text: str | None = None) -> dict[str, object]:
+    """The file's `key = value` pairs; {} when the default file is absent. Raises Invalid.
+
+    `text`, when given, is the file's content taken elsewhere (the base branch's, in pull-request mode)."""
+    if text is None:
+        if not path.exists():
+            if explicit:
+                raise Invalid(MISSING_FILE.format(path=path))
+            return {}
+        try:
+            text = read_regular(path).decode("utf-8")  # a FIFO or a device is refused, never read
+        except (OSError, UnicodeDecodeError) as e:
+            raise Invalid(f"{path}: cannot read: {e}") from None
+    too_deep = TOML_TOO_DEEP.format(limit=MAX_TOML_NESTING)
+    deep = toml_nesting_line(text)  # tomllib recurses once per level: about 500 exhaust the stack
+    if deep is not None:
+        raise Invalid(BAD_TOML.format(path=path, line=deep, reason=too_deep))
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         # Python 3.11's TOMLDecodeError has no line attribute; the message ends "(at line L, column C)"
         found = _TOML_LINE.search(str(e))
         reason = re.sub(r"\s*\(at line \d+, column \d+\)$", "", str(e))
         raise Invalid(BAD_TOML.format(path=path, line=found.group(1) if found else "?", reason=reason)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise Invalid(f"{path}: cannot read: {e}") from None
+    except ValueError:  # tomllib lets int() refuse an integer of more than 4,300 digits
+        raise Invalid(BAD_TOML.format(path=path, line="?", reason="an integer with too many digits")) from None
+    except RecursionError:  # a backstop: the nesting check stops far earlier
+        raise Invalid(BAD_TOML.format(path=path, line="?", reason=too_deep)) from None
     return dict(data)
 
 
@@ -398,12 +431,15 @@ class Config:
     fail_on_unknown: bool = False
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     mutants: int = 5
+    pin: bool = True
     seed: int = 0
     time_limit: int = 20
     jobs: int = field(default_factory=default_jobs)
     comment: CommentMode = CommentMode.ALWAYS
     comment_id: str = "default"
     config_file: Path | None = None  # the file that was read, if any
+    config_path: Path | None = None  # the file the `config` input names, whether or not it exists
+    environ: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)  # to read it again
     mode: Mode = Mode.PR
     audit_root: Path | None = None
     comment_file: Path | None = None
@@ -436,16 +472,20 @@ class Config:
         return f"{self.server_url}/{self.repository}/actions/runs/{self.run_id}"
 
     @classmethod
-    def from_environ(cls, env: Mapping[str, str]) -> Config:
-        """Read the inputs, the config file they name and the GitHub context. Raises ConfigError."""
-        return _Reader(env).config()
+    def from_environ(cls, env: Mapping[str, str], file_text: str | None = None) -> Config:
+        """Read the inputs, the config file they name and the GitHub context. Raises ConfigError.
+
+        `file_text` replaces the config file's content (the base branch's: a pull request must not
+        set the thresholds that judge it)."""
+        return _Reader(env, file_text).config()
 
 
 class _Reader:
     """Collects problems instead of stopping at the first."""
 
-    def __init__(self, env: Mapping[str, str]) -> None:
+    def __init__(self, env: Mapping[str, str], file_text: str | None = None) -> None:
         self.env = env
+        self.file_text = file_text
         self.problems: list[Problem] = []
         self.file_values: Mapping[str, object] = {}
         self.file_label = DEFAULT_CONFIG_FILE
@@ -489,8 +529,9 @@ class _Reader:
             )
         else:
             try:
-                self.file_values = read_config_file(config_path, explicit=config_text != DEFAULT_CONFIG_FILE)
-                config_file = config_path if config_path.is_file() else None
+                explicit = config_text != DEFAULT_CONFIG_FILE
+                self.file_values = read_config_file(config_path, explicit, self.file_text)
+                config_file = config_path if config_path.is_file() or self.file_text else None
             except Invalid as e:
                 self.problem("config", str(e), FROM_INPUT.format(name="config", env=input_env_name("config")))
             self.problems += _file_problems(config_path, self.file_values)
@@ -509,12 +550,15 @@ class _Reader:
             fail_on_unknown=self.get("fail-on-unknown", clean_fail_on_unknown, False),
             allow_unscored=self.get("allow-unscored", clean_allow_unscored, False),
             mutants=self.get("mutants", clean_mutants, 5),
+            pin=self.get("pin", clean_pin, True),
             seed=self.get("seed", clean_seed, 0),
             time_limit=self.get("time-limit", clean_time_limit, 20),
             jobs=jobs if jobs is not None else default_jobs(),
             comment=self.get("comment", clean_comment, CommentMode.ALWAYS),
             comment_id=self.get("comment-id", clean_comment_id, "default"),
             config_file=config_file,
+            config_path=config_path,
+            environ=dict(env),
             mode=mode,
             audit_root=_under(workdir, audit_root_text) if audit_root_text else None,
             comment_file=_under(workdir, comment_file_text) if comment_file_text else None,

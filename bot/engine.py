@@ -6,6 +6,11 @@ its programs are bisected into smaller batches until the broken ones stand alone
 does not spoil the others. Before bisecting a prelude's first large failed batch, the prelude is checked
 once on its own: when it alone fails, every program built on it fails the same way, and bisecting would
 only cost 2n-1 runs.
+
+A program that wants its counterexample models (`Program.want_model`) is verified like any other, in a
+batch with the rest; the backend is told which methods of the batch want them. When the same program is
+asked for both with and without models, it is verified once (two methods of one name cannot share a
+file): the plain one gets the other's result without the models.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.cache import ResultCache
 from bot.outcomes import Outcome, Program, Result
@@ -100,10 +105,22 @@ class Engine:
                     self.observe(unique[key].prelude, [hit])
         hits = len(results)
 
-        run = _Run(self, copies, results, total=len(keys))
+        # A plain program whose model-wanting twin is verified anyway is answered by the twin.
+        wanting = {(p.prelude, p.name, p.method): key for key, p in unique.items() if p.want_model}
+        twins: dict[str, list[str]] = {}  # key of a program wanting models -> keys of its plain twins
+        for key, program in unique.items():
+            twin = wanting.get((program.prelude, program.name, program.method))
+            if not program.want_model and key not in results and twin is not None:
+                twins.setdefault(twin, []).append(key)
+        answered = {key for plain in twins.values() for key in plain}
+
+        run = _Run(self, copies, results, total=len(keys), twins=twins)
+        for twin in twins:
+            if twin in results:
+                run.settle_twins(twin, results[twin])
         groups: dict[str, list[_Item]] = {}
         for key, program in unique.items():
-            if key not in results:
+            if key not in results and key not in answered:
                 groups.setdefault(program.prelude, []).append(_Item(key, program))
         run.report()
         runs = run.execute(self._plan(list(groups.items()))) if groups else 0
@@ -174,12 +191,18 @@ class _Run:
     """The state of one Engine.run: pending tasks, probes and parked batches."""
 
     def __init__(
-        self, engine: Engine, copies: dict[str, int], results: dict[str, Result], total: int
+        self,
+        engine: Engine,
+        copies: dict[str, int],
+        results: dict[str, Result],
+        total: int,
+        twins: dict[str, list[str]] | None = None,
     ) -> None:
         self.engine = engine
         self.copies = copies
         self.results = results
         self.total = total
+        self.twins = twins or {}
         self.done = sum(copies[key] for key in results)
         self.probes: dict[str, Result | None] = {}  # prelude -> probe result (None: still running)
         self.parked: dict[str, list[_Task]] = {}  # failed batches waiting for their prelude's probe
@@ -199,9 +222,15 @@ class _Run:
                 methods = [(item.program.name, item.program.method) for item in task.items]
                 if not task.items:
                     methods = [(PROBE_NAME, PROBE_METHOD)]
-                future = pool.submit(
-                    self.engine.backend.verify_batch, task.prelude, methods, self.engine.time_limit
-                )
+                wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
+                backend = self.engine.backend
+                if wanted:
+                    future = pool.submit(
+                        backend.verify_batch, task.prelude, methods, self.engine.time_limit, wanted
+                    )
+                else:
+                    # exactly the call made before models existed (test backends need not know them)
+                    future = pool.submit(backend.verify_batch, task.prelude, methods, self.engine.time_limit)
                 pending[future] = task
 
             for task in tasks:
@@ -248,6 +277,10 @@ class _Run:
         return [_Task(task.prelude, part) for part in _even(list(task.items), 2)]
 
     def _settle(self, found: dict[str, Result]) -> None:
+        found = dict(found)
+        for key, result in list(found.items()):
+            for twin in self.twins.get(key, []):
+                found[twin] = replace(result, model="")
         cache = self.engine.cache
         for key, result in found.items():
             self.results[key] = result
@@ -255,6 +288,10 @@ class _Run:
             if cache is not None and not is_transient(result):
                 cache.put(key, result)
         self.report()
+
+    def settle_twins(self, key: str, result: Result) -> None:
+        """Answer the plain twins of `key` (a program wanting models) with its result, without models."""
+        self._settle({twin: replace(result, model="") for twin in self.twins.get(key, [])})
 
 
 def _outcomes(future: Future[dict[str, Result]]) -> tuple[dict[str, Result], Result]:

@@ -24,6 +24,15 @@ def _git(repo: Path, *args: str, timeout: float = 120) -> str:
     return out
 
 
+def file_at(repo: Path, rev: str, path: str) -> str | None:
+    """The text of `path` (relative to the repository's top) at commit `rev`; None when absent there."""
+    try:
+        kind = _git(repo, "cat-file", "-t", f"{rev}:{path}").strip()
+    except GitError:
+        return None
+    return _git(repo, "show", f"{rev}:{path}") if kind == "blob" else None
+
+
 def changed_files(repo: Path, base: str, head: str) -> list[tuple[str, str]]:
     """(status letter, path) for every file that differs between the merge base of base and head, and head.
 

@@ -47,6 +47,7 @@ class ProgramKind(Enum):
     VACUITY = "vacuity"  # are the assumptions contradictory? (`assert false` must fail)
     CORRECTNESS = "correctness"  # does the spec accept the expected output?
     MUTANT = "mutant"  # does the spec accept a wrong output?
+    PIN = "pin"  # does the spec admit only the expected output? (a candidate other output, to confirm)
 
 
 class Goal(Enum):
@@ -57,6 +58,8 @@ class Goal(Enum):
     REJECT_CLAUSE = "reject-clause"  # one clause fails: names the clause that rejects an output
     ACCEPT_WITHIN = "accept-within"  # some real output within the tolerance is accepted
     REJECT_WITHIN = "reject-within"  # no real output within the tolerance is accepted
+    PIN = "pin"  # every output the spec accepts is the expected one
+    PIN_MULTISET = "pin-multiset"  # every output the spec accepts has the expected elements (any order)
 
 
 @dataclass(frozen=True)
@@ -301,7 +304,8 @@ def _program(
     # the name is a hash of the rest, so an unchanged program keeps its name (and cache entry)
     # however cases are added or reordered
     name = _hash_name(kind, goal, scope + "\0" + header + attrs + rest)
-    head = header.replace("method @NAME@", f"method {attrs}{name}", 1)
+    head = header.replace("method @NAME@", f"method {attrs}{name}", 1).replace("@HAVOC@", f"{name}_Havoc")
+    rest = rest.replace("@HAVOC@", f"{name}_Havoc")
     if scope:
         head = f"module {name}_Scope {{\nimport opened {scope}\n{head}"
         rest += "\n}"
@@ -459,6 +463,38 @@ class CaseHarness:
         header = _signature(self.method, "@NAME@", True)
         return self._planned(kind, goal, header, spec, body, mutant=mutant, clause=clause, limits=help.limits)
 
+    def pin(self, goal: Goal) -> Planned | None:
+        """Does the spec admit only the expected output on these inputs (PIN), or only outputs with the
+        expected elements in some order (PIN_MULTISET; None when no output is a sequence or array)?
+
+        The outputs are left arbitrary (unassigned out-parameters; arrays changed in place are havocked
+        by a call of a body-less method), the spec is assumed of them, and the goal says they equal the
+        expected values. A failure proves nothing: the solver may give up. Only a witness confirmed by
+        an ordinary acceptance program shows the spec is weak (see bot/pipeline.py).
+        """
+        m, case = self.method, self.case
+        targets: list[tuple[str, DafnyType, Value]] = [
+            (p.name, p.type, v) for p, v in zip(m.returns, case.expected, strict=True)
+        ]
+        targets += [(m.params[idx].name, m.params[idx].type, v) for idx, v in case.post]
+        if goal is Goal.PIN_MULTISET and not any(isinstance(t, SeqT | ArrayT) for _, t, _ in targets):
+            return None
+        claims = [_pin_claim(name, t, v, goal is Goal.PIN_MULTISET) for name, t, v in targets]
+        havoc: list[str] = []
+        body = list(self.assume)
+        for idx, _ in case.post:
+            p = m.params[idx]
+            havoc.append(f"method @HAVOC@{idx}({p.name}: {p.type_text}) modifies {p.name}")
+            body.append((f"  @HAVOC@{idx}({p.name});", _PLAIN))
+        if self.ens_texts:
+            body.append((f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN))
+        body += _tagged(self._help(self.req_texts, dict(self.inputs)).facts, _HINT)
+        header = "\n".join([*havoc, _signature(m, "@NAME@", True)])
+        spec = _tagged(self.requires + self.modifies, _PLAIN) + [(f"  ensures {' && '.join(claims)}", _GOAL)]
+        planned = self._planned(ProgramKind.PIN, goal, header, spec, body)
+        # the solver's counterexample to the exact pin names another output the spec may accept
+        return replace(planned, program=replace(planned.program, want_model=True)) if goal is Goal.PIN else planned
+
     def within_tolerance(self, goal: Goal) -> list[Planned]:
         """Programs asking whether some real output within the tolerance is accepted (ACCEPT_WITHIN: any
         one proved is enough) or every one is rejected (REJECT_WITHIN: one program).
@@ -515,6 +551,19 @@ class CaseHarness:
         return out
 
 
+def _pin_claim(name: str, t: DafnyType, v: Value, multiset: bool) -> str:
+    """`name` equals v (arrays: by contents); with multiset, has v's elements in some order."""
+    if isinstance(t, ArrayT):
+        assert isinstance(v, ArrayV | SeqV)
+        seq = to_dafny(SeqV(v.elems), SeqT(t.elem))
+        if multiset:
+            return f"multiset({name}[..]) == multiset({seq})"
+        return f"{name}.Length == {len(v.elems)} && {name}[..] == {seq}"
+    if multiset and isinstance(t, SeqT | StringT):
+        return f"multiset({name}) == multiset({to_dafny(v, t)})"
+    return f"{name} == {to_dafny(v, t)}"
+
+
 def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:
     """Per-element facts about sequence outputs, asserted (they follow from the assignment)."""
     out = []
@@ -541,9 +590,16 @@ def mutation_target(
 def split_mutant(
     method: Decl, case: TestCase, m: Mutant
 ) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
+    return split_values(method, case, m.values)
+
+
+def split_values(
+    method: Decl, case: TestCase, values: tuple[Value, ...]
+) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
+    """A mutation target's values (see mutation_target) as out-parameter values and post-states."""
     n = len(case.expected)
-    expected = tuple(m.values[:n])
-    post = tuple((idx, v) for (idx, _), v in zip(case.post, m.values[n:], strict=True))
+    expected = tuple(values[:n])
+    post = tuple((idx, v) for (idx, _), v in zip(case.post, values[n:], strict=True))
     return expected, post
 
 

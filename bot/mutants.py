@@ -374,3 +374,47 @@ def _fresh(t: DafnyType, rng: random.Random) -> Value:
         elems = tuple(_fresh(elem, rng) for _ in range(rng.randint(0, 2)))
         return ArrayV(elems) if isinstance(t, ArrayT) else SeqV(elems)
     raise ValueError(f"cannot build values of type {t}")
+
+
+def same_elements(a: tuple[Value, ...], b: tuple[Value, ...]) -> bool:
+    """The same outputs up to the order of sequence and array elements."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, SeqV | ArrayV) and isinstance(y, SeqV | ArrayV):
+            if sorted(map(repr, x.elems)) != sorted(map(repr, y.elems)):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def neighbours(values: tuple[Value, ...], types: tuple[DafnyType, ...]) -> list[tuple[Value, ...]]:
+    """Outputs a weak spec often also accepts: one change to one output (the empty value, a dropped,
+    duplicated or swapped element, the reverse, an integer or char one off, the other boolean).
+    Deterministic, without a seed: these are a guided search, not samples."""
+    out: list[tuple[Value, ...]] = []
+    for k, (v, t) in enumerate(zip(values, types, strict=True)):
+        for w in _near(v, t):
+            if w != v and type_check(w, _relaxed(t)):
+                out.append((*values[:k], w, *values[k + 1 :]))
+    return list(dict.fromkeys(out))
+
+
+def _near(v: Value, t: DafnyType) -> list[Value]:
+    if isinstance(v, SeqV | ArrayV):
+        cls = type(v)
+        elems = v.elems
+        near: list[Value] = [cls(())]
+        if elems:
+            near += [cls(elems[:-1]), cls(elems[1:]), cls(elems + elems[-1:]), cls(tuple(reversed(elems)))]
+        if len(elems) >= 2:
+            near.append(cls((elems[1], elems[0], *elems[2:])))
+        return near
+    if isinstance(v, IntV):
+        return [IntV(v.v + 1), IntV(v.v - 1), IntV(0)]
+    if isinstance(v, BoolV):
+        return [BoolV(not v.v)]
+    if isinstance(v, CharV):
+        return [CharV(chr(ord(v.v) + 1))] if ord(v.v) + 1 < 0xD800 else []
+    return []

@@ -6,8 +6,10 @@ Pure data. "The tool could not decide" (TIMEOUT, ERROR) is kept apart from "the 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+
+MODEL_KEY_MARKER = b"want_model\0"
 
 
 class Outcome(Enum):
@@ -26,6 +28,10 @@ class Result:
     outcome: Outcome
     message: str = ""  # the verifier's words (errors, resolution messages), noise filtered out
     seconds: float = 0.0
+    # The counterexample models of the failures (REFUTED only), for programs that asked (`want_model`):
+    # the verifier's raw text, one model per failed assertion in the order of `message`'s errors; read
+    # values out of it with bot.models. Empty when not asked for or not available.
+    model: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
@@ -34,11 +40,13 @@ class Program:
 
     `prelude` is shared by every program made from one spec file, so the engine can verify many
     programs as methods of one file; `method` is the harness method's full text and `name` its name.
+    `want_model`: also return the counterexample models of its failures (`Result.model`).
     """
 
     prelude: str
     name: str
     method: str
+    want_model: bool = False
 
     def text(self) -> str:
         return self.prelude.rstrip() + "\n\n" + self.method.strip() + "\n"
@@ -49,4 +57,7 @@ class Program:
         for part in (verifier_id, self.text()):
             h.update(part.encode())
             h.update(b"\0")
+        if self.want_model:
+            # only then: a program that wants no model keeps the key it always had
+            h.update(MODEL_KEY_MARKER)
         return h.hexdigest()

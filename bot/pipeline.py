@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Protocol
 
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
-from bot.dafny.types import unsupported_parts
+from bot.dafny.types import DafnyType, unsupported_parts
 from bot.dafny.values import Value, show
 from bot.harness import (
     CaseHarness,
@@ -30,8 +30,10 @@ from bot.harness import (
     make_prelude,
     mutation_target,
     split_mutant,
+    split_values,
 )
-from bot.mutants import Mutant, mutate
+from bot.models import decode
+from bot.mutants import Mutant, mutate, neighbours, same_elements
 from bot.outcomes import Program, Result
 from bot.proofs import Judged, Proof, judge
 from bot.scoring import (
@@ -39,6 +41,7 @@ from bot.scoring import (
     CaseResult,
     CaseStatus,
     Decision,
+    Determinacy,
     MethodScore,
     MutantResult,
     MutantStatus,
@@ -61,6 +64,11 @@ class ScoreOptions:
     mutants: int = 5
     seed: int = 0
     harness: HarnessOptions = field(default_factory=HarnessOptions)
+    pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
+
+
+MAX_CANDIDATES = 6  # other outputs confirmed per case when the pin check fails
+SOLVER, SEARCH, MUTANT = "solver", "search", "mutant"  # where a witness came from
 
 
 @dataclass(frozen=True)
@@ -184,6 +192,7 @@ class _CaseRun:
         self.planned: dict[str, Planned] = {}
         self.judged: dict[str, Judged] = {}
         self.mutants: list[_Mutant] = []
+        self.candidates: list[tuple[tuple[Value, ...], str]] = []  # other outputs to confirm, and their source
         self.result: CaseResult | None = None
         self.status: tuple[CaseStatus, Undecided | None, str, str] | None = None
         self.note = case.note
@@ -289,9 +298,57 @@ class _CaseRun:
                     assert m.accept is not None and m.rejected is not None
                     decision, reason, message = decide(judge(results[m.accept.program], m.accept), m.rejected)
                     m.result = self._mutant_result(m.mutant, decision, reason, message)
-        if all(m.result is not None for m in self.mutants):
+        if self.stage is _Stage.SURVIVORS and "pin" in j and not j["pin"].proved and not self.candidates:
+            self._plan_candidates(results)
+        if all(m.result is not None for m in self.mutants) and all(k in self.judged for k in self.planned):
             self._close()
         return None
+
+    def _plan_candidates(self, results: dict[Program, Result]) -> None:
+        """Other outputs the spec may accept, to confirm: the solver's, then a guided search's."""
+        h = self.harness
+        assert h is not None
+        values, types, names = mutation_target(self.job.method, self.case)
+        found: list[tuple[tuple[Value, ...], str]] = []
+        pin = self.planned["pin"]
+        decoded = decode_outputs(results[pin.program].model, names, types)
+        if decoded is not None and decoded != values:
+            found.append((decoded, SOLVER))
+        mutants = {m.mutant.values for m in self.mutants}
+        for other in neighbours(values, types):
+            if other != values and other not in mutants and all(other != f for f, _ in found):
+                found.append((other, SEARCH))
+        for k, (other, source) in enumerate(found[: MAX_CANDIDATES]):
+            expected, post = split_values(self.job.method, self.case, other)
+            self.planned[f"candidate#{k}"] = h.output(Goal.ACCEPT, expected, post)
+            self.candidates.append((other, source))
+
+    def _determinacy(self) -> tuple[Determinacy | None, str, str]:
+        """Whether the spec admits only the expected output here, and another output it accepts."""
+        j = self.judged
+        if "pin" not in j:
+            return None, "", ""
+        if j["pin"].proved:
+            return Determinacy.PINNED, "", ""
+        values, types, names = mutation_target(self.job.method, self.case)
+        confirmed = [(v, src) for k, (v, src) in enumerate(self.candidates) if j[f"candidate#{k}"].proved]
+        confirmed += [(m.mutant.values, MUTANT) for m in self.mutants
+                      if m.result is not None and m.result.status is MutantStatus.SURVIVED]
+        beyond = [(v, src) for v, src in confirmed if not same_elements(v, values)]
+        up_to_order = "pin-multiset" in j and j["pin-multiset"].proved
+        if beyond:
+            witness, source = beyond[0]
+            return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
+        if up_to_order:
+            return Determinacy.PINNED_UP_TO_ORDER, "", ""
+        if confirmed and "pin-multiset" not in j:  # a scalar output: any other accepted value is a witness
+            witness, source = confirmed[0]
+            return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
+        return Determinacy.UNKNOWN, "", ""
+
+    @staticmethod
+    def _shown(values: tuple[Value, ...], types: tuple[DafnyType, ...], names: tuple[str, ...]) -> str:
+        return show(values[0], types[0]) if len(names) == 1 else show_assignment(names, values, types)
 
     def _split(self, m: Mutant) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
         return split_mutant(self.job.method, self.case, m)
@@ -300,17 +357,26 @@ class _CaseRun:
         h = self.harness
         assert h is not None
         self.status = (CaseStatus.VERIFIED, None, "", "")
+        if self.options.pin:
+            for key, goal in (("pin", Goal.PIN), ("pin-multiset", Goal.PIN_MULTISET)):
+                planned = h.pin(goal)
+                if planned is not None:
+                    self.planned[key] = planned
         for m in _mutants_for(self.job, self.case, self.options):
             self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
         self.stage = _Stage.MUTANTS
-        if not self.mutants:
+        if not self.mutants and not self.options.pin:
             self._close()
 
     def _close(self) -> None:
         assert self.status is not None
         status, reason, message, clause = self.status
         mutants = tuple(m.result for m in self.mutants if m.result is not None)
-        self.result = self._case_result(status, reason, message, clause, mutants)
+        determinacy, witness, source = self._determinacy()
+        self.result = replace(
+            self._case_result(status, reason, message, clause, mutants),
+            determinacy=determinacy, witness=witness, witness_source=source,
+        )
         self.stage = _Stage.DONE
 
     def _finish(self, status: CaseStatus, reason: Undecided | None, message: str, clause: str = "") -> None:
@@ -346,6 +412,14 @@ class _CaseRun:
         status = mutant_status(decision)
         return MutantResult(value, m.description, status, message if status is MutantStatus.UNKNOWN else "",
                             reason if status is MutantStatus.UNKNOWN else None)
+
+
+def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType]) -> tuple[Value, ...] | None:
+    """The outputs the solver's counterexample model gives (None when it cannot be read)."""
+    if not model:
+        return None
+    values = [decode(model, name, t) for name, t in zip(names, types, strict=True)]
+    return None if any(v is None for v in values) else tuple(v for v in values if v is not None)
 
 
 def _join(a: str, b: str) -> str:

@@ -36,6 +36,15 @@ class Undecided(Enum):
     VERIFIER = "verifier-error"  # the verifier crashed or gave no result for the program
 
 
+class Determinacy(Enum):
+    """Whether the spec admits only the expected output on a case's inputs (the pin check)."""
+
+    PINNED = "pinned"  # proved: the expected output is the only one accepted
+    PINNED_UP_TO_ORDER = "pinned-up-to-order"  # proved: every accepted output has the expected elements
+    NOT_PINNED = "not-pinned"  # another accepted output was found and confirmed: the witness
+    UNKNOWN = "unknown"  # neither proved nor a witness confirmed
+
+
 class MutantStatus(Enum):
     KILLED = "killed"  # rejection proved
     SURVIVED = "survived"  # acceptance proved
@@ -65,6 +74,9 @@ class CaseResult:
     reason: Undecided | None = None  # when unknown
     clause: str = ""  # refuted: the first clause whose rejection is proved; unknown: where it got stuck
     note: str = ""  # how the case was read or decided (e.g. within the real tolerance)
+    determinacy: Determinacy | None = None  # None when the pin check was not run
+    witness: str = ""  # another output the spec accepts (confirmed), as Dafny text; "" when none
+    witness_source: str = ""  # "solver" (the counterexample model), "search" or "mutant"
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,33 @@ class MethodScore:
                     key = f"mutant {m.reason.value if m.reason else 'unknown'}"
                     out[key] = out.get(key, 0) + 1
         return dict(sorted(out.items()))
+
+    @property
+    def pins(self) -> dict[str, int]:
+        """Pin-check results over the cases that had one: determinacy -> count."""
+        out = {d.value: 0 for d in Determinacy}
+        for c in self.cases:
+            if c.determinacy is not None:
+                out[c.determinacy.value] += 1
+        return out
+
+    @property
+    def pinned_text(self) -> str:
+        """"3/4": cases pinned (exactly or up to order) over cases pin-checked; "" when none was."""
+        checked = [c for c in self.cases if c.determinacy is not None]
+        if not checked:
+            return ""
+        ok = sum(c.determinacy in (Determinacy.PINNED, Determinacy.PINNED_UP_TO_ORDER) for c in checked)
+        return f"{ok}/{len(checked)}"
+
+    @property
+    def witnesses(self) -> tuple[Surviving, ...]:
+        """Other outputs the spec accepts that the pin check found (confirmed), one per case at most."""
+        return tuple(
+            Surviving(c.name, c.inputs, c.expected, c.witness, f"found by the {c.witness_source}")
+            for c in self.cases
+            if c.determinacy is Determinacy.NOT_PINNED and c.witness
+        )
 
     @property
     def unscored(self) -> dict[str, int]:

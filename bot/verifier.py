@@ -53,12 +53,13 @@ import subprocess
 import tempfile
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, cast
 
 from bot.includes import IncludeError, find_includes
+from bot.models import console_counterexamples, split_boogie_models
 from bot.outcomes import Outcome, Result
 
 INSTALL_HINT = "Install Dafny with scripts/setup.sh, or on Debian/Ubuntu: apt-get install -y dafny."
@@ -77,6 +78,8 @@ BAD_COMMAND_LINE = "verifier rejected its command line: "
 _TRANSIENT = (KILLED, CRASHED, NOT_RUN, NO_RESULT, OUT_OF_MEMORY, BAD_COMMAND_LINE)
 
 FILE_NAME = "batch.dfy"  # relative, so messages never name a temporary directory
+MODEL_FILE = "model.txt"  # Dafny 2 `/mv:` file, asked for only when some method wants its models
+MODEL_FILE_LIMIT = 256 * 1024 * 1024  # a larger model file is not read (about 15 KB per failed assertion)
 
 DETECT_TIMEOUT = 30.0
 
@@ -101,11 +104,17 @@ class Backend(Protocol):
         ...
 
     def verify_batch(
-        self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int
+        self,
+        prelude: str,
+        methods: Sequence[tuple[str, str]],
+        time_limit: int,
+        models: Collection[str] = frozenset(),
     ) -> dict[str, Result]:
         """Verify `methods` ((name, text) pairs) as members of one file after `prelude`.
 
-        Every name gets a Result; never raises because of the program.
+        Every name gets a Result; never raises because of the program. The methods named in `models`
+        want the counterexample models of their failures in `Result.model` (when the backend can read
+        them); with none named, the command line is the same as without the argument.
         """
         ...
 
@@ -440,6 +449,26 @@ def _parse_boogie_xml(data: bytes) -> list[_BoogieMethod]:
     return methods
 
 
+def attribute_models(methods: Sequence[_BoogieMethod], text: str) -> dict[str, str]:
+    """The models of a `/mv:` file per method (mangled name), concatenated in the file's order.
+
+    Boogie writes one model per counterexample, in the order of the `<error>`s of methods concluded
+    `errors` in the /xml report (measured; a time-out's `<error>` has no model). When the counts do not
+    match, nothing is attributed rather than guessed.
+    """
+    models = split_boogie_models(text)
+    counts = [(m.name, len(m.errors)) for m in methods if m.outcome == "errors"]
+    if sum(n for _, n in counts) != len(models) or not models:
+        return {}
+    found: dict[str, str] = {}
+    start = 0
+    for name, n in counts:
+        if n:
+            found[name] = found.get(name, "") + "".join(models[start : start + n])
+        start += n
+    return found
+
+
 def _int(text: str | None) -> int:
     try:
         return int(text or "0")
@@ -473,9 +502,10 @@ def _refuse_includes(layout: _Layout, names: Sequence[str]) -> dict[str, Result]
 
 
 def _run_batch(
-    prelude: str, methods: Sequence[tuple[str, str]], argv: list[str], wall: float
-) -> tuple[_Layout, _Run, bytes | None]:
-    """Write the batch file in a fresh directory, run the verifier there; return its report file, if any.
+    prelude: str, methods: Sequence[tuple[str, str]], argv: list[str], wall: float, model_name: str | None = None
+) -> tuple[_Layout, _Run, bytes | None, bytes | None]:
+    """Write the batch file in a fresh directory, run the verifier there; return its report file, if any,
+    and the model file `model_name` (when asked for, written and not over MODEL_FILE_LIMIT bytes).
 
     The report is the command's last file argument before the program (`/xml:F` or `LogFileName=F`)."""
     layout = _Layout.build(prelude, methods)
@@ -485,7 +515,12 @@ def _run_batch(
         run = _run(argv, tmp, wall)
         report_path = Path(tmp, report_name)
         report = report_path.read_bytes() if report_path.exists() else None
-    return layout, run, report
+        model: bytes | None = None
+        if model_name is not None:
+            model_path = Path(tmp, model_name)
+            if model_path.is_file() and model_path.stat().st_size <= MODEL_FILE_LIMIT:
+                model = model_path.read_bytes()
+    return layout, run, report, model
 
 
 @dataclass(frozen=True)
@@ -505,11 +540,15 @@ class Dafny2Backend:
         z3 = f" /z3exe:{self.z3_path}" if self.z3_path else ""
         return f"dafny {self.info.version}: /compile:0 /errorTrace:0 /timeLimit:{time_limit} /proc:Impl*{z3}"
 
-    def command(self, names: Sequence[str], time_limit: int, xml_name: str) -> list[str]:
+    def command(
+        self, names: Sequence[str], time_limit: int, xml_name: str, model_name: str | None = None
+    ) -> list[str]:
         argv = [*self.info.command, "/compile:0", "/nologo", "/errorTrace:0", f"/timeLimit:{time_limit}"]
         argv += [f"/proc:Impl$$*.__default.{mangle(name)}" for name in names]
         if self.z3_path:
             argv.append(f"/z3exe:{self.z3_path}")
+        if model_name is not None:
+            argv.append(f"/mv:{model_name}")
         return [*argv, f"/xml:{xml_name}", FILE_NAME]
 
     def wall_limit(self, time_limit: int, count: int) -> float:
@@ -517,7 +556,11 @@ class Dafny2Backend:
         return self.wall_base + per * count
 
     def verify_batch(
-        self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int
+        self,
+        prelude: str,
+        methods: Sequence[tuple[str, str]],
+        time_limit: int,
+        models: Collection[str] = frozenset(),
     ) -> dict[str, Result]:
         names = [name for name, _ in methods]
         if not names:
@@ -526,8 +569,19 @@ class Dafny2Backend:
         if refused is not None:
             return refused
         wall = self.wall_limit(time_limit, len(names))
-        layout, run, report = _run_batch(prelude, methods, self.command(names, time_limit, "report.xml"), wall)
-        return self._results(layout, names, run, report, time_limit, wall)
+        wanted = [name for name in names if name in models]
+        model_name = MODEL_FILE if wanted else None
+        argv = self.command(names, time_limit, "report.xml", model_name)
+        layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name)
+        results = self._results(layout, names, run, report, time_limit, wall)
+        if not wanted or model is None or report is None:
+            return results
+        found = attribute_models(_parse_boogie_xml(report), model.decode("utf-8", errors="replace"))
+        for name in wanted:
+            text = found.get(mangle(name), "")
+            if text and results[name].outcome is Outcome.REFUTED:
+                results[name] = replace(results[name], model=text)
+        return results
 
     def _results(
         self,
@@ -666,23 +720,36 @@ class Dafny4Backend:
             return flags
         return []
 
-    def command(self, names: Sequence[str], time_limit: int, log_name: str) -> list[str]:
+    def command(
+        self, names: Sequence[str], time_limit: int, log_name: str, counterexamples: bool = False
+    ) -> list[str]:
+        extract = ["--extract-counterexample"] if counterexamples and self.can_extract_counterexamples else []
         return [
             *self.info.command,
             "verify",
             FILE_NAME,
             *self._fixed_flags(time_limit),
+            *extract,
             "--log-format",
             f"json;LogFileName={log_name}",
             *self.filter_flags(names),
         ]
+
+    @property
+    def can_extract_counterexamples(self) -> bool:
+        """Only when `dafny verify --help` lists the option (never assumed)."""
+        return self.options is not None and "--extract-counterexample" in self.options
 
     def wall_limit(self, time_limit: int, count: int) -> float:
         per = time_limit if self.wall_per_method is None else self.wall_per_method
         return self.wall_base + per * count
 
     def verify_batch(
-        self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int
+        self,
+        prelude: str,
+        methods: Sequence[tuple[str, str]],
+        time_limit: int,
+        models: Collection[str] = frozenset(),
     ) -> dict[str, Result]:
         names = [name for name, _ in methods]
         if not names:
@@ -691,9 +758,23 @@ class Dafny4Backend:
         if refused is not None:
             return refused
         wall = self.wall_limit(time_limit, len(names))
-        layout, run, data = _run_batch(prelude, methods, self.command(names, time_limit, "log.json"), wall)
+        wanted = [name for name in names if name in models]
+        argv = self.command(names, time_limit, "log.json", counterexamples=bool(wanted))
+        layout, run, data, _ = _run_batch(prelude, methods, argv, wall)
         log = None if data is None else data.decode("utf-8", errors="replace")
-        return self._results(layout, names, run, log, time_limit, wall)
+        results = self._results(layout, names, run, log, time_limit, wall)
+        if not wanted or "--extract-counterexample" not in argv:
+            return results
+        found: dict[str, str] = {}
+        for lines, block in console_counterexamples(run.output, FILE_NAME):
+            owners = {layout.owner(line) for line in lines}
+            owner = owners.pop() if len(owners) == 1 else None
+            if owner is not None:
+                found[owner] = found.get(owner, "") + block
+        for name in wanted:
+            if found.get(name) and results[name].outcome is Outcome.REFUTED:
+                results[name] = replace(results[name], model=found[name])
+        return results
 
     def _results(
         self,

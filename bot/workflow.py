@@ -12,6 +12,7 @@ themselves, emit empty properties (`title=,file=,...`), raise when an output fil
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -36,6 +37,9 @@ ANNOTATIONS_CAPPED = (
     "The step summary of this run lists every finding."
 )
 SUMMARY_TRUNCATED = "\n_The rest of this summary was cut: GitHub accepts at most 1 MiB of summary per step._\n"
+_DETAILS_OPEN = re.compile(r"<details\b", re.IGNORECASE)
+_DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
+_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
 
 OutputValue = str | int | float | bool
 
@@ -157,7 +161,9 @@ def emit(stream: TextIO, text: str, level: Level | None = None) -> None:
     (`%`, CR, LF), so a file name or config key cannot end the line and start a command of its own.
     Without one, `text` is free text (file lists, messages quoting the pull request): when any line of it
     could be read as a command, command processing is stopped around it with a token nobody can guess.
+    The runner's older `##[command]` form is read anywhere in a line: it is broken up in both cases.
     """
+    text = text.replace("##[", "#\u2060#[")
     if level is not None:
         _write(stream, annotation(level, text))
         return
@@ -245,8 +251,43 @@ def set_outputs(
     return True
 
 
+def _closers(kept: str) -> str:
+    """What closes the blocks `kept` leaves open: a code fence, then every `<details>` (else the note
+    that the summary was cut would be hidden inside a folded block, or shown as code)."""
+    out = ""
+    fences = _FENCE.findall(kept)
+    if len(fences) % 2:
+        out += fences[-1] + "\n"
+    open_details = len(_DETAILS_OPEN.findall(kept)) - len(_DETAILS_CLOSE.findall(kept))
+    if open_details > 0:
+        out += "\n" + "</details>\n" * open_details
+    return out
+
+
+def cut_summary(data: bytes, room: int) -> str | None:
+    """The longest run of whole lines of `data` (UTF-8 markdown) that fits in `room` bytes together with
+    what closes its open blocks and SUMMARY_TRUNCATED; None when not even the note fits."""
+    note = len(SUMMARY_TRUNCATED.encode("utf-8"))
+    reserve = 0
+    while True:
+        keep = room - note - reserve
+        if keep <= 0:
+            return None
+        cut = data[:keep].decode("utf-8", "ignore")
+        # end on a whole line, so a table row or a fence line is not left half-written
+        kept = cut[: cut.rfind("\n") + 1]
+        closers = _closers(kept)
+        size = len(closers.encode("utf-8"))
+        if size <= reserve:
+            return kept + closers + SUMMARY_TRUNCATED
+        reserve = size  # grows every round (a shorter cut may leave more blocks open), so the loop ends
+
+
 def append_summary(path: str | Path | None, markdown: str) -> bool:
-    """Append markdown to GITHUB_STEP_SUMMARY, cut to fit the 1 MiB limit; False when not running in Actions."""
+    """Append markdown to GITHUB_STEP_SUMMARY; False when not running in Actions.
+
+    Past the 1 MiB limit the markdown is cut at a line end, the `<details>` blocks (and a code fence) left open
+    are closed, and a note says that the summary was cut (see `cut_summary`)."""
     target = _existing(path)
     if target is None:
         return False
@@ -254,12 +295,10 @@ def append_summary(path: str | Path | None, markdown: str) -> bool:
     room = SUMMARY_LIMIT_BYTES - target.stat().st_size
     data = text.encode("utf-8")
     if len(data) > room:
-        keep = room - len(SUMMARY_TRUNCATED.encode("utf-8"))
-        if keep <= 0:
+        cut = cut_summary(data, room)
+        if cut is None:
             return False
-        cut = data[:keep].decode("utf-8", "ignore")
-        # end on a whole line, so a table row or a fence line is not left half-written
-        text = cut[: cut.rfind("\n") + 1] + SUMMARY_TRUNCATED
+        text = cut
     with target.open("a", encoding="utf-8", newline="") as f:
         f.write(text)
     return True

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.cache import ResultCache
+from bot.dafny.types import IntT
+from bot.dafny.values import IntV
 from bot.engine import PRELUDE_BROKEN, PROBE_NAME, Engine
+from bot.models import decode
 from bot.outcomes import Outcome, Program, Result
 from bot.verifier import CRASHED, VerifierInfo, detect, is_transient, make_backend
 
@@ -280,3 +286,135 @@ def test_a_verifier_that_cannot_run_is_not_bisected() -> None:
     results = Engine(backend, jobs=1).run(programs(9))
     assert len(backend.calls) == 2  # the batch, then the prelude alone
     assert all(is_transient(r) for r in results.values())
+
+
+# ---------------------------------------------------------------------------------------------------
+# Counterexample models
+
+
+class ModelBackend(FakeBackend):
+    """FakeBackend that also knows about models: a refuted method named in `models` gets one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[frozenset[str] | None] = []
+
+    def verify_batch(  # type: ignore[override]
+        self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int, models: object = None
+    ) -> dict[str, Result]:
+        assert models is None or isinstance(models, frozenset)
+        self.asked.append(models)
+        results = super().verify_batch(prelude, methods, time_limit)
+        return {
+            name: replace(r, model=f"model of {name}") if models and name in models and "REFUTE" in text else r
+            for (name, text), r in zip(methods, results.values(), strict=True)
+        }
+
+
+def test_programs_wanting_models_share_batches_and_get_them(tmp_path: Path) -> None:
+    backend = ModelBackend()
+    batch = programs(6, marks={1: "REFUTE", 2: "REFUTE", 3: "REFUTE"})
+    batch = [replace(p, want_model=True) if i in (1, 2, 4) else p for i, p in enumerate(batch)]
+    results = Engine(backend, jobs=1, cache=ResultCache(tmp_path)).run(batch)
+    assert backend.calls == [tuple(p.name for p in batch)]  # still one batch
+    assert backend.asked == [frozenset({batch[1].name, batch[2].name, batch[4].name})]
+    assert [results[p].model for p in batch] == ["", f"model of {batch[1].name}", f"model of {batch[2].name}",
+                                                  "", "", ""]
+    # a second run reads the models back from the cache
+    again = Engine(ModelBackend(), jobs=1, cache=ResultCache(tmp_path))
+    assert again.run(batch) == results and again.stats.verifier_runs == 0
+
+
+def test_backends_are_called_as_before_when_no_model_is_wanted() -> None:
+    backend = ModelBackend()
+    Engine(backend, jobs=1).run(programs(3))
+    assert backend.asked == [None]
+
+
+def test_a_program_asked_with_and_without_models_is_verified_once(tmp_path: Path) -> None:
+    backend = ModelBackend()
+    cache = ResultCache(tmp_path)
+    plain = programs(3, marks={1: "REFUTE"})
+    wanting = [replace(p, want_model=True) for p in plain]
+    results = Engine(backend, jobs=1, cache=cache).run(plain + wanting)
+    assert backend.calls == [tuple(p.name for p in plain)]  # no name twice in one file
+    assert results[wanting[1]].model == f"model of {plain[1].name}"
+    assert results[plain[1]] == replace(results[wanting[1]], model="")
+    assert results[plain[0]] == results[wanting[0]] == Result(Outcome.VERIFIED, "", 0.1)
+    # both went to the cache; the plain one without the model
+    flags = backend.flags_id(20)
+    assert cache.get(plain[1].key(flags)) == results[plain[1]]
+    assert cache.get(wanting[1].key(flags)) == results[wanting[1]]
+
+    # the model-wanting twin in the cache answers a new plain request, without a run
+    cache2 = ResultCache(tmp_path / "second")
+    Engine(ModelBackend(), jobs=1, cache=cache2).run(wanting)
+    later = ModelBackend()
+    engine = Engine(later, jobs=1, cache=cache2)
+    both = engine.run(plain + wanting)
+    assert later.calls == [] and engine.stats.verifier_runs == 0
+    assert both[plain[1]].model == "" and both[wanting[1]].model != ""
+
+
+def test_wanting_a_model_changes_the_key_only_when_true() -> None:
+    p = Program("function F(): int { 1 }", "SpecScore_h", "method SpecScore_h() { }")
+    h = hashlib.sha256()
+    for part in ("fake 1.0 /timeLimit:20", p.text()):
+        h.update(part.encode())
+        h.update(b"\0")
+    assert p.key("fake 1.0 /timeLimit:20") == h.hexdigest()  # what every cache entry was written under
+    assert replace(p, want_model=False).key("v") == p.key("v")
+    assert replace(p, want_model=True).key("v") != p.key("v")
+    assert replace(p, want_model=True) != p
+
+
+def test_cache_round_trip_of_models(tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path)
+    key = "ef" + "2" * 62
+    with_model = Result(Outcome.REFUTED, "line 3: assertion violation", 1.5, model="*** MODEL\nr#0 -> 1003\n")
+    cache.put(key, with_model)
+    assert cache.get(key) == with_model
+    # a result without a model is written as before: no "model" field
+    cache.put(key, Result(Outcome.VERIFIED, "", 0.5))
+    assert "model" not in json.loads(cache.path(key).read_text())
+    # an entry written before models existed still reads
+    cache.path(key).write_text(
+        json.dumps({"format": 1, "key": key, "outcome": "refuted", "message": "m", "seconds": 2})
+    )
+    assert cache.get(key) == Result(Outcome.REFUTED, "m", 2.0)
+    cache.path(key).write_text(
+        json.dumps({"format": 1, "key": key, "outcome": "refuted", "message": "m", "seconds": 2, "model": 3})
+    )
+    assert cache.get(key) is None
+
+
+PIN_RESULT = "r == x + 1 || r == x + 1000 + {k}"
+
+
+def pin_program(k: int, spec: str, want_model: bool = True) -> Program:
+    name = f"SpecScore_pin{k}"
+    method = (
+        f"method {name}(x: int) returns (r: int)\n  ensures r == {10 * k + 1}\n{{\n"
+        f"  assume {{:axiom}} x == {10 * k};\n  assume {{:axiom}} {spec};\n  assert true;\n}}"
+    )
+    return Program(PRELUDE, name, method, want_model=want_model)
+
+
+@pytest.mark.dafny
+def test_real_engine_batches_pins_and_reads_each_model(dafny: VerifierInfo, tmp_path: Path) -> None:
+    failing = [pin_program(k, PIN_RESULT.format(k=k)) for k in (1, 2, 4, 5, 7)]
+    proved = [pin_program(k, "r == x + 1") for k in (3, 6)]
+    quiet = pin_program(8, PIN_RESULT.format(k=8), want_model=False)
+    batch = [failing[0], failing[1], proved[0], failing[2], quiet, failing[3], proved[1], failing[4]]
+    engine = Engine(make_backend(dafny), jobs=1, time_limit=10, cache=ResultCache(tmp_path))
+    results = engine.run(batch)
+    assert engine.stats.verifier_runs == 1  # one file for all eight
+    for p in proved:
+        assert results[p].outcome is Outcome.VERIFIED and results[p].model == ""
+    assert results[quiet].outcome is Outcome.REFUTED and results[quiet].model == ""
+    for p in failing:
+        k = int(p.name.removeprefix("SpecScore_pin"))
+        assert results[p].outcome is Outcome.REFUTED
+        assert decode(results[p].model, "r", IntT()) == IntV(10 * k + 1000 + k)  # its own model
+    again = Engine(make_backend(dafny), jobs=1, time_limit=10, cache=ResultCache(tmp_path))
+    assert again.run(batch) == results and again.stats.verifier_runs == 0

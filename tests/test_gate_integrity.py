@@ -171,3 +171,18 @@ method Tests()
     assert [len(m["cases"]) for m in rows.values()] == [1, 1]  # each test counted once, for its own method
     assert rows["A.Add"]["completeness"] == 1.0 and rows["B.Add"]["completeness"] < 0.9
     assert code == 1 and "B.Add: completeness" in body
+
+
+def test_the_pull_requests_config_file_does_not_judge_it(dafny_command: str, tmp_path: Path,
+                                                         github_server: Any) -> None:
+    strict = "min-completeness = 0.9\n"
+    weak = CUBE.replace("ensures r == n * n * n", "ensures r >= 0")
+    repo, base, head = make_repo(
+        tmp_path, {"specs/cube.dfy": CUBE + CUBE_TESTS, ".dafny-spec-score.toml": strict},
+        {"specs/cube.dfy": weak + CUBE_TESTS,
+         ".dafny-spec-score.toml": 'min-completeness = 0.0\nspecs = ["x/*.dfy"]\n'})
+    code, log, outputs, body = run(repo, tmp_path, github_server, base, head,
+                                   ["specs/cube.dfy", ".dafny-spec-score.toml"])
+    assert code == 1, log
+    assert "this run uses the base branch's" in log
+    assert "completeness" in body and "0.90" in body

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.dafny.types import IntT, SeqT, parse_type
+from bot.dafny.values import CharV, IntV, SeqV
+from bot.models import decode, split_models
 from bot.outcomes import Outcome, Program
 from bot.verifier import (
     CRASHED,
@@ -28,6 +31,7 @@ from bot.verifier import (
     make_backend,
     parse_json_log,
     parse_version,
+    probe_verify_options,
 )
 
 FAKES = Path(__file__).parent / "fake_dafny"
@@ -384,3 +388,115 @@ def test_dafny4_missing_method_in_log() -> None:
     results = dafny4().verify_batch("", [("A", "method A() {}"), ("B", "function B(): int { 1 }")], 5)
     assert results["A"].outcome is Outcome.VERIFIED
     assert results["B"].message == NO_RESULT and is_transient(results["B"])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Counterexample models
+
+
+def test_dafny2_command_line_with_models() -> None:
+    backend = Dafny2Backend(fake("x.py"), z3_path="/opt/z3")
+    plain = backend.command(["SpecScore_h1"], 7, "report.xml")
+    assert backend.command(["SpecScore_h1"], 7, "report.xml", None) == plain
+    with_models = backend.command(["SpecScore_h1"], 7, "report.xml", "model.txt")
+    assert with_models == [*plain[:-2], "/mv:model.txt", *plain[-2:]]
+
+
+def pin(name: str, x: int, spec: str, expected: str = "r == x + 1", returns: str = "r: int") -> tuple[str, str]:
+    """A pin program's method: `x` fixed, the output left to the spec, the ensures asking for one output."""
+    method = (
+        f"method {name}(x: int) returns ({returns})\n  ensures {expected}\n{{\n"
+        f"  assume {{:axiom}} x == {x};\n  assume {{:axiom}} {spec};\n  assert true;\n}}"
+    )
+    return name, method
+
+
+@pytest.mark.dafny
+def test_real_batch_models_go_to_their_own_methods(dafny: VerifierInfo) -> None:
+    methods = [
+        pin("SpecScore_p1", 10, "r == x + 1 || r == x + 1001"),
+        pin("SpecScore_p2", 20, "r == x + 1"),  # proved: no model
+        pin("SpecScore_p3", 30, "r == x + 1 || r == x + 1003"),
+        pin("SpecScore_p4", 40, "r == x + 1 || r == x + 1004"),  # failing, but wants no model
+        pin("SpecScore_p5", 3, "|r| == 2 && r[1] == x", "r == [3, 3]", "r: seq<int>"),
+        pin("SpecScore_p6", 50, "r == x + 1 || r == x + 1006"),
+    ]
+    backend = make_backend(dafny)
+    wanted = {"SpecScore_p1", "SpecScore_p2", "SpecScore_p3", "SpecScore_p5", "SpecScore_p6"}
+    results = backend.verify_batch("", methods, 10, models=wanted)
+    assert results["SpecScore_p2"].outcome is Outcome.VERIFIED and results["SpecScore_p2"].model == ""
+    assert results["SpecScore_p4"].outcome is Outcome.REFUTED and results["SpecScore_p4"].model == ""
+    for name, x, k in (("SpecScore_p1", 10, 1), ("SpecScore_p3", 30, 3), ("SpecScore_p6", 50, 6)):
+        assert results[name].outcome is Outcome.REFUTED
+        assert split_models(results[name].model) and len(split_models(results[name].model)) == 1
+        assert decode(results[name].model, "r", IntT()) == IntV(x + 1000 + k)  # its own model
+    other = decode(results["SpecScore_p5"].model, "r", SeqT(IntT()))
+    assert isinstance(other, SeqV) and len(other.elems) == 2 and other.elems[1] == IntV(3)
+    # the same batch without models: the same outcomes and messages, no models
+    plain = backend.verify_batch("", methods, 10)
+    assert {n: (r.outcome, r.message) for n, r in plain.items()} == {
+        n: (r.outcome, r.message) for n, r in results.items()
+    }
+    assert all(r.model == "" for r in plain.values())
+
+
+def dafny4_cex(tmp_path: Path, settings: dict[str, str] | None = None) -> tuple[Dafny4Backend, Path]:
+    argv_file = tmp_path / "argv.json"
+    info = fake_with_settings(
+        tmp_path, "dafny4_counterexample.py", {"FAKE_DAFNY_ARGV": str(argv_file), **(settings or {})}, major=4
+    )
+    return Dafny4Backend(info, options=probe_verify_options(info)), argv_file
+
+
+CEX_METHODS = [
+    (
+        "SpecScore_c1",
+        "method SpecScore_c1(x: int) returns (r: int) {\n  assert false; // fake: Errors\n"
+        "  // cex-initial: 3 == x\n  // cex: 3 == x && 1003 == r\n  // cex3: r : int = 1003\n}",
+    ),
+    ("SpecScore_c2", "method SpecScore_c2() {\n  assert true;\n}"),
+    (
+        "SpecScore_c3",
+        'method SpecScore_c3(x: int) returns (t: string) {\n  assert false; // fake: Errors\n  // cex: "ab" == t\n}',
+    ),
+    ("SpecScore_c4", "method SpecScore_c4(x: int) returns (r: int) {\n  assert false; // fake: Errors\n}"),
+]
+
+
+def test_dafny4_counterexamples_per_method(tmp_path: Path) -> None:
+    backend, argv_file = dafny4_cex(tmp_path)
+    assert backend.can_extract_counterexamples
+    results = backend.verify_batch("", CEX_METHODS, 5, models={"SpecScore_c1", "SpecScore_c2", "SpecScore_c3"})
+    assert "--extract-counterexample" in json.loads(argv_file.read_text())
+    assert decode(results["SpecScore_c1"].model, "r", IntT()) == IntV(1003)
+    assert decode(results["SpecScore_c3"].model, "t", parse_type("string")) == SeqV((CharV("a"), CharV("b")))
+    assert results["SpecScore_c2"].outcome is Outcome.VERIFIED and results["SpecScore_c2"].model == ""
+    assert results["SpecScore_c4"].outcome is Outcome.REFUTED and results["SpecScore_c4"].model == ""
+
+    plain = backend.verify_batch("", CEX_METHODS, 5)
+    assert "--extract-counterexample" not in json.loads(argv_file.read_text())
+    assert all(r.model == "" for r in plain.values())
+    # the counterexample lines change no outcome and no message
+    assert {n: (r.outcome, r.message) for n, r in plain.items()} == {
+        n: (r.outcome, r.message) for n, r in results.items()
+    }
+    assert results["SpecScore_c1"].message == "line 4: assertion might not hold"
+
+
+def test_dafny3_counterexample_for_the_first_failure(tmp_path: Path) -> None:
+    backend, _ = dafny4_cex(tmp_path, {"FAKE_DAFNY_CEX_STYLE": "3"})
+    results = backend.verify_batch("", CEX_METHODS, 5, models={"SpecScore_c1", "SpecScore_c3"})
+    assert decode(results["SpecScore_c1"].model, "r", IntT()) == IntV(1003)
+    assert results["SpecScore_c3"].model == ""  # Dafny 3 extracts the first failure's only
+
+
+def test_dafny4_without_the_option_asks_for_no_counterexample(tmp_path: Path) -> None:
+    backend, argv_file = dafny4_cex(
+        tmp_path, {"FAKE_DAFNY_OPTIONS": "--filter-symbol --allow-warnings --cores --verification-time-limit"}
+    )
+    assert not backend.can_extract_counterexamples
+    results = backend.verify_batch("", CEX_METHODS, 5, models={"SpecScore_c1"})
+    assert "--extract-counterexample" not in json.loads(argv_file.read_text())
+    assert results["SpecScore_c1"].outcome is Outcome.REFUTED and results["SpecScore_c1"].model == ""
+    # help that could not be read: not assumed either
+    assert not Dafny4Backend(fake("dafny4.py", version="4.4.0", major=4), options=None).can_extract_counterexamples

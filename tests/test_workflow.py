@@ -265,3 +265,16 @@ def test_summary_is_cut_to_the_limit(tmp_path: Path) -> None:
     assert text.endswith(SUMMARY_TRUNCATED)
     body = text[len("head\n") : -len(SUMMARY_TRUNCATED)]
     assert body and set(body.splitlines()) == {row.rstrip("\n")}  # whole rows only
+
+
+def test_emit_breaks_up_legacy_commands_and_stops_commands_in_free_text() -> None:
+    out = io.StringIO()
+    emit(out, "specs/l\n##[error]pwned.dfy")
+    emit(out, "a ##[warning]x", Level.WARNING)
+    emit(out, "specs/x\n::error title=pwned::y.dfy")
+    lines = out.getvalue().splitlines()
+    assert not any("##[" in line for line in lines)
+    start = next(i for i, line in enumerate(lines) if line.startswith("::stop-commands::"))
+    token = lines[start].removeprefix("::stop-commands::")
+    assert len(token) >= 32 and lines[start + 3] == f"::{token}::"
+    assert lines[start + 2].startswith("::error title=pwned")  # shown, but inside the stopped region

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -46,6 +47,19 @@ def _shard(text: str) -> tuple[int, int]:
     return int(k), int(n)
 
 
+def _out_folder(text: str) -> Path:
+    """`--out DIR`, created now (before any verifying), so an unwritable place fails at once; raises
+    AuditUsageError."""
+    out = Path(text)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise AuditUsageError(f"--out {text}: cannot create the output folder: {e.strerror or e}") from e
+    if not os.access(out, os.W_OK):
+        raise AuditUsageError(f"--out {text}: the output folder is not writable")
+    return out
+
+
 def cmd_audit(args: argparse.Namespace, make_engine: Any, dialect_for: Any) -> int:
     root = Path(args.root)
     try:
@@ -71,12 +85,13 @@ def cmd_audit(args: argparse.Namespace, make_engine: Any, dialect_for: Any) -> i
     if args.tests != "dfy" and json_path is None:
         raise AuditUsageError(f"--tests {args.tests}: no MBPP-style test JSON found in {root} (give --json FILE)")
 
+    out = _out_folder(args.out)
     progress = Progress(sys.stderr, sys.stderr.isatty())
     engine, info = make_engine(args, progress)
     options = AuditOptions(
         tests=args.tests,
         weak_below=args.weak_below,
-        score=ScoreOptions(args.mutants, args.seed, HarnessOptions(real_tolerance=args.tolerance)),
+        score=ScoreOptions(args.mutants, args.seed, HarnessOptions(real_tolerance=args.tolerance), pin=args.pin),
     )
     started = time.monotonic()
     print(f"audit: {len(tasks)} tasks from {root} (tests: {args.tests}; labels: "
@@ -85,13 +100,15 @@ def cmd_audit(args: argparse.Namespace, make_engine: Any, dialect_for: Any) -> i
                         json_path if args.tests != "dfy" else None, on_phase=progress.start)
     settings = {
         "seed": args.seed, "mutants": args.mutants, "time_limit": args.time_limit, "weak_below": args.weak_below,
-        "tolerance": args.tolerance, "tests": args.tests, "verifier": info.version,
+        "tolerance": args.tolerance, "pin": args.pin, "tests": args.tests, "verifier": info.version,
     }
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "results.json").write_text(results_json(results, settings), encoding="utf-8")
-    (out / "results.csv").write_text(results_csv(results), encoding="utf-8")
-    (out / "report.md").write_text(report_md(results, settings), encoding="utf-8")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "results.json").write_text(results_json(results, settings), encoding="utf-8")
+        (out / "results.csv").write_text(results_csv(results), encoding="utf-8")
+        (out / "report.md").write_text(report_md(results, settings), encoding="utf-8")
+    except OSError as e:
+        raise AuditUsageError(f"--out {args.out}: cannot write the report: {e}") from e
     evaluated = sum(r.verdict is not Verdict.INCONCLUSIVE for r in results)
     counts = {v.value: sum(r.verdict is v for r in results) for v in Verdict}
     print(f"audit: evaluated {evaluated}/{len(results)} tasks ({', '.join(f'{n} {k}' for k, n in counts.items())}) "

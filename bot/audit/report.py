@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.audit.model import Label, TaskResult, Verdict, task_order
-from bot.audit.verdicts import spec_or_test
+from bot.audit.verdicts import pin_disagrees, spec_or_test
 from bot.report.fmt import pct
 from bot.report.json_report import method_dict
 from bot.report.markdown import code, esc
@@ -238,7 +238,8 @@ def _facts(r: TaskResult) -> str:
     s = r.score
     return (
         f"File {code(r.file)}; label **{r.label.value}**{tags}; verdict **{r.verdict.value}**; "
-        f"correctness {pct(s.correctness if s else None)}, completeness {pct(s.completeness if s else None)}."
+        f"correctness {pct(s.correctness if s else None)}, completeness {pct(s.completeness if s else None)}"
+        + (f", pinned {s.pinned_text}." if s and s.pinned_text else ".")
     )
 
 
@@ -388,6 +389,7 @@ def _weak(tasks: list[TaskResult]) -> list[str]:
     for r in weak:
         survivors = r.score.surviving if r.score else ()
         lines += [_heading(r), "", _facts(r), ""]
+        survivors = (*r.score.witnesses, *survivors) if r.score else survivors
         if not survivors:
             lines += [NO_SURVIVOR, ""]
             continue
@@ -439,6 +441,25 @@ def _undecided(tasks: list[TaskResult]) -> list[str]:
     return lines
 
 
+def _pins(tasks: list[TaskResult]) -> list[str]:
+    """The pin check set beside mutation completeness: where it found what the mutants missed."""
+    lines = ["## Pinned outputs", ""]
+    checked = [r for r in tasks if r.score is not None and r.score.pinned_text]
+    if not checked:
+        return [*lines, "No pin check was run.", ""]
+    totals = {k: sum(r.score.pins[k] for r in checked if r.score) for k in ("pinned", "pinned-up-to-order",
+                                                                             "not-pinned", "unknown")}
+    lines.append("Cases: " + ", ".join(f"{n} {k}" for k, n in totals.items()) + ".")
+    lines.append("")
+    missed = [r for r in checked if r.score is not None and pin_disagrees(r.score)]
+    if missed:
+        lines += ["Completeness 1.00 but not pinned (the mutants missed a weakness the solver found):", ""]
+    for r in missed:
+        assert r.score is not None
+        lines += [_heading(r), "", *_survivor_table(r.score.witnesses), ""]
+    return lines
+
+
 def _tolerance(tasks: list[TaskResult]) -> list[str]:
     applied = [r for r in tasks if r.tolerance_applied]
     if not applied:
@@ -471,6 +492,7 @@ def report_md(results: Sequence[TaskResult], settings: Mapping[str, object]) -> 
     lines += _disagreements(tasks)
     lines += _spec_or_test(spec_or_test_cases(tasks))
     lines += _weak(tasks)
+    lines += _pins(tasks)
     lines += _undecided(tasks)
     lines += _tolerance(tasks)
     lines += _per_task(tasks)

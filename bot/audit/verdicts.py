@@ -19,6 +19,8 @@ def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
                                                                  if score.problems else "")
     if score.correctness is None:
         return Verdict.INCONCLUSIVE, "no case decided: " + _counts(score)
+    if score.correctness == 1.0 and score.witnesses:
+        return Verdict.WEAK, ""  # a confirmed other output (beyond order) is weakness, proved
     if score.completeness is None:
         mutants = [m for c in score.cases for m in c.mutants]
         if not mutants:
@@ -28,6 +30,12 @@ def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
     if score.completeness < weak_below:
         return Verdict.WEAK, ""
     return Verdict.STRONG, ""
+
+
+def pin_disagrees(score: MethodScore) -> bool:
+    """Mutation completeness says 1.0, but the pin check found another output the spec accepts:
+    the mutants missed a weakness."""
+    return score.completeness == 1.0 and bool(score.witnesses)
 
 
 def _counts(score: MethodScore) -> str:

@@ -44,7 +44,9 @@ _OPS = (
 )
 _OPS_SORTED = tuple(sorted(set(_OPS), key=len, reverse=True))
 _IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_IDENT_PART = _IDENT_START | frozenset("0123456789'?")
+_DIGITS = frozenset("0123456789")
+_DIGITS_ = _DIGITS | {"_"}
+_IDENT_PART = _IDENT_START | _DIGITS | frozenset("'?")
 
 
 def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
@@ -124,18 +126,18 @@ def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
             toks.append(Token(TokKind.CHAR, src[i:end], i, end, ln, col))
             i = end
             continue
-        if c.isdigit():
+        if c in _DIGITS:  # ASCII only, as in Dafny: `str.isdigit` also takes `²` and `١`
             j = i
             if src.startswith(("0x", "0X"), i):
                 j = i + 2
                 while j < n and (src[j] in "0123456789abcdefABCDEF_"):
                     j += 1
             else:
-                while j < n and (src[j].isdigit() or src[j] == "_"):
+                while j < n and src[j] in _DIGITS_:
                     j += 1
-                if j + 1 < n and src[j] == "." and src[j + 1].isdigit():
+                if j + 1 < n and src[j] == "." and src[j + 1] in _DIGITS:
                     j += 1
-                    while j < n and (src[j].isdigit() or src[j] == "_"):
+                    while j < n and src[j] in _DIGITS_:
                         j += 1
             toks.append(Token(TokKind.NUMBER, src[i:j], i, j, ln, col))
             i = j

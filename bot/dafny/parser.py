@@ -70,11 +70,17 @@ _STATEMENT_EXPRESSIONS = frozenset({"var", "assert", "assume", "expect", "reveal
 _OPENERS = {"(": ")", "[": "]", "{": "}", "{:": "}"}
 # Dafny's internal name of an anonymous constructor
 ANONYMOUS_CONSTRUCTOR = "_ctor"
+# modules, classes and types with members inside each other: far beyond real specs, well within Python's stack
+MAX_DECL_NESTING = 64
 
 
 def parse_file(source: str, path: str = "<input>") -> DafnyFile:
     """All callable declarations of a Dafny source; raises DafnyParseError on malformed structure."""
-    return _Parser(source, path).parse()
+    parser = _Parser(source, path)
+    try:
+        return parser.parse()
+    except RecursionError as e:  # a backstop: MAX_DECL_NESTING stops far earlier
+        raise DafnyParseError(path, 1, 1, "declarations nested too deeply", "flatten the modules") from e
 
 
 class TokenView:
@@ -235,6 +241,7 @@ class _Parser:
         self.v = TokenView([t for t in all_toks if t.kind is not TokKind.COMMENT])
         self.toks = self.v.toks
         self.decls: list[Decl] = []
+        self.nesting = 0  # modules, classes and types whose members are being read
 
     def parse(self) -> DafnyFile:
         self._check_brackets()
@@ -291,8 +298,18 @@ class _Parser:
     # -- declarations -----------------------------------------------------------------------
 
     def _members(self, k: int, stop: int, container: str) -> None:
-        while k < stop:
-            k = self._member(k, stop, container)
+        if self.nesting > MAX_DECL_NESTING:
+            raise self._error(
+                k - 1,
+                f"declarations nested more than {MAX_DECL_NESTING} levels deep",
+                "flatten the modules and classes",
+            )
+        self.nesting += 1
+        try:
+            while k < stop:
+                k = self._member(k, stop, container)
+        finally:
+            self.nesting -= 1
 
     def _member(self, k: int, stop: int, container: str) -> int:
         v = self.v

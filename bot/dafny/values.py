@@ -7,6 +7,11 @@ sequences and tuples. Dafny's unary minus binds tighter than every binary operat
 safe operand wherever the harness puts it (`x == -5`, `-5 <= x`, `[-5]`, `(-5, 1)`, `x := -5`). Reals
 that are not finite decimals print as a quotient and are always parenthesised: `(1.0 / 3.0)`. A caller
 that applies a suffix to a literal (`.0`, `[i]`, `.Length`) must add parentheses itself.
+
+Limits: a number literal has at most `MAX_LITERAL_DIGITS` digits (Python converts at most 4,300 digits
+between text and int, and the tool prints every value it reads), a real's quotient at most as many in its
+numerator and denominator, and a literal nests at most `MAX_NESTING` brackets deep. Past them
+`parse_value` raises `ValueParseError` saying so, like any other malformed literal.
 """
 
 from __future__ import annotations
@@ -81,6 +86,15 @@ class ValueParseError(ValueError):
     """Literal text that is not a value of the wanted type; the message says what was expected."""
 
 
+# Far beyond any test's numbers, and far below Python's 4,300-digit limit on int <-> str conversion, so
+# that a value read here can always be printed, also after a mutant adds to it.
+MAX_LITERAL_DIGITS = 1000
+MAX_NESTING = 100  # brackets, parentheses and signs around one literal
+LITERAL_TOO_LONG = "literal too long ({digits} digits; at most {limit})"
+LITERAL_TOO_DEEP = "literal nested more than {limit} levels deep"
+REAL_TOO_LARGE = "real literal too large (its quotient has {digits} digits; at most {limit})"
+
+
 def parse_value(text: str, t: DafnyType) -> Value:
     """Parse Dafny literal text (e.g. `new int[] [1, 2]`, `"ab"`, `-3`, `[(1, 2)]`) as a value of type t."""
     if isinstance(t, Unsupported):
@@ -90,7 +104,10 @@ def parse_value(text: str, t: DafnyType) -> Value:
     except LexError as e:
         raise ValueParseError(f"expected {t} literal, found malformed text ({e.message})") from e
     p = _Parser(toks)
-    v = p.value(t)
+    try:
+        v = p.value(t)
+    except RecursionError as e:  # a backstop: MAX_NESTING stops far earlier
+        raise ValueParseError(LITERAL_TOO_DEEP.format(limit=MAX_NESTING)) from e
     if p.k < len(toks):
         raise ValueParseError(f"expected end of {t} literal, found {_describe(toks[p.k])}")
     return v
@@ -119,7 +136,7 @@ def type_check(v: Value, t: DafnyType) -> bool:
     if isinstance(t, RealT):
         return isinstance(v, RealV)
     if isinstance(t, BvT):
-        return isinstance(v, BvV) and v.width == t.width and 0 <= v.v < 2**t.width
+        return isinstance(v, BvV) and v.width == t.width and _fits(v.v, t.width)
     if isinstance(t, StringT):
         return isinstance(v, SeqV) and all(type_check(e, CharT()) for e in v.elems)
     if isinstance(t, SeqT):
@@ -232,30 +249,59 @@ def _real_text(f: Fraction) -> str:
 # parsing
 
 
+def _fits(n: int, width: int) -> bool:
+    """0 <= n < 2**width, without computing 2**width (a type may say `bv99999999999`)."""
+    return n >= 0 and n.bit_length() <= width
+
+
+_SHOWN = 40  # characters of a token quoted in a message
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 3]}... ({len(text)} characters)"
+
+
 def _describe(tok: Token | None) -> str:
     if tok is None:
         return "end of text"
     if tok.kind is TokKind.IDENT:
         if tok.text in ("true", "false"):
             return f"bool '{tok.text}'"
-        return f"identifier '{tok.text}'"
+        return f"identifier '{_clip(tok.text)}'"
     if tok.kind is TokKind.NUMBER:
-        return f"number '{tok.text}'"
+        return f"number '{_clip(tok.text)}'"
     if tok.kind is TokKind.STRING:
-        return f"string {tok.text}"
+        return f"string {_clip(tok.text)}"
     if tok.kind is TokKind.CHAR:
-        return f"char {tok.text}"
+        return f"char {_clip(tok.text)}"
     return f"'{tok.text}'"
 
 
 def _number(text: str) -> int | Fraction:
-    """The value of a NUMBER token: an int, or a Fraction for a decimal literal."""
+    """The value of a NUMBER token: an int, or a Fraction for a decimal literal. Raises ValueParseError
+    for a literal of more than MAX_LITERAL_DIGITS digits and for `0x` without digits."""
     clean = text.replace("_", "")
-    if clean[:2] in ("0x", "0X"):
-        return int(clean[2:], 16)
-    if "." in clean:
-        return Fraction(clean)
-    return int(clean)
+    hex_digits = clean[2:] if clean[:2] in ("0x", "0X") else None
+    digits = len(hex_digits) if hex_digits is not None else len(clean.replace(".", ""))
+    if digits > MAX_LITERAL_DIGITS:
+        raise ValueParseError(LITERAL_TOO_LONG.format(digits=digits, limit=MAX_LITERAL_DIGITS))
+    try:
+        if hex_digits is not None:
+            return int(hex_digits, 16)
+        if "." in clean:
+            return Fraction(clean)
+        return int(clean)
+    except ValueError as e:  # `0x` without digits
+        raise ValueParseError(f"malformed number '{_clip(text)}'") from e
+
+
+def _check_real(r: Fraction) -> Fraction:
+    """r, unless its numerator or denominator has too many digits to be printed (see MAX_LITERAL_DIGITS)."""
+    # 0.302 decimal digits per bit: an estimate that is never below the true count by more than one
+    digits = max(abs(r.numerator).bit_length(), r.denominator.bit_length()) * 302 // 1000 + 1
+    if digits > 2 * MAX_LITERAL_DIGITS:
+        raise ValueParseError(REAL_TOO_LARGE.format(digits=digits, limit=2 * MAX_LITERAL_DIGITS))
+    return r
 
 
 _ESCAPES = {"'": "'", '"': '"', "\\": "\\", "0": "\0", "n": "\n", "r": "\r", "t": "\t"}
@@ -316,6 +362,12 @@ class _Parser:
     def __init__(self, toks: list[Token]) -> None:
         self.toks = toks
         self.k = 0
+        self.depth = 0  # brackets, parentheses and signs open around the current position
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise ValueParseError(LITERAL_TOO_DEEP.format(limit=MAX_NESTING))
 
     # -- token helpers
 
@@ -338,6 +390,13 @@ class _Parser:
     # -- values
 
     def value(self, t: DafnyType) -> Value:
+        self.enter()
+        try:
+            return self._value(t)
+        finally:
+            self.depth -= 1
+
+    def _value(self, t: DafnyType) -> Value:
         if isinstance(t, TupleT):
             return self.tuple_value(t)
         if isinstance(t, RealT):
@@ -356,8 +415,8 @@ class _Parser:
         if isinstance(t, BvT):
             start = self.peek()
             n = self.int_literal(t)
-            if not 0 <= n < 2**t.width:
-                where = f" '{start.text}'" if start is not None and n >= 0 else f" {n}"
+            if not _fits(n, t.width):
+                where = f" '{_clip(start.text)}'" if start is not None and n >= 0 else f" {_clip(str(n))}"
                 raise ValueParseError(f"expected {t} literal, found out-of-range number{where}")
             return BvV(t.width, n)
         if isinstance(t, BoolT):
@@ -383,6 +442,13 @@ class _Parser:
 
     def int_literal(self, t: DafnyType) -> int:
         """An int literal with optional unary minus and parentheses."""
+        self.enter()
+        try:
+            return self._int_literal(t)
+        finally:
+            self.depth -= 1
+
+    def _int_literal(self, t: DafnyType) -> int:
         if self.at("-"):
             self.k += 1
             return -self.int_literal(t)
@@ -396,7 +462,7 @@ class _Parser:
             raise self.fail(f"{t} literal")
         num = _number(tok.text)
         if not isinstance(num, int):
-            raise ValueParseError(f"expected {t} literal, found real number '{tok.text}'")
+            raise ValueParseError(f"expected {t} literal, found real number '{_clip(tok.text)}'")
         self.k += 1
         return num
 
@@ -408,10 +474,17 @@ class _Parser:
             d = self.real_unary(t)
             if d == 0:
                 raise ValueParseError(f"expected {t} literal, found division by zero")
-            r /= d
+            r = _check_real(r / d)
         return r
 
     def real_unary(self, t: DafnyType) -> Fraction:
+        self.enter()
+        try:
+            return self._real_unary(t)
+        finally:
+            self.depth -= 1
+
+    def _real_unary(self, t: DafnyType) -> Fraction:
         if self.at("-"):
             self.k += 1
             return -self.real_unary(t)
@@ -515,8 +588,9 @@ class _Parser:
             if not self.at("("):
                 raise first from None
             try:
-                v = self.tuple_value(t)
+                v = self.value(t)  # counts towards MAX_NESTING like any other parenthesis
                 self.expect_op(")", f"{t} literal")
             except ValueParseError:
                 raise first from None
+            assert isinstance(v, TupleV)  # value() of a tuple type is tuple_value()
             return v

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.scoring import MethodScore, Surviving
+from bot.scoring import Determinacy, MethodScore, Surviving
 
 
 class Change(Enum):
@@ -27,16 +27,31 @@ class MethodDelta:
     correctness_regained: bool  # was below 1.0 at base, 1.0 now
     completeness_delta: float | None  # head - base, when both are known
     new_survivors: tuple[Surviving, ...]  # wrong outputs the head spec accepts and the base spec did not
+    lost_pins: tuple[Surviving, ...] = ()  # cases pinned at base and not at head, with the head's witness
 
     @property
     def regression(self) -> bool:
         worse = self.completeness_delta is not None and self.completeness_delta < -1e-9
         lost = self.base is not None and self.base.decided and self.head is not None and not self.head.decided
-        return self.correctness_lost or worse or lost or bool(self.new_survivors and self.base is not None)
+        fresh = bool(self.new_survivors and self.base is not None)
+        return self.correctness_lost or worse or lost or fresh or bool(self.lost_pins)
 
 
 def _survivor_key(s: Surviving) -> tuple[str, str, str]:
     return (s.inputs, s.expected, s.value)
+
+
+_PINNED = (Determinacy.PINNED, Determinacy.PINNED_UP_TO_ORDER)
+
+
+def _lost_pins(head: MethodScore, base: MethodScore) -> tuple[Surviving, ...]:
+    """Cases (by inputs and expected output) pinned at base that are shown not pinned at head."""
+    pinned = {(c.inputs, c.expected) for c in base.cases if c.determinacy in _PINNED}
+    return tuple(
+        Surviving(c.name, c.inputs, c.expected, c.witness, f"found by the {c.witness_source}")
+        for c in head.cases
+        if c.determinacy is Determinacy.NOT_PINNED and (c.inputs, c.expected) in pinned
+    )
 
 
 def compare(head: Sequence[MethodScore], base: Sequence[MethodScore]) -> list[MethodDelta]:
@@ -59,7 +74,8 @@ def compare(head: Sequence[MethodScore], base: Sequence[MethodScore]) -> list[Me
             delta = h.completeness - b.completeness
         seen = {_survivor_key(s) for s in b.surviving}
         fresh = tuple(s for s in h.surviving if _survivor_key(s) not in seen)
-        same = (h.correctness, h.completeness) == (b.correctness, b.completeness) and not fresh
+        pins = _lost_pins(h, b)
+        same = (h.correctness, h.completeness) == (b.correctness, b.completeness) and not fresh and not pins
         change = Change.UNCHANGED if same else Change.CHANGED
-        out.append(MethodDelta(key[0], key[1], h, b, change, lost, regained, delta, fresh))
+        out.append(MethodDelta(key[0], key[1], h, b, change, lost, regained, delta, fresh, pins))
     return out

@@ -59,6 +59,8 @@ def jobs_for(
             continue
         read = cases_for_spec(file, root=root)
         problems = tuple(replace(p, source=_relative(p.source, root)) for p in read.problems)
+        # a test file refused for leading outside the checkout fails the run: it is never silent
+        errors += [f"{p.source}: {p.reason}" for p in problems if p.reason.startswith("refused:")]
         read = ReadResult(read.cases, problems)
         tested = {c.method for c in read.cases} | {p.method for p in read.problems if p.method}
         still = {name for name in expected.get(rel, ()) if file.find(name) is not None}

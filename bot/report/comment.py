@@ -55,6 +55,8 @@ def _arrow(d: MethodDelta) -> str:
                      f"(was {pct(d.base.completeness if d.base else None)})")
     if d.new_survivors and d.base is not None:
         parts.append(f"{len(d.new_survivors)} new surviving mutant(s)")
+    if d.lost_pins:
+        parts.append(f"{len(d.lost_pins)} case(s) no longer pinned")
     return "; ".join(parts) if parts else "="
 
 
@@ -63,11 +65,12 @@ def _row(d: MethodDelta) -> str:
     assert s is not None
     corr = pct(d.head.correctness) if d.head else "–"
     comp = pct(d.head.completeness) if d.head else "–"
-    return f"| {code(d.file)} | {code(d.method)} | {corr} | {comp} | {esc(_arrow(d))} |"
+    pinned = (d.head.pinned_text or "n/a") if d.head else "–"
+    return f"| {code(d.file)} | {code(d.method)} | {corr} | {comp} | {pinned} | {esc(_arrow(d))} |"
 
 
 def _table(rows: Sequence[MethodDelta]) -> list[str]:
-    return ["| File | Method | Correctness | Completeness | Change vs base |", "|---|---|---:|---:|---|",
+    return ["| File | Method | Correctness | Completeness | Pinned | Change vs base |", "|---|---|---:|---:|---:|---|",
             *(_row(d) for d in rows)]
 
 
@@ -89,16 +92,19 @@ class _Section:
 def _sections(inp: CommentInput) -> list[_Section]:
     heads = [d for d in inp.deltas if d.head is not None]
     out: list[_Section] = []
-    survivors = [(d, s) for d in heads for s in (d.head.surviving if d.head else ())]
+    # the pin check's witnesses first: each is one other output the spec accepts, proved so
+    survivors = [(d, s) for d in heads for s in (d.head.witnesses if d.head else ())]
+    survivors += [(d, s) for d in heads for s in (d.head.surviving if d.head else ())]
     if survivors:
         fresh = {(d.file, d.method, s.case, s.value) for d in heads for s in d.new_survivors if d.base is not None}
         rows = []
         for d, s in survivors:
             new = " (new)" if (d.file, d.method, s.case, s.value) in fresh else ""
+            how = f" ({esc(s.description)})" if s.description.startswith("found by") else ""
             rows.append(f"| {code(d.method)}{new} | {esc(s.case)} | {code(s.inputs)} | {code(s.expected)} "
-                        f"| {code(s.value)} |")
+                        f"| {code(s.value)}{how} |")
         out.append(_Section(
-            f"Surviving mutants ({len(survivors)}): wrong outputs the spec accepts",
+            f"Surviving outputs ({len(survivors)}): wrong outputs the spec accepts",
             ["Each row is an output the spec accepts although the test expects another: strengthen the "
              "`ensures` clauses so that it is rejected.", "",
              "| Method | Case | Inputs | Expected | Also accepted |", "|---|---|---|---|---|"],

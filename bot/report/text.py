@@ -7,7 +7,7 @@ from bot.scoring import MethodScore, MutantStatus
 
 
 def render_text(scores: list[MethodScore], verifier_version: str) -> str:
-    rows = [("file", "method", "cases", "correctness", "completeness", "survivors")]
+    rows = [("file", "method", "cases", "correctness", "completeness", "pinned", "survivors")]
     ordered = sorted(scores, key=lambda s: (s.file, s.line, s.method))
     for s in ordered:
         scored = sum(c.status.scored for c in s.cases)
@@ -18,6 +18,7 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
                 f"{scored}/{len(s.cases)}",
                 pct(s.correctness),
                 pct(s.completeness),
+                s.pinned_text or "n/a",
                 str(len(s.surviving)),
             )
         )
@@ -38,6 +39,11 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
                 details.append(f"  case {c.name} (line {c.line}): {status}" + (f": {said}" if said else ""))
                 if c.inputs or c.expected:
                     details.append(f"      inputs {c.inputs}; expected {c.expected}")
+        for w in s.witnesses:
+            details.append(
+                f"  not pinned in {w.case}: inputs {w.inputs}; the spec also accepts {w.value} where the test "
+                f"expects {w.expected} ({w.description})"
+            )
         for v in s.surviving:
             details.append(
                 f"  surviving mutant in {v.case}: inputs {v.inputs}; expected {v.expected}; "

@@ -26,6 +26,7 @@ from bot.dafny.parser import DafnyParseError, parse_file
 from bot.tests_io.dfy_methods import called_from_tests, is_testable, read_dfy_tests
 from bot.tests_io.mbpp_json import read_mbpp_json, spec_method_for
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
+from bot.tests_io.textfiles import read_regular_text
 from bot.tests_io.toml_cases import read_toml_cases
 
 TOML_SUFFIX = ".tests.toml"
@@ -111,6 +112,10 @@ def _read_json(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
         data: object = json.loads(text)
     except json.JSONDecodeError as e:
         return ReadResult((), (CaseProblem(source.path, e.lineno, f"not valid JSON: {e.msg}"),))
+    except ValueError as e:  # an integer of more than 4,300 digits
+        return ReadResult((), (CaseProblem(source.path, 0, f"not read: {str(e).split(';')[0]}"),))
+    except RecursionError:  # arrays or objects nested about a thousand deep
+        return ReadResult((), (CaseProblem(source.path, 0, "not read: arrays or objects nested too deeply"),))
     target = spec_method_for(spec, data, source.task_id)
     if target is None:
         return ReadResult(
@@ -153,8 +158,8 @@ def find_test_sources(spec_path: str) -> list[TestSource]:
 
 
 def read_text(path: str) -> str:
-    """A test file's text; raises OSError or UnicodeDecodeError."""
-    return Path(path).read_text(encoding="utf-8")
+    """A test file's text; raises OSError (also for a FIFO, a device or a folder) or UnicodeDecodeError."""
+    return read_regular_text(path)
 
 
 def cases_for_spec(spec: DafnyFile, tests: str | None = None, root: Path | None = None) -> ReadResult:

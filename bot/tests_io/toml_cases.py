@@ -19,6 +19,9 @@ Where that is unambiguous, TOML values stand for themselves: integers (`args = [
 rounded through binary floating point) and arrays of these (`args = [[1, 2, 3], 2]`). An array
 parameter takes a sequence literal (`"[1, 2]"`, `[1, 2]`) as well as `"new int[] [1, 2]"`.
 Cases without a name are called `case_1`, `case_2`, ... by their place in the file.
+
+A file nested more than `MAX_TOML_NESTING` arrays deep, or with an integer too long for Python to read,
+is one problem naming its line, never an exception.
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ from decimal import Decimal, InvalidOperation
 
 from bot.dafny.decls import DafnyFile, Decl, Param
 from bot.dafny.types import ArrayT
-from bot.dafny.values import Value, ValueParseError
+from bot.dafny.values import LITERAL_TOO_LONG, MAX_LITERAL_DIGITS, Value, ValueParseError
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 from bot.tests_io.statements import as_array, parse_at
+from bot.tests_io.textfiles import MAX_TOML_NESTING, TOML_TOO_DEEP, toml_nesting_line
 
 CASE_KEYS = ("name", "method", "args", "expected", "post")
 TOP_KEYS = ("method", "case")
@@ -52,11 +56,21 @@ class _CaseError(ValueError):
 
 def read_toml_cases(text: str, path: str, file: DafnyFile) -> ReadResult:
     """The cases of a tests TOML file, for the methods of `file`."""
+    deep = toml_nesting_line(text)
+    if deep is not None:
+        return _fail(path, deep, f"not read: {TOML_TOO_DEEP.format(limit=MAX_TOML_NESTING)}")
     try:
         doc = tomllib.loads(text, parse_float=_Real)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         return _fail(path, int(m.group(1)) if m else 0, f"not valid TOML: {e}")
+    except ValueError:
+        # tomllib lets Python's int() refuse an integer of more than 4,300 digits
+        line, digits = _longest_number(text)
+        too_long = LITERAL_TOO_LONG.format(digits=digits, limit=MAX_LITERAL_DIGITS)
+        return _fail(path, line, f"not read: a TOML integer {too_long}")
+    except RecursionError:  # a backstop: the nesting check stops far earlier
+        return _fail(path, 0, f"not read: {TOML_TOO_DEEP.format(limit=MAX_TOML_NESTING)}")
     problems: list[CaseProblem] = []
     for key in doc:
         if key not in TOP_KEYS:
@@ -120,6 +134,14 @@ def read_toml_cases(text: str, path: str, file: DafnyFile) -> ReadResult:
             )
         )
     return ReadResult(tuple(cases), tuple(problems))
+
+
+def _longest_number(text: str) -> tuple[int, int]:
+    """(line, digits) of the longest run of digits in text."""
+    best = max(re.finditer(r"[0-9][0-9_]*", text), key=lambda m: len(m.group(0)), default=None)
+    if best is None:
+        return 0, 0
+    return text.count("\n", 0, best.start()) + 1, len(best.group(0).replace("_", ""))
 
 
 def _fail(path: str, line: int, reason: str) -> ReadResult:
@@ -209,7 +231,7 @@ def _value(raw: object, param: Param, what: str) -> Value:
     try:
         v = parse_at(text, param.type)
     except ValueParseError as e:
-        raise _CaseError(f"{what} (`{param.name}`: {param.type_text}): cannot read `{text}`: {e}") from e
+        raise _CaseError(f"{what} (`{param.name}`: {param.type_text}): cannot read `{_short(text)}`: {e}") from e
     return as_array(v) if isinstance(param.type, ArrayT) else v
 
 
@@ -220,7 +242,10 @@ def _literal(raw: object, what: str) -> str:
     if isinstance(raw, bool):
         return "true" if raw else "false"
     if isinstance(raw, int):
-        return str(raw)
+        try:
+            return str(raw)
+        except ValueError:  # a hexadecimal TOML integer of more than 4,300 decimal digits
+            raise _CaseError(f"{what}: the integer has too many digits (at most {MAX_LITERAL_DIGITS})") from None
     if isinstance(raw, _Real):
         return _real_text(raw.text, what)
     if isinstance(raw, list):
@@ -235,9 +260,25 @@ def _real_text(text: str, what: str) -> str:
     except InvalidOperation as e:
         raise _CaseError(f"{what}: cannot read the number `{text}`") from e
     if not d.is_finite():
-        raise _CaseError(f"{what}: `{text}` is no real number Dafny can write")
+        raise _CaseError(f"{what}: `{_short(text)}` is no real number Dafny can write")
+    # written out in full (`1e999999999` would be a billion digits): count them first
+    sign, digits, exponent = d.as_tuple()
+    assert isinstance(exponent, int)  # finite
+    written = max(len(digits) + exponent, 1) + max(-exponent, 0)
+    if written > MAX_LITERAL_DIGITS:
+        too_long = LITERAL_TOO_LONG.format(digits=written, limit=MAX_LITERAL_DIGITS)
+        raise _CaseError(f"{what}: `{_short(text)}`: {too_long}")
     s = format(d, "f")
     return s if "." in s else s + ".0"
+
+
+_MAX_SHOWN = 60
+
+
+def _short(text: str) -> str:
+    """Text for a message: one line, at most _MAX_SHOWN characters."""
+    one = " ".join(text.split())
+    return one if len(one) <= _MAX_SHOWN else one[: _MAX_SHOWN - 3] + "..."
 
 
 def _params(params: Sequence[Param]) -> str:
