@@ -8,7 +8,7 @@ gives up on quantifiers and completes its tables with arbitrary `else` values).
 
 Dafny 2.3 (`/mv:FILE`), measured on this machine with z3 4.8.12 (saved models: tests/data/models/):
 
-* One model per failing assertion, `*** MODEL` ... `*** END_MODEL`, ~13 KB each, in the order of the
+* One model per failing assertion, `*** MODEL` ... `*** END_MODEL`, 13-16 KB each, in the order of the
   `<error>`s of the /xml report (a time-out's error has none). Lines are `name -> value` (constants) or
   `name -> {` + `  args -> value` ... `  else -> value` + `}` (function tables).
 * Values: ints `1003`, `(- 2)`; reals `4.0`, `(/ 3.0 4.0)`, `(- (/ 3.0 7.0))`; `true`/`false`;
@@ -221,15 +221,21 @@ def parse_model(text: str) -> Model | None:
     constants: dict[str, str] = {}
     functions: dict[str, Table] = {}
     table: tuple[str, dict[tuple[str, ...], str], list[str]] | None = None
-    started = False
+    started = in_state = False
     for raw in text.splitlines():
         line = raw.rstrip()
         if not started:
             started = line.strip() == MODEL_BEGIN
             continue
         if line.strip() == MODEL_END:
-            return Model(constants, functions) if table is None else None
+            return Model(constants, functions) if table is None and not in_state else None
         if not line.strip():
+            continue
+        if table is None and line.startswith("*** STATE"):
+            in_state = True  # Boogie's captured states (not seen from Dafny 2.3): not read
+            continue
+        if in_state:
+            in_state = line.strip() != "*** END_STATE"
             continue
         if table is not None:
             if line.strip() == "}":
@@ -642,7 +648,6 @@ class _Reader:
 # ---------------------------------------------------------------------------------------------------
 # Dafny 3/4 console counterexamples
 
-_STATE = re.compile(r"^\s*\S.*\(\d+,\d+\):.*:\s*$")
 _STATE_AT = re.compile(r"^(\S[^()]*)\((\d+),\d+\):(?:[^:]*:)?\s*$")  # `f.dfy(4,0): initial state:`, `f.dfy(6,18):`
 _TYPED_LINE = re.compile(r"^\s*([A-Za-z_][\w'?]*)\s*:\s*(.+?)\s*=\s*(.*?)\s*$")
 
@@ -651,7 +656,7 @@ def _last_state(block: str) -> list[str]:
     """The value lines of the last state of a counterexample block."""
     states: list[list[str]] = []
     for line in block.splitlines():
-        if _STATE.match(line):
+        if _STATE_AT.match(line.strip()):
             states.append([])
         elif states and line.strip():
             states[-1].append(line.strip())
@@ -696,8 +701,8 @@ def _conjuncts(text: str) -> list[str]:
                 continue
             if c == quote:
                 quote = None
-        elif c in "\"'":
-            quote = c
+        elif c == '"' or (c == "'" and not (i and (text[i - 1].isalnum() or text[i - 1] in "_'?"))):
+            quote = c  # a string or char literal; a prime after a name (`r'`) is part of the name
         elif c in "([{":
             depth += 1
         elif c in ")]}":

@@ -32,7 +32,7 @@ from bot.harness import (
     split_mutant,
     split_values,
 )
-from bot.models import decode
+from bot.models import decode_all
 from bot.mutants import Mutant, mutate, neighbours, same_elements
 from bot.outcomes import Program, Result
 from bot.proofs import Judged, Proof, judge
@@ -418,8 +418,8 @@ def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType])
     """The outputs the solver's counterexample model gives (None when it cannot be read)."""
     if not model:
         return None
-    values = [decode(model, name, t) for name, t in zip(names, types, strict=True)]
-    return None if any(v is None for v in values) else tuple(v for v in values if v is not None)
+    # every output from one model: mixing models could give outputs no single run of the spec allows
+    return decode_all(model, list(zip(names, types, strict=True)))
 
 
 def _join(a: str, b: str) -> str:

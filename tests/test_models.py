@@ -269,6 +269,10 @@ def test_parse_model_rejects_malformed_text() -> None:
     assert parse_model(model("garbage line")) is None
     parsed = parse_model(model("r#0 -> 1", "f -> {", "  (- 1) T@U!val!3 -> 2", "  else -> 0", "}"))
     assert parsed is not None and parsed.functions["f"].entries == {("(- 1)", "T@U!val!3"): "2"}
+    # captured states, if Boogie ever writes them, are skipped
+    states = model("r#0 -> 1", "*** STATE <initial>", "  r -> T@U!val!1", "*** END_STATE", "x#0 -> 2")
+    assert decode(states, "x", parse_type("int")) == IntV(2)
+    assert parse_model(model("r#0 -> 1", "*** STATE <initial>", "  r -> 1")) is None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -286,7 +290,7 @@ batch.dfy(4,0): Error: a postcondition could not be proved on this return path
  batch.dfy(2,0): initial state:
  assume 3 == x;
  batch.dfy(6,18):
- assume 3 == x && 1003 == r && "ab" == t && [1, -2] == q && 'c' == c;
+ assume 3 == x && 1003 == r && "a'&&b" == t && [1, -2] == q && 'c' == c && 7 == r' && '&' == d;
  \n\
   |
 4 | {
@@ -317,7 +321,9 @@ def test_console_counterexamples_dafny4() -> None:
     text = blocks[0][1]
     assert decode(text, "r", parse_type("int")) == IntV(1003)
     assert decode(text, "x", parse_type("int")) == IntV(3)
-    assert decode(text, "t", parse_type("string")) == s("ab")
+    assert decode(text, "t", parse_type("string")) == s("a'&&b")
+    assert decode(text, "r'", parse_type("int")) == IntV(7)
+    assert decode(text, "d", parse_type("char")) == CharV("&")
     assert decode(text, "q", parse_type("seq<int>")) == SeqV(ints(1, -2))
     assert decode(text, "c", parse_type("char")) == CharV("c")
     assert decode(text, "r", parse_type("bool")) is None
