@@ -67,7 +67,7 @@ class ScoreOptions:
     pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
 
 
-MAX_CANDIDATES = 6  # other outputs confirmed per case when the pin check fails
+MAX_CANDIDATES = 4  # other outputs confirmed per case when the pin check fails (the solver's first)
 SOLVER, SEARCH, MUTANT = "solver", "search", "mutant"  # where a witness came from
 
 
