@@ -479,7 +479,7 @@ class CaseHarness:
         targets += [(m.params[idx].name, m.params[idx].type, v) for idx, v in case.post]
         if goal is Goal.PIN_MULTISET and not any(isinstance(t, SeqT | ArrayT) for _, t, _ in targets):
             return None
-        claims = [_pin_claim(name, t, v, goal is Goal.PIN_MULTISET) for name, t, v in targets]
+        claims = [self._pin_claim(name, t, v, goal is Goal.PIN_MULTISET) for name, t, v in targets]
         havoc: list[str] = []
         body = list(self.assume)
         for idx, _ in case.post:
@@ -494,6 +494,13 @@ class CaseHarness:
         planned = self._planned(ProgramKind.PIN, goal, header, spec, body)
         # the solver's counterexample to the exact pin names another output the spec may accept
         return replace(planned, program=replace(planned.program, want_model=True)) if goal is Goal.PIN else planned
+
+    def _pin_claim(self, name: str, t: DafnyType, v: Value, multiset: bool) -> str:
+        if isinstance(t, RealT) and isinstance(v, RealV) and self.options.real_tolerance > 0:
+            # with a tolerance, every real within it counts as the expected output
+            lo, hi = _tolerance_bounds(v.v, self.options.real_tolerance)
+            return f"{_real(lo)} <= {name} <= {_real(hi)}"
+        return _pin_claim(name, t, v, multiset)
 
     def within_tolerance(self, goal: Goal) -> list[Planned]:
         """Programs asking whether some real output within the tolerance is accepted (ACCEPT_WITHIN: any

@@ -10,6 +10,11 @@ method Double(a: array<int>)
   modifies a
   ensures forall i :: 0 <= i < a.Length ==> a[i] == 2 * old(a[i])
 
+// In place, a spec that keeps the elements but not their order: the search must keep the array's length.
+method Shuffle(a: array<int>)
+  modifies a
+  ensures multiset(a[..]) == multiset(old(a[..]))
+
 method Tests()
 {
   var g := Greet("ab");
@@ -19,4 +24,7 @@ method Tests()
   var arr := new int[] [1, 2, 3];
   Double(arr);
   assert arr[..] == [2, 4, 6];
+  var s := new int[] [3, 1, 2];
+  Shuffle(s);
+  assert s[..] == [1, 2, 3];
 }
