@@ -6,6 +6,7 @@ is built on these tokens, never on line-based regular expressions.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -45,8 +46,16 @@ _OPS = (
 _OPS_SORTED = tuple(sorted(set(_OPS), key=len, reverse=True))
 _IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _DIGITS = frozenset("0123456789")
-_DIGITS_ = _DIGITS | {"_"}
 _IDENT_PART = _IDENT_START | _DIGITS | frozenset("'?")
+# by first character, longest first: most characters start no operator of more than one character
+_OPS_BY_FIRST: dict[str, tuple[str, ...]] = {}
+for _op in _OPS_SORTED:
+    _OPS_BY_FIRST[_op[0]] = (*_OPS_BY_FIRST.get(_op[0], ()), _op)
+_SPACE = " \t\r\f\v\ufeff"
+# runs the loop below would take one character at a time
+_SPACES = re.compile(f"[{_SPACE}]+")
+_NUMBER = re.compile(r"0[xX][0-9a-fA-F_]*|[0-9][0-9_]*(?:\.[0-9][0-9_]*)?")
+_ASCII_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'?]*")
 
 
 def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
@@ -66,19 +75,20 @@ def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
             line_start = i + 1
             i += 1
             continue
-        if c in " \t\r\f\v\ufeff":
-            i += 1
+        if c in _SPACE:
+            m = _SPACES.match(src, i)
+            i = m.end() if m else i + 1
             continue
         start = i
         ln, col = pos(i)
-        if src.startswith("//", i):
+        if c == "/" and src.startswith("//", i):
             j = src.find("\n", i)
             j = n if j < 0 else j
             if keep_comments:
                 toks.append(Token(TokKind.COMMENT, src[i:j], i, j, ln, col))
             i = j
             continue
-        if src.startswith("/*", i):
+        if c == "/" and src.startswith("/*", i):
             depth, j = 1, i + 2
             while j < n and depth:
                 if src.startswith("/*", j):
@@ -127,29 +137,21 @@ def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
             i = end
             continue
         if c in _DIGITS:  # ASCII only, as in Dafny: `str.isdigit` also takes `²` and `١`
-            j = i
-            if src.startswith(("0x", "0X"), i):
-                j = i + 2
-                while j < n and (src[j] in "0123456789abcdefABCDEF_"):
-                    j += 1
-            else:
-                while j < n and src[j] in _DIGITS_:
-                    j += 1
-                if j + 1 < n and src[j] == "." and src[j + 1] in _DIGITS:
-                    j += 1
-                    while j < n and src[j] in _DIGITS_:
-                        j += 1
+            # `0x` and hex digits, or digits and `_`, then `.` and more when a digit follows the `.`
+            number = _NUMBER.match(src, i)
+            j = number.end() if number else i + 1
             toks.append(Token(TokKind.NUMBER, src[i:j], i, j, ln, col))
             i = j
             continue
         if c in _IDENT_START or (not c.isascii() and c.isalpha()):
-            j = i + 1
+            ascii_part = _ASCII_IDENT.match(src, i)
+            j = ascii_part.end() if ascii_part else i + 1
             while j < n and (src[j] in _IDENT_PART or (not src[j].isascii() and src[j].isalnum())):
                 j += 1
             toks.append(Token(TokKind.IDENT, src[i:j], i, j, ln, col))
             i = j
             continue
-        for op in _OPS_SORTED:
+        for op in _OPS_BY_FIRST.get(c, ()):
             if src.startswith(op, i):
                 # `!in` only when `in` is a whole word (not `!inside`)
                 if op == "!in" and i + 3 < n and src[i + 3] in _IDENT_PART:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Sequence
 
 from bot.dafny.decls import DafnyFile, Decl
@@ -44,6 +45,9 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     by_name: dict[str, list[int]] = {}
     for i, t in enumerate(targets):
         by_name.setdefault(t.name, []).append(i)
+    # counted once, not once per caller and target (a file of n test methods is read in linear time)
+    name_count = Counter(d.name for d in methods)
+    own = {id(d) for d in methods}
     lines = file.source.splitlines()
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
@@ -60,7 +64,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
             if t.name == caller.name:
                 continue
             names = used_names.setdefault(t.qualified, set())
-            qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, methods) else None
+            qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
             for k, read in enumerate(read_calls(stmts, {t.name}, t, _where, qualifiers), start=1):
                 name = _unique(f"{caller.name}#{k}", names)
                 found.append((read.line, _to_case(read, name, t, file.path, lines)))
@@ -72,8 +76,10 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     return ReadResult(tuple(cases), tuple(problems))
 
 
-def _shadowed(t: Decl, methods: Sequence[Decl]) -> bool:
-    return any(d.name == t.name and d is not t for d in methods)
+def _shadowed(t: Decl, name_count: Counter[str], own: set[int]) -> bool:
+    """Another method of the file has t's name: `name_count` counts the file's methods by name, `own` holds
+    their ids (t may be a method of another file, the spec)."""
+    return name_count[t.name] - (id(t) in own) > 0
 
 
 def _qualifiers(t: Decl, caller: Decl) -> frozenset[str]:
