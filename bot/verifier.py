@@ -501,6 +501,23 @@ def _refuse_includes(layout: _Layout, names: Sequence[str]) -> dict[str, Result]
     return _all(names, Outcome.ERROR, INCLUDE_LEFT + f"line {found[0].line}: {found[0].directive}", 0.0)
 
 
+def _wall_limit(base: float, per_method: float | None, time_limit: int, count: int) -> float:
+    """The whole run's wall-clock limit: a base, plus the time limit (or a set time) per method."""
+    return base + (time_limit if per_method is None else per_method) * count
+
+
+def _start_batch(
+    prelude: str, methods: Sequence[tuple[str, str]], models: Collection[str]
+) -> tuple[list[str], list[str], dict[str, Result] | None]:
+    """The batch's method names, those that want a model, and the results when it must not run at all
+    (no method, or an `include` left in it)."""
+    names = [name for name, _ in methods]
+    if not names:
+        return names, [], {}
+    refused = _refuse_includes(_Layout.build(prelude, methods), names)
+    return names, [name for name in names if name in models], refused
+
+
 def _run_batch(
     prelude: str, methods: Sequence[tuple[str, str]], argv: list[str], wall: float, model_name: str | None = None
 ) -> tuple[_Layout, _Run, bytes | None, bytes | None]:
@@ -552,8 +569,7 @@ class Dafny2Backend:
         return [*argv, f"/xml:{xml_name}", FILE_NAME]
 
     def wall_limit(self, time_limit: int, count: int) -> float:
-        per = time_limit if self.wall_per_method is None else self.wall_per_method
-        return self.wall_base + per * count
+        return _wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
 
     def verify_batch(
         self,
@@ -562,14 +578,10 @@ class Dafny2Backend:
         time_limit: int,
         models: Collection[str] = frozenset(),
     ) -> dict[str, Result]:
-        names = [name for name, _ in methods]
-        if not names:
-            return {}
-        refused = _refuse_includes(_Layout.build(prelude, methods), names)
-        if refused is not None:
-            return refused
+        names, wanted, settled = _start_batch(prelude, methods, models)
+        if settled is not None:
+            return settled
         wall = self.wall_limit(time_limit, len(names))
-        wanted = [name for name in names if name in models]
         model_name = MODEL_FILE if wanted else None
         argv = self.command(names, time_limit, "report.xml", model_name)
         layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name)
@@ -741,8 +753,7 @@ class Dafny4Backend:
         return self.options is not None and "--extract-counterexample" in self.options
 
     def wall_limit(self, time_limit: int, count: int) -> float:
-        per = time_limit if self.wall_per_method is None else self.wall_per_method
-        return self.wall_base + per * count
+        return _wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
 
     def verify_batch(
         self,
@@ -751,14 +762,10 @@ class Dafny4Backend:
         time_limit: int,
         models: Collection[str] = frozenset(),
     ) -> dict[str, Result]:
-        names = [name for name, _ in methods]
-        if not names:
-            return {}
-        refused = _refuse_includes(_Layout.build(prelude, methods), names)
-        if refused is not None:
-            return refused
+        names, wanted, settled = _start_batch(prelude, methods, models)
+        if settled is not None:
+            return settled
         wall = self.wall_limit(time_limit, len(names))
-        wanted = [name for name in names if name in models]
         argv = self.command(names, time_limit, "log.json", counterexamples=bool(wanted))
         layout, run, data, _ = _run_batch(prelude, methods, argv, wall)
         log = None if data is None else data.decode("utf-8", errors="replace")
