@@ -17,11 +17,12 @@ import pytest
 from bot import cli
 from bot.cli import CACHE_UNUSABLE, main
 from bot.config import Config, ConfigError
-from bot.dafny.parser import parse_file
-from bot.dafny.types import BvT, DafnyType, IntT, RealT, SeqT, TupleT
+from bot.dafny.lexer import LexError, tokenize
+from bot.dafny.parser import DafnyParseError, parse_file
+from bot.dafny.types import BvT, DafnyType, IntT, RealT, SeqT, TupleT, Unsupported
 from bot.dafny.values import MAX_LITERAL_DIGITS, ValueParseError, parse_value
 from bot.tests_io.dfy_methods import read_dfy_tests
-from bot.tests_io.discover import read_text
+from bot.tests_io.discover import SourceKind, TestSource, read_source, read_text
 from bot.tests_io.textfiles import NotRegularFile, toml_nesting_line
 from bot.tests_io.toml_cases import read_toml_cases
 from bot.workflow import SUMMARY_LIMIT_BYTES, SUMMARY_TRUNCATED, append_summary
@@ -312,3 +313,46 @@ def test_a_cut_summary_closes_an_open_code_fence(tmp_path: Path) -> None:
     text = summary.read_text(encoding="utf-8")
     assert len(text.encode("utf-8")) <= SUMMARY_LIMIT_BYTES
     assert text.endswith("x = 1\n```\n\n</details>\n" + SUMMARY_TRUNCATED)
+
+
+# ---- crashes found by fuzzing (tests/test_fuzz.py), each pinned down here
+
+
+def test_non_ascii_digits_are_no_numbers() -> None:
+    # `str.isdigit` holds for `²` and `١`, which int() then refuses: Dafny's digits are ASCII
+    for text in ("²", "١", "1²"):
+        with pytest.raises(ValueParseError):
+            parse_value(text, IntT())
+    assert [t.kind.value for t in tokenize("x²")] == ["ident"]
+
+
+def test_a_char_escape_does_not_run_across_lines() -> None:
+    # `'\U{1F600` closed by a `}'` on a later line made one token of both lines: every later line was off
+    with pytest.raises(LexError, match="line 1, column 10: malformed character literal"):
+        tokenize("var c := '\\U{1F600\nx}'; var d := 1;")
+    assert tokenize("'\\U{1F600}'")[0].text == "'\\U{1F600}'"
+
+
+def test_a_type_too_deep_to_read_is_unsupported() -> None:
+    deep = "seq<" * 3000 + "int" + ">" * 3000
+    [decl] = parse_file(f"method M(x: {deep}) returns (r: int)\n", "f.dfy").decls
+    assert isinstance(decl.params[0].type, Unsupported)
+
+
+def test_modules_nested_too_deeply_are_a_parse_error_naming_the_line() -> None:
+    with pytest.raises(DafnyParseError, match=r"f\.dfy:65:\d+: declarations nested more than 64 levels deep"):
+        parse_file("module A {\n" * 65 + "}" * 65, "f.dfy")
+    assert parse_file("module A {\n" * 64 + "method M() {}\n" + "}" * 64, "f.dfy").decls[0].name == "M"
+
+
+def test_lone_surrogates_from_json_escapes_never_reach_reports() -> None:
+    spec = parse_file((ROOT / "tests/data/tests_io/mbpp/src/task_id_7.dfy").read_text(), "task_id_7.dfy")
+    doc = json.loads((ROOT / "tests/data/tests_io/mbpp/tests.json").read_text())
+    doc["7"]["method_signature"] = "\udc80" + doc["7"]["method_signature"]
+    doc["7"]["test_cases"]["test_\udc81"] = "var a := new int[] [1];\nvar r := last(a, 1);\nassert r == 0; // \udc82"
+    text = json.dumps(doc)  # ASCII, with `\udc80` escapes
+    read = read_source(TestSource(SourceKind.MBPP_JSON, "t.json", "7"), text, spec)
+    printed = [str(p) for p in read.problems] + [c.name + c.text for c in read.cases]
+    assert printed and all(s.encode("utf-8") for s in printed)
+    assert any("\ufffd" in s for s in printed)  # the test name `test_\udc81`
+

@@ -22,11 +22,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.config import INPUT_NAMES, Config, ConfigError
@@ -54,6 +55,14 @@ from bot.tests_io.dfy_methods import read_dfy_tests
 from bot.tests_io.discover import SourceKind, TestSource, cases_for_spec, read_source
 from bot.tests_io.model import ReadResult
 from bot.tests_io.statements import parse_statements
+
+# Hypothesis's pytest plugin imports this module only to report a failure, and the import warns (a deprecated
+# mypy_extensions.TypedDict); under `filterwarnings = error` the report then becomes an INTERNALERROR that hides
+# the failing input. Imported here, quietly, the plugin's import is a cache hit. (Without an optional
+# dependency the import fails, and the plugin skips that part of the report.)
+with warnings.catch_warnings(), suppress(ImportError):
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import hypothesis.extra._patching  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -107,6 +116,12 @@ def _spec(path: Path) -> DafnyFile:
 
 FORMS = _spec(DATA / "tests_io" / "forms.dfy")
 INPLACE = _spec(DATA / "tests_io" / "inplace.dfy")
+# each case file with the spec it tests: `X.tests.toml` -> `X.dfy`, else forms.dfy (the bad_*.toml files)
+TOML_PAIRS = [
+    (raw, _spec(p.with_name(p.name.removesuffix(".tests.toml") + ".dfy"))
+     if p.with_name(p.name.removesuffix(".tests.toml") + ".dfy").is_file() else FORMS)
+    for p, raw in zip(TOML_FILES, TOML_BYTES, strict=True)
+]
 # (spec, test file) pairs whose cases really test the spec, so mutations reach deep into the readers
 DFY_PAIRS = [
     (p, p.parent.parent / "test" / p.name)
@@ -131,7 +146,8 @@ def test_the_real_inputs_are_there() -> None:
 
 PIECES = [
     b"(", b")", b"[", b"]", b"{", b"}", b"{:", b"<", b">", b">>", b'"', b"'", b'@"', b"/*", b"*/", b"//", b"\\",
-    b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\r", b"\n", b"\t", b"'\\U{", b"'\\u12", b"0x",
+    b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\r", b"\n", b"\t", b"'\\U{", b"}'", b"'\\u12",
+    b"0x",
     b"method ", b"returns ", b"ensures ", b"requires ", b"modifies ", b"var ", b":= ", b"assert ", b"expect ",
     b"==", b"!=", b"&&", b"==>", b"module M {", b"class C {", b"datatype D = A | B", b"function ", b"predicate ",
     b"ghost ", b"lemma ", b"new int[] ", b"new int[3]", b";", b",", b"..", b"|", b"::", b"forall ", b"exists ",
@@ -216,10 +232,14 @@ def test_lexer(data: st.DataObject) -> None:
     try:
         toks = tokenize(text, keep_comments=data.draw(st.booleans()))
     except LexError as e:
+        event("LexError")
         assert e.line >= 1 and e.col >= 1
         return
+    event("tokens")
     for t in toks:
-        assert text[t.start : t.end] == t.text and t.line >= 1 and t.col >= 1
+        assert text[t.start : t.end] == t.text
+        # positions are what messages name: the line and column of the token's first character
+        assert (t.line, t.col) == (text.count("\n", 0, t.start) + 1, t.start - text.rfind("\n", 0, t.start)), t
 
 
 @fuzz(300)
@@ -229,8 +249,10 @@ def test_structural_parser(data: st.DataObject) -> None:
     try:
         file = parse_file(text, "fuzz.dfy")
     except DafnyParseError as e:
+        event("DafnyParseError")
         assert str(e).startswith("fuzz.dfy:") and e.line >= 1
         return
+    event("declarations")
     for d in file.decls:
         assert 0 <= d.start <= d.end <= len(text) and d.line >= 1
 
@@ -244,7 +266,9 @@ def test_dialect_rewrite(data: st.DataObject) -> None:
         detect_syntax(text)
         rewrite = to_dialect(text, target)
     except LexError:
+        event("LexError")
         return
+    event("rewritten" if rewrite.changes else "unchanged")
     assert rewrite.text.count("\n") == text.count("\n")  # documented: line numbers never move
 
 
@@ -256,8 +280,12 @@ def test_expression_parser(data: st.DataObject) -> None:
         text = decode(data, mutate(data, clause, most=3))
     else:
         text = text_input(data, DFY_BYTES)
-    with suppress(ExprError):
+    try:
         parse_expr(text)
+    except ExprError:
+        event("ExprError")
+        return
+    event("expression")
 
 
 # ---- values
@@ -318,7 +346,9 @@ def test_value_parser_with_every_type(data: st.DataObject) -> None:
     try:
         v = parse_value(text, t)
     except ValueParseError:
+        event("ValueParseError")
         return
+    event("value")
     # whatever is read can be printed and read back (reports and harnesses print every value)
     assert type_check(v, t)
     shown = show(v, t)
@@ -329,11 +359,24 @@ def test_value_parser_with_every_type(data: st.DataObject) -> None:
 # ---- test readers
 
 
-def _check(read: ReadResult, path: str) -> None:
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates
+        return False
+    return True
+
+
+def _check(read: ReadResult, path: str, text: str = "") -> None:
+    """Problems and cases name the file; when the input is Unicode text, so is everything reports print."""
+    event("cases" if read.cases else "problems only" if read.problems else "nothing")
+    printable = _encodable(text)
     for p in read.problems:
         assert p.source == path and p.line >= 0 and p.reason, p
+        assert _encodable(str(p)) or not printable, p
     for c in read.cases:
         assert c.source == path and c.line >= 0, c
+        assert _encodable(c.name + c.text + c.note + c.method) or not printable, c
 
 
 @fuzz(250)
@@ -347,10 +390,10 @@ def test_dafny_test_method_reader(data: st.DataObject) -> None:
             file = parse_file(text, "fuzz.dfy")
         except DafnyParseError:
             return
-        _check(read_dfy_tests(file), "fuzz.dfy")
+        _check(read_dfy_tests(file), "fuzz.dfy", text)
     else:
         text = decode(data, mutate(data, test_path.read_bytes()))
-        _check(read_source(TestSource(SourceKind.DFY, "test.dfy"), text, spec), "test.dfy")
+        _check(read_source(TestSource(SourceKind.DFY, "test.dfy"), text, spec), "test.dfy", text)
     # the statement splitter alone, on any text
     with suppress(LexError):
         parse_statements(text)
@@ -377,7 +420,8 @@ def _mutated_json(data: st.DataObject, raw: bytes, task: str) -> str:
 def test_mbpp_json_reader(data: st.DataObject) -> None:
     raw, task, spec = data.draw(st.sampled_from(JSON_TASKS), label="task")
     text = _mutated_json(data, raw, task)
-    _check(read_source(TestSource(SourceKind.MBPP_JSON, "tests.json", task), text, spec), "tests.json")
+    # json.dumps writes lone surrogates as `\\udc80` escapes: the text is ASCII, its strings need not be Unicode
+    _check(read_source(TestSource(SourceKind.MBPP_JSON, "tests.json", task), text, spec), "tests.json", text)
 
 
 TOML_VALUE = st.recursive(
@@ -423,12 +467,13 @@ def toml_cases(draw: st.DrawFn) -> str:
 @fuzz(250)
 @given(st.data())
 def test_toml_case_reader(data: st.DataObject) -> None:
-    spec = data.draw(st.sampled_from([FORMS, INPLACE]), label="spec")
     if data.draw(st.booleans(), label="generated?"):
+        spec = data.draw(st.sampled_from([FORMS, INPLACE]), label="spec")
         text = decode(data, mutate(data, data.draw(toml_cases()).encode("utf-8"), most=2))
     else:
-        text = text_input(data, TOML_BYTES)
-    _check(read_source(TestSource(SourceKind.TOML, "cases.tests.toml"), text, spec), "cases.tests.toml")
+        raw, spec = data.draw(st.sampled_from(TOML_PAIRS), label="file")
+        text = decode(data, mutate(data, raw))
+    _check(read_source(TestSource(SourceKind.TOML, "cases.tests.toml"), text, spec), "cases.tests.toml", text)
 
 
 @contextmanager
@@ -489,7 +534,10 @@ def test_config_reader(data: st.DataObject) -> None:
         try:
             Config.from_environ(env)
         except ConfigError as e:
+            event("ConfigError")
             assert e.problems
+            return
+        event("config")
 
 
 # ---- a large input

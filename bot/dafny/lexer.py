@@ -175,7 +175,9 @@ def _char_literal_end(src: str, i: int) -> int | None:
                 j += 1
             return j + 1 if j < n and src[j] == "'" else None
         if src[i + 2] == "U" and i + 3 < n and src[i + 3] == "{":
-            j = src.find("}", i)
+            # closed on the same line: a `}'` lines below is no part of it (its lines would not be counted)
+            eol = src.find("\n", i)
+            j = src.find("}", i, n if eol < 0 else eol)
             return j + 2 if j > 0 and j + 1 < n and src[j + 1] == "'" else None
         return i + 4 if i + 3 < n and src[i + 3] == "'" else None
     if i + 2 < n and src[i + 2] == "'" and src[i + 1] != "\n":

@@ -105,12 +105,13 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
     tests = entry.get("test_cases")
     if not isinstance(tests, dict) or not tests:
         return _one_problem(path, _task_line(text, task_id), f"task {task_id} has no `test_cases`", target)
-    sig_text = str(entry.get("method_signature", ""))
+    sig_text = _scalars(str(entry.get("method_signature", "")))
     sig = parse_signature(sig_text)
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
-    for test_name, code in tests.items():
-        name = str(test_name)
+    for test_name, raw_code in tests.items():
+        name = _scalars(str(test_name))
+        code = _scalars(raw_code) if isinstance(raw_code, str) else raw_code
         line = _test_line(text, task_id, name)
         got = _read_case(name, code, sig, sig_text, target)
         if isinstance(got, str):
@@ -146,15 +147,15 @@ def _read_case(
     if not isinstance(code, str):
         return "the case is not a string of Dafny statements"
     if sig is None:
-        return f"cannot read the JSON signature `{sig_text}`"
+        return f"cannot read the JSON signature `{_short(sig_text)}`"
     if len(sig.params) != len(target.params):
         return (
-            f"the JSON signature `{sig.head}` has {len(sig.params)} parameter(s), "
+            f"the JSON signature `{_short(sig.head)}` has {len(sig.params)} parameter(s), "
             f"the spec method `{target.name}` has {len(target.params)}"
         )
     if len(sig.returns) != len(target.returns):
         return (
-            f"the JSON signature `{sig_text}` returns {len(sig.returns)} value(s), "
+            f"the JSON signature `{_short(sig_text)}` returns {len(sig.returns)} value(s), "
             f"the spec method `{target.name}` returns {len(target.returns)}"
         )
     try:
@@ -168,6 +169,22 @@ def _read_case(
             return f"line {broken.line} of the case: {broken.problem}"
         return f"no call of `{sig.name}` in the case"
     return reads
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MAX_SHOWN = 60
+
+
+def _scalars(text: str) -> str:
+    """text with each unpaired surrogate (a JSON `\\udc80` escape, which json.loads keeps) replaced by U+FFFD:
+    such a string is no Unicode text and cannot be printed or written as UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _short(text: str) -> str:
+    """Text for a message: one line, at most _MAX_SHOWN characters."""
+    one = " ".join(text.split())
+    return one if len(one) <= _MAX_SHOWN else one[: _MAX_SHOWN - 3] + "..."
 
 
 def _one_problem(path: str, line: int, reason: str, target: Decl) -> ReadResult:
