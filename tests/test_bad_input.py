@@ -356,3 +356,10 @@ def test_lone_surrogates_from_json_escapes_never_reach_reports() -> None:
     assert printed and all(s.encode("utf-8") for s in printed)
     assert any("\ufffd" in s for s in printed)  # the test name `test_\udc81`
 
+
+
+def test_a_huge_bitvector_width_is_an_unsupported_type() -> None:
+    from bot.dafny.types import BvT, Unsupported, parse_type
+
+    assert parse_type("bv32") == BvT(32)
+    assert isinstance(parse_type("bv99999999999"), Unsupported)

@@ -80,6 +80,9 @@ class TupleT:
         return "(" + ", ".join(str(e) for e in self.elems) + ")"
 
 
+MAX_BV_WIDTH = 4096  # widest bitvector type given values
+
+
 @dataclass(frozen=True)
 class Unsupported:
     text: str
@@ -135,7 +138,9 @@ def _parse(toks: list[Token], k: int) -> tuple[DafnyType, int]:
     if name in simple:
         return simple[name], k
     if name.startswith("bv") and name[2:].isdigit():
-        return BvT(int(name[2:])), k
+        # a bitvector wider than any spec needs would make 2**width cost minutes and gigabytes
+        width = int(name[2:]) if len(name) <= 12 else MAX_BV_WIDTH + 1
+        return (BvT(width) if width <= MAX_BV_WIDTH else Unsupported(name)), k
     if name in ("seq", "array") and k < len(toks) and toks[k].text == "<":
         inner, k = _parse(toks, k + 1)
         if toks[k].text == ">":
