@@ -7,47 +7,39 @@ configuration or input.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from bot.audit.dataset import DatasetError, find_labels, find_tasks, read_json
-from bot.audit.labels import LabelFileError, read_labels
-from bot.audit.model import Verdict
-from bot.audit.report import report_md, results_csv, results_json
-from bot.audit.run import AuditOptions, run_audit
-from bot.cache import ResultCache
-from bot.config import (
-    CommentMode,
-    Config,
-    ConfigError,
-    Mode,
-    clean_comment_id,
-    clean_min_completeness,
-    clean_min_correctness,
-)
-from bot.dafny.dialect import Dialect
-from bot.engine import Engine
-from bot.git_ops import GitError, add_worktree, changed_files, file_at, remove_worktree
-from bot.github_api import GitHubClient, GitHubError, GitHubPermissionError, marker_for
-from bot.harness import HarnessOptions
+from bot import assembly
+from bot.assembly import TestFiles, Verifier, build_jobs, files_matching, specs_tested_by, tested_methods
+from bot.audit import request
+from bot.audit.changes import changes_md, changes_summary, should_fail
+from bot.audit.model import TaskResult, Verdict
+from bot.audit.request import AuditRequest, AuditUsageError
+from bot.audit.tracking import LastRun, TrackingInput, edited_body, issue_body
+from bot.config import Config, ConfigError
+from bot.git_ops import GitError, add_worktree, changed_files, file_at, has_commit, remove_worktree
+from bot.github_api import ISSUES_PERMISSION_HINT, GitHubClient, GitHubError, GitHubPermissionError, marker_for
+from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_min_completeness, clean_min_correctness
 from bot.outfiles import write_text
-from bot.pipeline import ScoreOptions, score_methods
+from bot.pipeline import score_methods
 from bot.pr.affected import affected_specs
 from bot.pr.compare import compare
 from bot.pr.event import EventError, PullRequestEvent, parse_event
 from bot.pr.gate import pr_gate
-from bot.pr.revision import jobs_for, score_revision, tested_methods
 from bot.report.comment import TITLE, CommentInput, render_comment
 from bot.report.json_report import method_dict, render_json
 from bot.report.load import ReportError, methods_from_list
 from bot.report.markdown import esc
 from bot.scoring import CaseStatus, Gate, MethodScore
-from bot.verifier import VerifierInfo, VerifierNotFound, detect, make_backend
+from bot.verifier import VerifierInfo, VerifierNotFound
 from bot.workflow import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -59,30 +51,25 @@ CONFIG_FROM_BASE = (
 )
 NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
 NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
+TRACKING_NOT_WRITTEN = "the tracking issue was not written (the reports above stand)"
 FORK_SAVED = (
     "The token cannot comment on this pull request (a fork's read-only token). The comment was saved to "
     "{path}: upload it as an artifact and post it from a workflow_run workflow (see the README's fork recipe)."
 )
 
 GitHubFactory = Callable[[Config], GitHubClient | None]
-EngineFactory = Callable[[Config], tuple[Engine, VerifierInfo]]
+EngineFactory = Callable[[Config], Verifier]
 
 
-def make_engine(config: Config) -> tuple[Engine, VerifierInfo]:
-    info = detect("dafny")
-    backend = make_backend(info, z3_path=config.z3)
-    engine = Engine(backend, jobs=config.jobs, time_limit=config.time_limit, cache=ResultCache(Path(config.cache_dir)))
-    return engine, info
+def make_engine(config: Config) -> Verifier:
+    # an unusable cache folder warns and scores uncached: slower, never a failed check
+    return assembly.open_verifier(config.settings, "dafny", Path(config.cache_dir), config.z3)
 
 
 def make_github(config: Config) -> GitHubClient | None:
     if not config.token or not config.repository:
         return None
     return GitHubClient(config.token, config.repository, base_url=config.api_url)
-
-
-def _dialect(info: VerifierInfo) -> Dialect:
-    return Dialect.DAFNY2 if info.major < 4 else Dialect.DAFNY4
 
 
 def _aggregate(scores: Sequence[MethodScore]) -> tuple[float | None, float | None]:
@@ -183,8 +170,10 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             emit(out, f"cannot check out the base commit ({e}); scores are shown without a comparison", Level.WARNING)
             have_base = False
         try:
+            roots = [root, base_root] if have_base else [root]
             specs = affected_specs(paths, config.specs, config.tests, lambda p: (root / p).is_file(),
-                                   lambda p: have_base and (base_root / p).is_file())
+                                   lambda p: have_base and (base_root / p).is_file(),
+                                   lambda p: specs_tested_by(roots, p, config.specs))
             if not specs:
                 emit(out, NOTHING_CHANGED, Level.WARNING)
                 marker = marker_for(config.comment_id)
@@ -193,20 +182,25 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 set_outputs(config.output_file, {"correctness": "", "completeness": "", "passed": "true",
                                                  "report-json": "", "regressions": "0"})
                 return EXIT_OK
-            engine, info = engines(config)
-            options = ScoreOptions(config.mutants, config.seed, HarnessOptions(), pin=config.pin)
+            verifier = engines(config)
+            info = verifier.info
+            options = config.settings.score_options()
             # the methods tested at base must be scored at head too: one that cannot be is a failure,
             # never "removed"
-            base_jobs, base_placeholders, _ = jobs_for(base_root, specs) if have_base else ([], [], [])
+            base_built = (build_jobs(base_root, specs, TestFiles(extra=tuple(files_matching(base_root, config.tests))))
+                          if have_base else assembly.JobSet())
             with group(out, f"Scoring {len(specs)} spec file(s) at head"):
-                head, errors = score_revision(root, specs, engine, _dialect(info), options,
-                                              expected=tested_methods(base_jobs))
+                built = build_jobs(root, specs, TestFiles(extra=tuple(files_matching(root, config.tests))),
+                                   expected=tested_methods(base_built.jobs))
+                head = score_methods(built.jobs, verifier.engine, verifier.dialect, options) + built.placeholders
+                errors = built.errors
                 for message in errors:
                     emit(out, message, Level.ERROR)
             base: list[MethodScore] = []
             if have_base:
                 with group(out, "Scoring the same files at base"):
-                    base = score_methods(base_jobs, engine, _dialect(info), options) + base_placeholders
+                    base = (score_methods(base_built.jobs, verifier.engine, verifier.dialect, options)
+                            + base_built.placeholders)
         finally:
             if have_base:
                 remove_worktree(root, base_root)
@@ -220,8 +214,11 @@ def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config
     if path is None or not config.environ:
         return config
     try:
-        rel = str(path.resolve().relative_to(config.workspace.resolve()))
-        base_text = file_at(config.workspace, event.base_sha, rel)
+        if not has_commit(config.working_directory, event.base_sha):
+            return config  # no git history to read it from: the workspace's file stands
+        rel = str(path.resolve().relative_to(config.working_directory.resolve()))
+        # `./`: relative to the working directory, which is the checkout (not always the workspace)
+        base_text = file_at(config.working_directory, event.base_sha, "./" + rel)
     except (ValueError, OSError, GitError):
         return config  # no git history to read it from: the workspace's file stands
     head_text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
@@ -244,8 +241,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     body = render_comment(inp)
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"
-    settings = {"mutants": config.mutants, "seed": config.seed, "time_limit": config.time_limit, "pin": config.pin}
-    write_text(config.workspace, report_path, render_json(head, info.version, settings))
+    write_text(config.workspace, report_path, render_json(head, info.version, config.settings.report()))
     corr, comp = _aggregate(head)
     passed = not failures and not errors
     set_outputs(config.output_file, {
@@ -364,49 +360,126 @@ def _run_mismatch(config: Config, github: GitHubClient, number: int, head_sha: s
     return "" if pr_head == run_sha else f"pull request #{number}'s head is not the triggering run's commit"
 
 
-def run_audit_mode(config: Config, engines: EngineFactory, out: TextIO) -> int:
+def run_audit_mode(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
+    """The `audit` command's run, with the same options (inputs `audit-*`, `weak-below`, `tolerance`)."""
     if config.audit_root is None:
         emit(out, "mode audit needs the audit-root input", Level.ERROR)
         return EXIT_USAGE
+    req = AuditRequest.of(config, config.audit_root, config.working_directory)
     try:
-        tasks = find_tasks(config.audit_root)
-        labels_path = find_labels(config.audit_root)
-        labels = read_labels(read_json(labels_path), str(labels_path)) if labels_path else {}
-    except (DatasetError, LabelFileError) as e:
+        inputs = request.prepare(req)
+    except AuditUsageError as e:
         emit(out, str(e), Level.ERROR)
         return EXIT_USAGE
-    engine, info = engines(config)
-    options = AuditOptions(score=ScoreOptions(config.mutants, config.seed, HarnessOptions(real_tolerance=1e-3),
-                                               pin=config.pin))
-    results = run_audit(tasks, config.audit_root, engine, _dialect(info), options, labels)
-    dest = config.working_directory / "audit-out"
-    settings = {"seed": config.seed, "mutants": config.mutants, "time_limit": config.time_limit,
-                "weak_below": 0.8, "tolerance": 1e-3}
-    report = report_md(results, settings)
-    append_summary(config.summary_file, report)  # first: the scores reach the summary whatever the files do
+    if req.fail_on is not FailOn.NEVER and inputs.baseline is None:
+        emit(out, f"audit-fail-on {req.fail_on.value} compares with a baseline, and audit-baseline is empty: "
+             "this run cannot fail on changes", Level.WARNING)
+    verifier = engines(config)
+    results, settings = request.run(req, inputs, verifier)
     try:
-        write_text(config.workspace, dest / "results.json", results_json(results, settings))
-        write_text(config.workspace, dest / "results.csv", results_csv(results))
-        write_text(config.workspace, dest / "report.md", report)
+        changes = request.changes_since(req, inputs, results, settings)
+    except AuditUsageError as e:
+        emit(out, str(e), Level.ERROR)
+        return EXIT_USAGE
+    # first: the scores (and the changes since the baseline, first of all) reach the summary
+    append_summary(config.summary_file, request.report_markdown(results, settings, changes))
+    try:
+        request.write_reports(req.out, results, settings, lambda p, text: _write(config.workspace, p, text),
+                              root=req.root, changes=changes)
     except OSError as e:
         emit(out, f"cannot write the audit files: {e}", Level.ERROR)
         return EXIT_USAGE
+    failing = should_fail(changes, req.fail_on) if changes is not None else ""
     scored = [r.score for r in results if r.score is not None]
     corr, comp = _aggregate(scored)
     set_outputs(config.output_file, {
-        "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true",
-        "report-json": str(dest / "results.json"),
+        "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "false" if failing else "true",
+        "report-json": _shown(req.out / "results.json", config.workspace),
         "regressions": str(sum(r.verdict is Verdict.WRONG for r in results)),
     })
+    if changes is not None:
+        emit(out, f"since the baseline {req.baseline_shown}: {changes_summary(changes)}")
+    # last: the reports stand whatever GitHub answers
+    tracking_issue(config, github, results, changes_md(changes, heading=False) if changes is not None else None,
+                   changes is not None and not changes.empty, out)
+    if failing:
+        emit(out, f"audit: failing: {failing}", Level.ERROR)
+        return EXIT_FAILED
     return EXIT_OK
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dataset_name(config: Config) -> str:
+    """The audit root as the workflow names it: relative to the workspace, symbolic links not followed."""
+    root = config.audit_root
+    if root is None:
+        return ""
+    try:
+        return str(root.relative_to(config.workspace)) or "."
+    except ValueError:
+        return _shown(root, config.workspace)
+
+
+def tracking_marker(comment_id: str) -> str:
+    """The tracking issue's hidden marker: one issue per `comment-id`, apart from the pull-request comments."""
+    return marker_for(f"audit.{comment_id}")
+
+
+def tracking_issue(config: Config, github: GitHubClient | None, results: Sequence[TaskResult],
+                   changes: Sequence[str] | None, changed: bool, out: TextIO) -> None:
+    """Create or edit the tracking issue of `audit-issue` (nothing when it is empty). A failure warns.
+
+    `changes` are the changes since the baseline as markdown lines (None without a baseline); when there
+    are none (`changed` False) and the issue exists, only its last-run line is rewritten."""
+    if not config.audit_issue:
+        return
+    if github is None:
+        emit(out, f"{TRACKING_NOT_WRITTEN}: audit-issue needs github-token and the repository", Level.WARNING)
+        return
+    marker = tracking_marker(config.comment_id)
+    dataset = _dataset_name(config)
+    when = _now().strftime("%Y-%m-%d %H:%M UTC")
+    inp = TrackingInput(marker, dataset, results, LastRun(when, config.run_url, config.run_id, config.sha),
+                        changes, changed)
+    body = issue_body(inp)
+
+    def edit(old: str) -> str:  # a night without changes: only the last-run line of the issue there
+        return edited_body(inp, old)
+
+    try:
+        action, issue = github.upsert_issue(config.audit_issue, marker, body, github.bot_login(),
+                                            config.audit_labels, edit=edit)
+    except GitHubPermissionError as e:
+        hint = "" if ISSUES_PERMISSION_HINT in str(e) else f" {ISSUES_PERMISSION_HINT}"
+        emit(out, f"{TRACKING_NOT_WRITTEN}: {e}{hint}", Level.WARNING)
+        return
+    except (GitHubError, ValueError) as e:
+        emit(out, f"{TRACKING_NOT_WRITTEN}: {e}", Level.WARNING)
+        return
+    emit(out, f"tracking issue {action}: {issue.html_url}")
+    append_summary(config.summary_file, f"\nTracking issue: [#{issue.number}]({issue.html_url}) ({action}).\n")
+
+
+def _write(workspace: Path, path: Path, text: str) -> None:
+    write_text(workspace, path, text)
 
 
 def run(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
     if config.mode is Mode.POST_COMMENT:
         return run_post_comment(config, github, out)
     if config.mode is Mode.AUDIT:
-        return run_audit_mode(config, engines, out)
+        return run_audit_mode(config, github, engines, out)
     return run_pr(config, github, engines, out)
+
+
+def _fail(config: Config, message: str) -> None:
+    """A failed check that says why in the log and in the step summary."""
+    emit(sys.stdout, message, Level.ERROR)
+    with contextlib.suppress(OSError):  # the log line stands
+        append_summary(config.summary_file, f"## {TITLE}: failed\n\n{esc(message)}\n")
 
 
 def main() -> int:
@@ -420,10 +493,10 @@ def main() -> int:
         github = make_github(config)
         return run(config, github, make_engine, sys.stdout)
     except VerifierNotFound as e:
-        emit(sys.stdout, str(e), Level.ERROR)
+        _fail(config, str(e))
         return EXIT_USAGE
     except Exception as e:  # the last line of defence: say what happened, never a bare traceback
-        emit(sys.stdout, f"dafny-spec-score failed: {type(e).__name__}: {e}", Level.ERROR)
+        _fail(config, f"dafny-spec-score failed: {type(e).__name__}: {e}")
         return EXIT_USAGE
     finally:
         if github is not None:

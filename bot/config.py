@@ -18,20 +18,63 @@ Where a value comes from, highest precedence first:
 from __future__ import annotations
 
 import difflib
-import math
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-from typing import TypeVar
+from typing import Any
 
+from bot.action_yml import TOKEN_DEFAULT_EXPRESSION  # noqa: F401  (re-exported)
+from bot.options import (  # noqa: F401  (re-exported: the cleaners are part of this module's interface)
+    AUDIT_TOLERANCE,
+    DEFAULT_CONFIG_FILE,
+    MAX_TIME_LIMIT,
+    CommentMode,
+    FailOn,
+    Invalid,
+    Mode,
+    Option,
+    Use,
+    _show,
+    clean_allow_unscored,
+    clean_audit_baseline,
+    clean_audit_fail_on,
+    clean_audit_issue,
+    clean_audit_json,
+    clean_audit_label_file,
+    clean_audit_labels,
+    clean_audit_only,
+    clean_audit_out,
+    clean_audit_root,
+    clean_audit_shard,
+    clean_audit_tests,
+    clean_comment,
+    clean_comment_file,
+    clean_comment_id,
+    clean_config,
+    clean_fail_on_unknown,
+    clean_github_token,
+    clean_jobs,
+    clean_min_completeness,
+    clean_min_correctness,
+    clean_mode,
+    clean_mutants,
+    clean_pin,
+    clean_seed,
+    clean_specs,
+    clean_tests,
+    clean_time_limit,
+    clean_tolerance,
+    clean_weak_below,
+    clean_working_directory,
+    input_env_name,
+    options_for,
+)
 from bot.scoring import Gate
+from bot.settings import Settings
 from bot.tests_io.textfiles import MAX_TOML_NESTING, TOML_TOO_DEEP, read_regular, toml_nesting_line
-
-T = TypeVar("T")
 
 
 def default_cache_dir(env: Mapping[str, str]) -> str:
@@ -50,72 +93,16 @@ def default_z3(env: Mapping[str, str]) -> str | None:
     return env.get("DAFNY_SPEC_SCORE_Z3") or None
 
 
-class CommentMode(Enum):
-    ALWAYS = "always"
-    ON_CHANGE = "on-change"  # post or update only when the scores differ from the previous comment
-    OFF = "off"
-
-
-class Mode(Enum):
-    PR = "pr"
-    AUDIT = "audit"
-    POST_COMMENT = "post-comment"  # second workflow of the fork recipe: post a comment saved by a fork PR's run
-
-
-@dataclass(frozen=True)
-class Input:
-    """One action input as declared in action.yml."""
-
-    name: str
-    default: str  # the value used when the input is unset or empty; equal to action.yml's default
-    in_file: bool  # whether the TOML config file may set it
-
-    @property
-    def env(self) -> str:
-        return input_env_name(self.name)
-
-
-def input_env_name(name: str) -> str:
-    """`min-correctness` -> `INPUT_MIN_CORRECTNESS`: the variable action.yml's `runs.env` sets for an input.
-
-    Like the runner's rule (upper case, spaces to `_`), but hyphens also become `_`.
-    """
-    return "INPUT_" + name.replace(" ", "_").replace("-", "_").upper()
-
-
-DEFAULT_CONFIG_FILE = ".dafny-spec-score.toml"
-TOKEN_DEFAULT_EXPRESSION = "${{ github.token }}"  # action.yml's default for github-token
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_SERVER_URL = "https://github.com"
 
-INPUTS: tuple[Input, ...] = (
-    # a token in a committed file would leak, so only the workflow may give it
-    Input("github-token", "", in_file=False),
-    Input("specs", "**/*.dfy", in_file=True),
-    Input("tests", "", in_file=True),
-    Input("min-correctness", "1.0", in_file=True),
-    Input("min-completeness", "0", in_file=True),
-    Input("fail-on-unknown", "false", in_file=True),
-    Input("allow-unscored", "false", in_file=True),
-    Input("mutants", "5", in_file=True),
-    Input("pin", "true", in_file=True),
-    Input("seed", "0", in_file=True),
-    Input("time-limit", "20", in_file=True),
-    Input("jobs", "", in_file=True),
-    Input("comment", "always", in_file=True),
-    Input("comment-id", "default", in_file=True),
-    # the file cannot name itself or the directory it is read from
-    Input("config", DEFAULT_CONFIG_FILE, in_file=False),
-    # one file serves both workflows of the fork recipe, so the mode and the artifact belong to the workflow
-    Input("mode", "pr", in_file=False),
-    Input("audit-root", "", in_file=True),
-    Input("comment-file", "", in_file=False),
-    Input("working-directory", ".", in_file=False),
-)
+# the Action's inputs and the file's keys, from the one table of options
+INPUTS: tuple[Option, ...] = options_for(Use.ACTION)
 INPUT_NAMES: tuple[str, ...] = tuple(i.name for i in INPUTS)
 INPUT_DEFAULTS: Mapping[str, str] = {i.name: i.default for i in INPUTS}
 FILE_KEYS: tuple[str, ...] = tuple(i.name for i in INPUTS if i.in_file)
-_INPUTS_BY_NAME: Mapping[str, Input] = {i.name: i for i in INPUTS}
+_INPUTS_BY_NAME: Mapping[str, Option] = {i.name: i for i in INPUTS}
+_PLACED = ("github-token", "config", "working-directory")  # read before the others, or not a Config field as is
 
 # user-facing text
 CONFIG_INVALID = "the action configuration has {count} problem{s}; fix the workflow's `with:` inputs or {file}:"
@@ -132,11 +119,11 @@ TOKEN_MISSING = (
     "missing: mode `{mode}` talks to GitHub; pass `github-token` (the default `${{{{ github.token }}}}` needs "
     "`permissions: pull-requests: write`)"
 )
+ISSUE_TOKEN_MISSING = (
+    "missing: `audit-issue` writes an issue; pass `github-token` (the default `${{{{ github.token }}}}` needs "
+    "`permissions: issues: write`), or leave `audit-issue` empty"
+)
 CONTEXT_MISSING = "missing: mode `{mode}` reads it; it is set when the Action runs in GitHub Actions"
-
-
-class Invalid(ValueError):
-    """One field's value is not allowed; the message says what is wrong and what is allowed."""
 
 
 @dataclass(frozen=True)
@@ -157,206 +144,6 @@ class ConfigError(Exception):
         n = len(problems)
         head = CONFIG_INVALID.format(count=n, s="" if n == 1 else "s", file=config_file)
         super().__init__("\n".join([head, *(f"  - {p}" for p in problems)]))
-
-
-def _show(value: object) -> str:
-    try:
-        text = repr(value)
-    except ValueError:  # an int of more than 4,300 digits (a hexadecimal TOML integer) cannot be printed
-        text = "a number too long to print"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-# ---- clean_<field>: raw value (a string from the environment, or a TOML value) -> typed value
-
-
-def _split_globs(value: object, what: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        parts = re.split(r"[,\n]", value)
-    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-        parts = [str(v) for v in value]
-    else:
-        raise Invalid(
-            f"{_show(value)} is not {what}; allowed: globs separated by commas or newlines, or a TOML list of strings"
-        )
-    globs = tuple(p.strip() for p in parts if p.strip())
-    for g in globs:
-        if "\0" in g:
-            raise Invalid(f"{_show(g)} contains a NUL character")
-    return globs
-
-
-def clean_github_token(value: object) -> str:
-    # never echo the value: it is a secret
-    if not isinstance(value, str):
-        raise Invalid("must be a string")
-    token = value.strip()
-    if any(c.isspace() for c in token):
-        raise Invalid("contains white space; pass the token alone (e.g. `${{ secrets.GITHUB_TOKEN }}`)")
-    return token
-
-
-def clean_specs(value: object) -> tuple[str, ...]:
-    globs = _split_globs(value, "a list of globs")
-    if not globs:
-        raise Invalid("is empty; give at least one glob for the spec files, e.g. `**/*.dfy`")
-    return globs
-
-
-def clean_tests(value: object) -> tuple[str, ...]:
-    return _split_globs(value, "a list of globs")
-
-
-def _fraction(value: object) -> float:
-    allowed = "allowed: a number from 0 to 1, e.g. 0.9"
-    if isinstance(value, bool):
-        raise Invalid(f"{_show(value)} is not a number; {allowed}")
-    if isinstance(value, int | float):
-        try:
-            number = float(value)
-        except OverflowError:  # an integer beyond any float
-            raise Invalid(f"{_show(value)} is out of range; {allowed}") from None
-    elif isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            raise Invalid(f"{_show(value)} is not a number; {allowed}") from None
-    else:
-        raise Invalid(f"{_show(value)} is not a number; {allowed}")
-    if math.isnan(number) or not 0.0 <= number <= 1.0:
-        raise Invalid(f"{_show(value)} is out of range; {allowed}")
-    return number
-
-
-def clean_min_correctness(value: object) -> float:
-    return _fraction(value)
-
-
-def clean_min_completeness(value: object) -> float:
-    return _fraction(value)
-
-
-def clean_pin(value: object) -> bool:
-    return clean_fail_on_unknown(value)
-
-
-def clean_allow_unscored(value: object) -> bool:
-    return clean_fail_on_unknown(value)
-
-
-def clean_fail_on_unknown(value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "1", "on"):
-        return True
-    if text in ("false", "no", "0", "off", ""):
-        return False
-    raise Invalid(f"{_show(value)} is not a boolean; allowed: true or false")
-
-
-_INT = re.compile(r"[+-]?[0-9]{1,30}")
-MAX_INTEGER = 2**63 - 1  # any larger count or seed is a mistake (and may not even print)
-MAX_TIME_LIMIT = 86_400  # a day per program
-
-
-def _integer(value: object, minimum: int, example: str, maximum: int = MAX_INTEGER) -> int:
-    allowed = f"allowed: a whole number >= {minimum}, e.g. {example}"
-    if maximum != MAX_INTEGER:
-        allowed = f"allowed: a whole number from {minimum} to {maximum}, e.g. {example}"
-    too_large = f"{_show(value)} is too large; {allowed.replace(f'>= {minimum}', f'from {minimum} to {maximum}')}"
-    if isinstance(value, bool):
-        raise Invalid(f"{_show(value)} is not a whole number; {allowed}")
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, str) and _INT.fullmatch(value.strip()):
-        number = int(value.strip())
-    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
-        raise Invalid(too_large if not value.strip().startswith("-") else f"{_show(value)} is too small; {allowed}")
-    else:
-        raise Invalid(f"{_show(value)} is not a whole number; {allowed}")
-    if number < minimum:
-        raise Invalid(f"{_show(value)} is too small; {allowed}")
-    if number > maximum:
-        raise Invalid(too_large)
-    return number
-
-
-def clean_mutants(value: object) -> int:
-    return _integer(value, 0, "5 (0 skips completeness)")
-
-
-def clean_seed(value: object) -> int:
-    return _integer(value, 0, "0")
-
-
-def clean_time_limit(value: object) -> int:
-    return _integer(value, 1, "20 (seconds per program)", MAX_TIME_LIMIT)
-
-
-def clean_jobs(value: object) -> int | None:
-    """None: one job per available core."""
-    if isinstance(value, str) and not value.strip():
-        return None
-    return _integer(value, 1, "4 (or empty for one per core)")
-
-
-def _choice(value: object, choices: Mapping[str, T]) -> T:
-    allowed = "allowed: " + ", ".join(f"`{c}`" for c in choices)
-    if not isinstance(value, str):
-        raise Invalid(f"{_show(value)} is not a string; {allowed}")
-    key = value.strip().lower().replace("_", "-")
-    if key not in choices:
-        raise Invalid(f"{_show(value)} is not one of the choices; {allowed}")
-    return choices[key]
-
-
-def clean_comment(value: object) -> CommentMode:
-    return _choice(value, {m.value: m for m in CommentMode})
-
-
-_COMMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-
-
-def clean_comment_id(value: object) -> str:
-    # it goes into a hidden HTML marker, so nothing that could close the comment (`--`, `>`)
-    if not isinstance(value, str) or not _COMMENT_ID.fullmatch(value.strip()) or "--" in value:
-        raise Invalid(
-            f"{_show(value)} is not allowed; allowed: 1 to 64 letters, digits, `.`, `_` or `-` "
-            "(no `--`), starting with a letter or digit"
-        )
-    return value.strip()
-
-
-def _path_text(value: object, what: str, allow_empty: bool) -> str:
-    if not isinstance(value, str):
-        raise Invalid(f"{_show(value)} is not a path; allowed: {what}")
-    text = value.strip()
-    if not text and not allow_empty:
-        raise Invalid(f"is empty; allowed: {what}")
-    if "\0" in text or "\n" in text:
-        raise Invalid(f"{_show(value)} is not a path; allowed: {what}")
-    return text
-
-
-def clean_config(value: object) -> str:
-    return _path_text(value, "a TOML file, relative to the working directory", allow_empty=False)
-
-
-def clean_mode(value: object) -> Mode:
-    return _choice(value, {m.value: m for m in Mode})
-
-
-def clean_audit_root(value: object) -> str:
-    return _path_text(value, "a dataset directory, relative to the working directory", allow_empty=True)
-
-
-def clean_comment_file(value: object) -> str:
-    return _path_text(value, "the saved comment file, relative to the working directory", allow_empty=True)
-
-
-def clean_working_directory(value: object) -> str:
-    return _path_text(value, "a directory, relative to the workspace", allow_empty=False)
 
 
 # ---- the config file
@@ -432,9 +219,23 @@ class Config:
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     mutants: int = 5
     pin: bool = True
+    server: bool = True  # Dafny 2.x: one DafnyServer per worker (see bot/verifier/server.py)
     seed: int = 0
     time_limit: int = 20
     jobs: int = field(default_factory=default_jobs)
+    tolerance: float | None = None  # None: the mode's default (see Settings.of)
+    # mode audit: the `audit` command's options (paths as given, relative to the working directory)
+    audit_tests: str = "dfy"
+    audit_label_file: str = ""
+    audit_json: str = ""
+    audit_out: str = "audit-out"
+    weak_below: float = 0.8
+    audit_only: tuple[str, ...] = ()
+    audit_shard: tuple[int, int] | None = None
+    audit_baseline: str = ""  # a previous run's results.json; "" for none
+    audit_fail_on: FailOn = FailOn.NEVER
+    audit_issue: str = ""  # the tracking issue's title; "" for none
+    audit_labels: tuple[str, ...] = ()  # given to the tracking issue when it is created
     comment: CommentMode = CommentMode.ALWAYS
     comment_id: str = "default"
     config_file: Path | None = None  # the file that was read, if any
@@ -459,6 +260,14 @@ class Config:
     # the verifier's environment
     cache_dir: str = field(default_factory=lambda: default_cache_dir(os.environ))
     z3: str | None = None
+
+    @property
+    def settings(self) -> Settings:
+        return Settings.of(self, audit=self.mode is Mode.AUDIT)
+
+    def path(self, text: str) -> Path:
+        """A path input, relative to the working directory."""
+        return _under(self.working_directory, text)
 
     @property
     def gate(self) -> Gate:
@@ -501,13 +310,14 @@ class _Reader:
             return text, FROM_INPUT.format(name=name, env=spec.env)
         return spec.default, FROM_DEFAULT.format(name=name)
 
-    def get(self, name: str, clean: Callable[[object], T], fallback: T) -> T:
+    def get(self, name: str) -> Any:
+        option = _INPUTS_BY_NAME[name]
         raw, source = self._pick(name)
         try:
-            return clean(raw)
+            return option.clean(raw)
         except Invalid as e:
             self.problems.append(Problem(name, str(e), source))
-            return fallback  # never used: a problem means from_environ raises
+            return option.clean(option.default)  # never used: a problem means from_environ raises
 
     def problem(self, name: str, message: str, source: str) -> None:
         self.problems.append(Problem(name, message, source))
@@ -515,9 +325,9 @@ class _Reader:
     def config(self) -> Config:
         env = self.env
         workspace = Path(env.get("GITHUB_WORKSPACE") or Path.cwd())
-        workdir_text = self.get("working-directory", clean_working_directory, ".")
+        workdir_text = self.get("working-directory")
         workdir = _under(workspace, workdir_text)
-        config_text = self.get("config", clean_config, DEFAULT_CONFIG_FILE)
+        config_text = self.get("config")
         config_path = _under(workdir, config_text)
         self.file_label = str(config_path)
         config_file: Path | None = None
@@ -536,30 +346,18 @@ class _Reader:
                 self.problem("config", str(e), FROM_INPUT.format(name="config", env=input_env_name("config")))
             self.problems += _file_problems(config_path, self.file_values)
 
-        token = self.get("github-token", clean_github_token, "")
-        mode = self.get("mode", clean_mode, Mode.PR)
-        jobs = self.get("jobs", clean_jobs, None)
-        audit_root_text = self.get("audit-root", clean_audit_root, "")
-        comment_file_text = self.get("comment-file", clean_comment_file, "")
+        # every input whose Config field holds its cleaned value as is
+        values = {o.field: self.get(o.name) for o in INPUTS if o.name not in _PLACED}
+        jobs = values.pop("jobs")
+        audit_root_text = values.pop("audit_root")
+        comment_file_text = values.pop("comment_file")
         cfg = Config(
-            token=token,
-            specs=self.get("specs", clean_specs, ("**/*.dfy",)),
-            tests=self.get("tests", clean_tests, ()),
-            min_correctness=self.get("min-correctness", clean_min_correctness, 1.0),
-            min_completeness=self.get("min-completeness", clean_min_completeness, 0.0),
-            fail_on_unknown=self.get("fail-on-unknown", clean_fail_on_unknown, False),
-            allow_unscored=self.get("allow-unscored", clean_allow_unscored, False),
-            mutants=self.get("mutants", clean_mutants, 5),
-            pin=self.get("pin", clean_pin, True),
-            seed=self.get("seed", clean_seed, 0),
-            time_limit=self.get("time-limit", clean_time_limit, 20),
+            **values,
+            token=self.get("github-token"),
             jobs=jobs if jobs is not None else default_jobs(),
-            comment=self.get("comment", clean_comment, CommentMode.ALWAYS),
-            comment_id=self.get("comment-id", clean_comment_id, "default"),
             config_file=config_file,
             config_path=config_path,
             environ=dict(env),
-            mode=mode,
             audit_root=_under(workdir, audit_root_text) if audit_root_text else None,
             comment_file=_under(workdir, comment_file_text) if comment_file_text else None,
             working_directory=workdir,
@@ -617,6 +415,12 @@ class _Reader:
                 self.problem("audit-root", "missing: mode `audit` needs the dataset directory", source)
             elif not cfg.audit_root.is_dir():
                 self.problem("audit-root", f"{cfg.audit_root}: no such directory", source)
+            if cfg.audit_issue and not cfg.token:
+                self.problem("github-token", ISSUE_TOKEN_MISSING,
+                             FROM_INPUT.format(name="github-token", env=input_env_name("github-token")))
+            if cfg.audit_issue and not re.fullmatch(r"[^/\s]+/[^/\s]+", cfg.repository):
+                self.problem("GITHUB_REPOSITORY", "missing or not `owner/name`: `audit-issue` writes an issue in it",
+                             FROM_ENV.format(env="GITHUB_REPOSITORY"))
         if cfg.mode is Mode.POST_COMMENT:
             source = FROM_INPUT.format(name="comment-file", env=input_env_name("comment-file"))
             if cfg.comment_file is None:

@@ -24,6 +24,15 @@ def _git(repo: Path, *args: str, timeout: float = 120) -> str:
     return out
 
 
+def has_commit(repo: Path, rev: str) -> bool:
+    """Whether `repo` is a git checkout that has commit `rev`."""
+    try:
+        _git(repo, "cat-file", "-e", f"{rev}^{{commit}}")
+    except GitError:
+        return False
+    return True
+
+
 def file_at(repo: Path, rev: str, path: str) -> str | None:
     """The text of `path` (relative to the repository's top) at commit `rev`; None when absent there."""
     try:

@@ -1,4 +1,4 @@
-"""The GitHub REST layer: pull request data, changed files and one sticky comment.
+"""The GitHub REST layer: pull request data, changed files, one sticky comment and one tracking issue.
 
 This is the only module that imports PyGithub. PyGithub carries the requests (authentication, base
 URL, connection); this module reads each answer's JSON itself and checks its shape, so an answer
@@ -9,8 +9,13 @@ never see PyGithub objects or exceptions. Messages never contain the token.
 
 Reads (GET) are retried on 5xx answers, timeouts and connection errors. Writes are not retried
 blindly: a POST or PATCH whose answer was lost (a timeout, a 5xx, an unreadable answer) may still have
-been carried out, so before writing again the client looks for its comment, and a comment already
+been carried out, so before writing again the client looks for its comment (or issue), and one already
 there with the intended body counts as written.
+
+The tracking issue of `mode: audit` follows the sticky comment's rules: found by its hidden marker among
+the open issues written by the bot's own login (never someone else's, even one quoting the marker), and
+edited in place. Only open issues count: closing the tracking issue retires it, and the next run opens a
+new one. Labels are given when the issue is created; edits leave the labels alone (a maintainer's stay).
 """
 
 from __future__ import annotations
@@ -55,6 +60,12 @@ BAD_RESPONSE_HINT = (
     "usually passing: run the job again. If it persists, check that GITHUB_API_URL points at a GitHub REST API."
 )
 OUTAGE_HINT = "Try again later; https://www.githubstatus.com shows outages."
+# GitHub refuses (422) an issue or comment body longer than this many characters.
+ISSUE_BODY_LIMIT = 65_536
+ISSUES_PERMISSION_HINT = (
+    "The token cannot write issues here. Grant the job `permissions: issues: write` (the tracking issue of "
+    "`audit-issue`), or leave `audit-issue` empty."
+)
 # Stops a `Link` header that never ends; 1000 pages of 100 is far beyond GitHub's own caps.
 MAX_PAGES = 1000
 
@@ -112,6 +123,17 @@ class Comment:
     author_login: str
     body: str
     html_url: str
+
+
+@dataclass(frozen=True)
+class Issue:
+    number: int
+    title: str
+    author_login: str
+    body: str
+    html_url: str
+    state: str
+    labels: tuple[str, ...]
 
 
 def marker_for(comment_id: str) -> str:
@@ -307,6 +329,30 @@ def _comment(data: dict[str, Any], where: str) -> Comment:
     )
 
 
+def _issue(data: dict[str, Any], where: str) -> Issue:
+    labels = []
+    for item in _array(data.get("labels", []), f"the labels of {where}"):
+        # GitHub documents a label as an object with a name; older answers give the name alone.
+        labels.append(item if isinstance(item, str) else _str(_object(item, "a label"), "name", "a label"))
+    return Issue(
+        number=_int(data, "number", where),
+        title=_optional_str(data, "title", where) or "",
+        author_login=_author(data) or "",
+        body=_text(data),
+        html_url=_optional_str(data, "html_url", where) or "",
+        state=_optional_str(data, "state", where) or "open",
+        labels=tuple(labels),
+    )
+
+
+def _written_issue(data: object) -> Issue:
+    """The answer to our POST or PATCH of an issue: it must say which issue it is."""
+    where = "the issue"
+    issue = _object(data, where)
+    _int(issue, "number", where)
+    return _issue(issue, where)
+
+
 def _written_comment(data: object) -> Comment:
     """The answer to our POST or PATCH: it must at least say which comment it is and what it holds."""
     where = "the comment"
@@ -419,6 +465,15 @@ class GitHubClient:
         Comments whose author the answer does not give (a deleted account's `user: null`) are never ours."""
         return self._find(number, marker, author)
 
+    def find_issue(self, marker: str, author: str) -> Issue | None:
+        """The most recent open issue by `author` whose body holds `marker`; issues by others are ignored.
+
+        Pull requests (which GitHub lists among issues) and issues whose author the answer does not give
+        are never ours. `creator` narrows the listing; as GitHub does not document that filter for an app's
+        `name[bot]` login, an empty narrowed listing is checked against the full one before it counts."""
+        found = self._find_issue(marker, author, creator=True)
+        return found if found is not None else self._find_issue(marker, author, creator=False)
+
     # -- writing -------------------------------------------------------------------------------
 
     def upsert_comment(
@@ -430,6 +485,31 @@ class GitHubClient:
         if existing is not None and only_if_changed and _same_body(existing.body, body):
             return "unchanged", existing
         return self._write(number, marker, body, author, existing)
+
+    def upsert_issue(
+        self,
+        title: str,
+        marker: str,
+        body: str,
+        author: str,
+        labels: tuple[str, ...] = (),
+        edit: Callable[[str], str] | None = None,
+    ) -> tuple[UpsertAction, Issue]:
+        """Create our tracking issue, or edit it in place (title and body); never touches anyone else's issue.
+
+        `edit`, when given and our issue exists, makes the new body from the existing one instead of `body`
+        (the nightly audit's "only the last-run line changed"). `labels` are set when the issue is created."""
+        if not title.strip():
+            raise ValueError("the issue title is empty")
+        body = with_marker(body, marker)
+        existing = self.find_issue(marker, author)
+        if existing is not None and edit is not None:
+            body = with_marker(edit(existing.body), marker)
+        if len(body) > ISSUE_BODY_LIMIT:
+            raise ValueError(f"the issue body has {len(body)} characters; GitHub takes at most {ISSUE_BODY_LIMIT}")
+        if existing is not None and existing.title == title and _same_body(existing.body, body):
+            return "unchanged", existing
+        return self._write_issue(title, marker, body, author, labels, existing)
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -458,9 +538,10 @@ class GitHubClient:
     def _get(self, url: str) -> Any:
         return self._request("GET", url)[0]
 
-    def _list(self, url: str, what: str) -> Iterator[Any]:
-        """The items of every page of a list endpoint, following GitHub's `Link: rel="next"`."""
-        parameters: dict[str, Any] | None = {"per_page": PER_PAGE}
+    def _list(self, url: str, what: str, query: dict[str, str] | None = None) -> Iterator[Any]:
+        """The items of every page of a list endpoint, following GitHub's `Link: rel="next"`; `query`
+        filters the first page (the next links carry it on)."""
+        parameters: dict[str, Any] | None = {**(query or {}), "per_page": PER_PAGE}
         next_url: str | None = url
         for page in range(1, MAX_PAGES + 1):
             if next_url is None:
@@ -484,6 +565,21 @@ class GitHubClient:
             return max(ours, key=lambda c: c.id, default=None)
 
         return self._read(f"list the comments on pull request #{number} of {self.repository}", scan)
+
+    def _find_issue(self, marker: str, author: str, creator: bool) -> Issue | None:
+        def scan() -> Issue | None:
+            ours: list[Issue] = []
+            query = {"state": "open", **({"creator": author} if creator else {})}
+            for item in self._list(f"/repos/{self.repository}/issues", "issues", query):
+                issue = _object(item, "an issue")
+                if "pull_request" in issue:
+                    continue  # GitHub lists pull requests among the issues
+                login = _author(issue)
+                if login is not None and _same_login(login, author) and marker in _text(issue):
+                    ours.append(_issue(issue, "an issue"))
+            return max(ours, key=lambda i: i.number, default=None)
+
+        return self._read(f"list the open issues of {self.repository}", scan)
 
     def _read(self, what: str, fn: Callable[[], T]) -> T:
         """Run `fn`'s GET requests, retrying 5xx answers, timeouts and connection errors; fail as a GitHubError."""
@@ -557,6 +653,62 @@ class GitHubClient:
                 raise error(
                     f"GitHub did not answer properly when trying to {what}: {last} on all {self._retries} attempts, "
                     f"and the comment is not on the pull request ({self.base_url}). {hint}"
+                )
+            target = found
+
+    def _write_issue(
+        self, title: str, marker: str, body: str, author: str, labels: tuple[str, ...], target: Issue | None
+    ) -> tuple[UpsertAction, Issue]:
+        """Open our issue (`target` None) or edit `target`, never blindly twice: as `_write` for comments, a
+        write whose answer is lost is followed by a look for the issue before the next attempt."""
+        failures = 0
+        unreadable = False
+        while True:
+            action: UpsertAction = "created" if target is None else "updated"
+            payload: dict[str, Any] = {"title": title, "body": body}
+            if target is None:
+                what = f"open an issue in {self.repository}"
+                verb, url = "POST", f"/repos/{self.repository}/issues"
+                if labels:
+                    payload["labels"] = list(labels)
+            else:
+                what = f"edit issue #{target.number} of {self.repository}"
+                verb, url = "PATCH", f"/repos/{self.repository}/issues/{target.number}"
+            try:
+                return action, _written_issue(self._request(verb, url, body=payload)[0])
+            except _HTTPStatus as exc:
+                if exc.status in (404, 410) and target is not None:
+                    # Deleted (or transferred) between our listing and the edit: open a fresh one instead.
+                    target = None
+                    continue
+                if exc.status < 500:
+                    error = self._client_error(what, exc, write=True)
+                    if isinstance(error, GitHubPermissionError):
+                        detail = f"{exc.status}: {exc.message}" if exc.message else str(exc.status)
+                        error = GitHubPermissionError(f"Could not {what} ({detail}). {ISSUES_PERMISSION_HINT}")
+                    raise error from None
+                last, unreadable = f"HTTP {exc.status}", False
+            except requests.RequestException as exc:
+                last, unreadable = type(exc).__name__, False
+            except _Malformed as exc:
+                last, unreadable = f"an unreadable answer ({exc})", True
+            failures += 1
+            self._sleep(self._backoff * 2 ** (failures - 1))
+            try:
+                found = self.find_issue(marker, author)
+            except GitHubError as exc:
+                raise type(exc)(
+                    f"Could not {what}: {last}. The issue may have been written all the same, but looking for "
+                    f"it failed too, so it was not sent again. {exc}"
+                ) from None
+            if found is not None and found.title == title and _same_body(found.body, body):
+                return action, found
+            if failures >= self._retries:
+                error_type = GitHubBadResponse if unreadable else GitHubUnavailable
+                hint = BAD_RESPONSE_HINT if unreadable else OUTAGE_HINT
+                raise error_type(
+                    f"GitHub did not answer properly when trying to {what}: {last} on all {self._retries} attempts, "
+                    f"and the issue is not as intended ({self.base_url}). {hint}"
                 )
             target = found
 

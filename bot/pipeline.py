@@ -19,7 +19,7 @@ from typing import Protocol
 
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
-from bot.dafny.types import DafnyType, unsupported_parts
+from bot.dafny.types import ArrayT, DafnyType, RealT, SeqT, TupleT, unsupported_parts
 from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
 from bot.harness import (
     CaseHarness,
@@ -43,6 +43,7 @@ from bot.scoring import (
     CaseStatus,
     Decision,
     Determinacy,
+    KillProof,
     MethodScore,
     MutantResult,
     MutantStatus,
@@ -170,6 +171,7 @@ class _Stage(Enum):
     CHECK = "check"  # precondition, vacuity, acceptance of the expected output
     PRECONDITION = "precondition"  # `requires` not proved: is its violation?
     REJECT = "reject"  # acceptance not proved: is the rejection? (and which clause, and within tolerance?)
+    PIN = "pin"  # the pin check first: when proved, it rejects every mutant at once
     MUTANTS = "mutants"  # rejection of each mutant
     SURVIVORS = "survivors"  # acceptance of the mutants whose rejection was not proved
     DONE = "done"
@@ -197,6 +199,7 @@ class _CaseRun:
         self.result: CaseResult | None = None
         self.status: tuple[CaseStatus, Undecided | None, str, str] | None = None
         self.note = case.note
+        self.pin_model = ""
         try:
             self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
             pre = self.harness.precondition(Goal.ACCEPT)
@@ -215,6 +218,8 @@ class _CaseRun:
         if self.stage is _Stage.DONE:
             return []
         todo = [p for key, p in self.planned.items() if key not in self.judged]
+        if self.stage is _Stage.PIN:
+            return todo  # the mutants wait: a proved pin check makes their programs unnecessary
         for m in self.mutants:
             if m.result is None:
                 todo.append(m.reject if self.stage is _Stage.MUTANTS else m.accept)  # type: ignore[arg-type]
@@ -225,6 +230,8 @@ class _CaseRun:
         for key, p in self.planned.items():
             if key not in self.judged:
                 self.judged[key] = judge(results[p.program], p)
+                if key == "pin":
+                    self.pin_model = results[p.program].model  # read later, when candidates are planned
         try:
             self._advance(results)
         except HarnessError as e:
@@ -285,11 +292,19 @@ class _CaseRun:
                 return self._finish(CaseStatus.REFUTED, None, message, self._rejecting_clause())
             status, reason = case_status(decision, reason)
             return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
-        if self.stage is _Stage.MUTANTS:
+        if self.stage is _Stage.PIN:
+            self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
+            if self._pin_rejects_every_mutant():
+                for m in self.mutants:
+                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                       killed_by=KillProof.PIN)
+                self.stage = _Stage.SURVIVORS
+        elif self.stage is _Stage.MUTANTS:
             for m in self.mutants:
                 m.rejected = judge(results[m.reject.program], m.reject)
                 if m.rejected.proved:
-                    m.result = self._mutant_result(m.mutant, Decision.REJECTED, None, "")
+                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                       killed_by=KillProof.REJECTION)
                 else:
                     m.accept = h.output(Goal.ACCEPT, *self._split(m.mutant), mutant=m.mutant)
             self.stage = _Stage.SURVIVORS
@@ -311,8 +326,7 @@ class _CaseRun:
         assert h is not None
         values, types, names = mutation_target(self.job.method, self.case)
         found: list[tuple[tuple[Value, ...], str]] = []
-        pin = self.planned["pin"]
-        decoded = decode_outputs(results[pin.program].model, names, types)
+        decoded = decode_outputs(self.pin_model, names, types)
         if decoded is not None and decoded != values:
             found.append((decoded, SOLVER))
         mutants = {m.mutant.values for m in self.mutants}
@@ -379,9 +393,20 @@ class _CaseRun:
                     self.planned[key] = planned
         for m in _mutants_for(self.job, self.case, self.options):
             self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
-        self.stage = _Stage.MUTANTS
-        if not self.mutants and not self.options.pin:
+        self.stage = _Stage.PIN if "pin" in self.planned else _Stage.MUTANTS
+        if not self.mutants and "pin" not in self.planned:
             self._close()
+
+    def _pin_rejects_every_mutant(self) -> bool:
+        """A proved exact pin check says every output other than the expected one is rejected (the case's
+        `requires` and acceptance were proved first). With a real tolerance the pin admits an interval,
+        so the mutants are checked one by one."""
+        pin = self.judged.get("pin")
+        if pin is None or not pin.proved:
+            return False
+        tolerant = self.options.harness.real_tolerance > 0
+        _, types, _ = mutation_target(self.job.method, self.case)
+        return not (tolerant and any(_has_real(t) for t in types))
 
     def _close(self) -> None:
         assert self.status is not None
@@ -427,6 +452,14 @@ class _CaseRun:
         status = mutant_status(decision)
         return MutantResult(value, m.description, status, message if status is MutantStatus.UNKNOWN else "",
                             reason if status is MutantStatus.UNKNOWN else None)
+
+
+def _has_real(t: DafnyType) -> bool:
+    if isinstance(t, RealT):
+        return True
+    if isinstance(t, SeqT | ArrayT):
+        return _has_real(t.elem)
+    return isinstance(t, TupleT) and any(_has_real(e) for e in t.elems)
 
 
 def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType]) -> tuple[Value, ...] | None:

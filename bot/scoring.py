@@ -58,6 +58,14 @@ class MutantResult:
     status: MutantStatus
     message: str = ""
     reason: Undecided | None = None  # when unknown
+    killed_by: KillProof | None = None  # when killed: which proof rejected it
+
+
+class KillProof(Enum):
+    """The proof that a mutant is rejected."""
+
+    REJECTION = "rejection"  # its own program: `ensures !(E1 && ... && En)` for this output
+    PIN = "pin"  # the case's pin check: the spec admits only the expected output, so no other is accepted
 
 
 @dataclass(frozen=True)
@@ -115,6 +123,11 @@ class MethodScore:
             for m in c.mutants:
                 counts[m.status.value] += 1
         return counts
+
+    @property
+    def killed_by_pin(self) -> int:
+        """Mutants whose rejection follows from their case's proved pin check (no program of their own)."""
+        return sum(m.killed_by is KillProof.PIN for c in self.cases for m in c.mutants)
 
     @property
     def unknown(self) -> dict[str, int]:

@@ -228,15 +228,24 @@ def make_repo(root: Path, base: Mapping[str, Content], head: Mapping[str, Conten
     return Repo(root, base_sha, git(root, "rev-parse", "HEAD"))
 
 
-def load_fakegithub() -> ModuleType:
-    name = "hostile_battery_fakegithub"
-    spec = importlib.util.spec_from_file_location(name, HERE / "tests" / "fakegithub.py")
+def load_tests_module(stem: str) -> ModuleType:
+    """tests/<stem>.py of this checkout, loaded by path: tests/ is no package (see pyproject's import mode)."""
+    name = f"hostile_battery_{stem}"
+    path = HERE / "tests" / f"{stem}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {HERE / 'tests' / 'fakegithub.py'}")
+        raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up here
     spec.loader.exec_module(module)
     return module
+
+
+def load_fakegithub() -> ModuleType:
+    return load_tests_module("fakegithub")
+
+
+runner_log = load_tests_module("runner_log")  # the log as the Actions runner reads it, shared with the tests
 
 
 FAKE_DAFNY = '''#!{python}
@@ -407,83 +416,7 @@ def pr_sandbox_repo(box: Sandbox, base: Mapping[str, Content], head: Mapping[str
     return repo
 
 
-# -- what the runner and GitHub would make of our text -----------------------------------------------
-
-RUNNER_COMMANDS = {"error", "warning", "notice", "debug", "group", "endgroup", "set-output", "save-state",
-                   "add-mask", "add-path", "set-env", "stop-commands", "echo", "add-matcher", "remove-matcher"}
-
-
-def _unescape(text: str, prop: bool) -> str:
-    text = text.replace("%0D", "\r").replace("%0A", "\n")
-    if prop:
-        text = text.replace("%3A", ":").replace("%2C", ",")
-    return text.replace("%25", "%")
-
-
-def _legacy_unescape(text: str) -> str:
-    for token, escaped in ((";", "%3B"), ("\r", "%0D"), ("\n", "%0A"), ("]", "%5D"), ("%", "%25")):
-        text = text.replace(escaped, token)
-    return text
-
-
-def _parse_command(line: str, registered: set[str]) -> tuple[str, dict[str, str], str] | None:
-    """A line as actions/runner's ActionCommandManager reads it: `ActionCommand.TryParseV2` (`::name k=v,...::data`
-    at the start after leading blanks), else the legacy `TryParse` (`##[name k=v;...]data` ANYWHERE in the line)."""
-    props: dict[str, str] = {}
-    v2 = line.lstrip()
-    end = v2.find("::", 2) if v2.startswith("::") else -1
-    if end >= 0:
-        name, _, props_text = v2[2:end].partition(" ")
-        if name in registered:
-            for item in props_text.strip().split(","):
-                key, eq, value = item.partition("=")
-                if eq and key and value:
-                    props[key] = _unescape(value, prop=True)
-            return name, props, _unescape(v2[end + 2 :], prop=False)
-    start = line.find("##[")
-    end = line.find("]", start) if start >= 0 else -1
-    if end < 0:
-        return None
-    name, _, props_text = line[start + 3 : end].partition(" ")
-    if name not in registered:
-        return None
-    for item in props_text.split(";"):
-        key, eq, value = item.partition("=")
-        if eq and key and value:
-            props[key] = _legacy_unescape(value)
-    return name, props, _legacy_unescape(line[end + 1 :])
-
-
-def runner_commands(stream: str) -> list[tuple[str, dict[str, str], str, str]]:
-    """(name, properties, data, line) of every line the Actions runner would take as a command.
-
-    Lines end at LF, CR or CRLF (as .NET reads them); `stop-commands` with a token suspends every command
-    until a command named by the token (`::TOKEN::`)."""
-    found: list[tuple[str, dict[str, str], str, str]] = []
-    stop = ""
-    for raw in re.split(r"\r\n|\r|\n", stream):
-        parsed = _parse_command(raw, RUNNER_COMMANDS | ({stop} if stop else set()))
-        if parsed is None:
-            continue
-        if stop:
-            if parsed[0].lower() == stop.lower():
-                stop = ""
-            continue
-        if parsed[0] == "stop-commands" and parsed[2]:
-            stop = parsed[2]
-        found.append((*parsed, raw))
-    return found
-
-
-def injected(log_streams: Sequence[str], word: str = "pwned") -> list[str]:
-    """Commands the payload wrote: its word opens the data, a property (key or value) or the name."""
-    hits = []
-    for stream in log_streams:
-        for name, props, data, line in runner_commands(stream):
-            if word in name or any(f.startswith(word) for f in (data, *props.keys(), *props.values())):
-                hits.append(line[:160])
-    return hits
-
+# -- what GitHub would make of our text (the runner's reading of the log: tests/runner_log.py) ------------
 
 MENTION = re.compile(r"(?<![\w.+\-/])@(?=[A-Za-z0-9])")
 
@@ -673,7 +606,7 @@ add("gate", "config-file-lowers-base-threshold",
 
 
 # 2. injection: nothing the pull request writes becomes a workflow command. Handled: no line the runner would
-#    take as a command (see runner_commands) carries the payload's word as its name, data, or a property,
+#    take as a command (see tests/runner_log.py) carries the payload's word as its name, data, or a property,
 #    and the run completed (config files: exit code 2).
 
 EVIL_NAMES = {
@@ -692,7 +625,7 @@ def injection_by_name(name: str) -> Scenario:
     def run(box: Sandbox) -> Verdict:
         repo = pr_sandbox_repo(box, {"specs/add.dfy": ADD}, {name: echo("Evil")})
         result = box.action(repo, GATE_INPUTS)
-        hits = injected([result.proc.stdout, result.proc.stderr])
+        hits = runner_log.injected([result.proc.stdout, result.proc.stderr])
         problems = [f"injected command: {h!r}" for h in hits[:2]] + completed(result)
         return judge(problems, f"exit {result.code}, no injected command")
 
@@ -707,7 +640,7 @@ def injection_test_string(box: Sandbox) -> Verdict:
     repo = pr_sandbox_repo(box, {"specs/add.dfy": ADD},
                            {"specs/echo.dfy": echo(value="\\r\\n::warning::pwned")})
     result = box.action(repo, GATE_INPUTS)
-    hits = injected([result.proc.stdout, result.proc.stderr])
+    hits = runner_log.injected([result.proc.stdout, result.proc.stderr])
     problems = [f"injected command: {h!r}" for h in hits[:2]] + completed(result)
     return judge(problems, f"exit {result.code}, no injected command")
 
@@ -728,7 +661,7 @@ def injection_by_config(text: str) -> Scenario:
     def run(box: Sandbox) -> Verdict:
         repo = pr_sandbox_repo(box, {"specs/add.dfy": ADD}, {".dafny-spec-score.toml": text})
         result = box.action(repo, {})
-        hits = injected([result.proc.stdout, result.proc.stderr])
+        hits = runner_log.injected([result.proc.stdout, result.proc.stderr])
         problems = [f"injected command: {h!r}" for h in hits[:2]]
         if crash := crashed(result.log):
             problems.append(crash)

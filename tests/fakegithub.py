@@ -1,6 +1,7 @@
 """A small stateful fake of GitHub's REST API for tests, served over real HTTP on 127.0.0.1.
 
-It answers the endpoints the action uses with GitHub's documented JSON shapes, paginates with
+It answers the endpoints the action uses (pull requests, their files and comments; issues: list,
+create, read, edit) with GitHub's documented JSON shapes, paginates with
 `Link` headers, requires an `Authorization` header, records every request and can be told to fail:
 refuse a request (`fail`), carry it out and lose the answer (`lose_answer`: a 502 or a slow answer), or
 carry it out and answer something GitHub does not document (`mangle`: not JSON, wrong shapes, nulls).
@@ -19,12 +20,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 ACTIONS_BOT = "github-actions[bot]"
 DOCS_URL = "https://docs.github.com/rest"
 DEFAULT_PER_PAGE = 30
 MAX_PER_PAGE = 100
+ISSUE_BODY_LIMIT = 65_536  # GitHub answers 422 to a longer issue body
 # Fixed clock: deterministic timestamps, later objects are newer.
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -79,6 +81,20 @@ class FakeComment:
     updated_at: datetime
 
 
+@dataclass
+class FakeIssue:
+    repo: str
+    number: int
+    title: str
+    body: str
+    # None: a deleted account; GitHub then answers `"user": null`.
+    user: str | None
+    state: str  # open | closed
+    labels: list[str]
+    created_at: datetime
+    updated_at: datetime
+
+
 def _timestamp(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -96,6 +112,7 @@ class FakeGitHub:
         self.repos: set[str] = set()
         self.pulls: dict[tuple[str, int], FakePull] = {}
         self.comments: list[FakeComment] = []
+        self.issues: list[FakeIssue] = []
         self.requests: list[RecordedRequest] = []
         self.faults: list[Fault] = []
         self.lock = threading.Lock()
@@ -177,6 +194,25 @@ class FakeGitHub:
         with self.lock:
             return self._new_comment(repo, number, user, body)
 
+    def add_issue(
+        self,
+        repo: str,
+        user: str | None,
+        body: str,
+        *,
+        title: str = "An issue",
+        state: str = "open",
+        labels: list[str] | None = None,
+    ) -> FakeIssue:
+        """An issue by `user` (None: a deleted account), numbered after every issue and pull request."""
+        with self.lock:
+            self.repos.add(repo)
+            return self._new_issue(repo, user, title, body, labels or [], state)
+
+    def issues_in(self, repo: str) -> list[FakeIssue]:
+        with self.lock:
+            return [i for i in self.issues if i.repo == repo]
+
     def comments_on(self, repo: str, number: int) -> list[FakeComment]:
         with self.lock:
             return [c for c in self.comments if c.repo == repo and c.issue_number == number]
@@ -230,6 +266,16 @@ class FakeGitHub:
         comment = FakeComment(self._next_id, repo, number, user, body, now, now)
         self.comments.append(comment)
         return comment
+
+    def _new_issue(
+        self, repo: str, user: str | None, title: str, body: str, labels: list[str], state: str = "open"
+    ) -> FakeIssue:
+        # Issues and pull requests share one sequence of numbers per repository.
+        taken = [n for (r, n) in self.pulls if r == repo] + [i.number for i in self.issues if i.repo == repo]
+        now = self._tick()
+        issue = FakeIssue(repo, max(taken, default=0) + 1, title, body, user, state, list(labels), now, now)
+        self.issues.append(issue)
+        return issue
 
     def user_json(self, login: str) -> dict[str, Any]:
         return {
@@ -339,6 +385,118 @@ class FakeGitHub:
             "author_association": "NONE",
         }
 
+    def label_json(self, repo: str, name: str) -> dict[str, Any]:
+        return {
+            "id": zlib.crc32(f"{repo}:{name}".encode()) % 10_000_000,
+            "node_id": f"LA_{name}",
+            "url": f"{self.url}/repos/{repo}/labels/{name}",
+            "name": name,
+            "color": "ededed",
+            "default": False,
+            "description": None,
+        }
+
+    def issue_json(self, issue: FakeIssue) -> dict[str, Any]:
+        api = f"{self.url}/repos/{issue.repo}/issues/{issue.number}"
+        return {
+            "id": 900_000 + issue.number,
+            "node_id": f"I_{issue.number}",
+            "url": api,
+            "repository_url": f"{self.url}/repos/{issue.repo}",
+            "labels_url": f"{api}/labels{{/name}}",
+            "comments_url": f"{api}/comments",
+            "events_url": f"{api}/events",
+            "html_url": f"{self.url}/{issue.repo}/issues/{issue.number}",
+            "number": issue.number,
+            "state": issue.state,
+            "state_reason": "completed" if issue.state == "closed" else None,
+            "title": issue.title,
+            # GitHub sends null for an empty body.
+            "body": issue.body or None,
+            "user": None if issue.user is None else self.user_json(issue.user),
+            "labels": [self.label_json(issue.repo, name) for name in issue.labels],
+            "assignee": None,
+            "assignees": [],
+            "milestone": None,
+            "locked": False,
+            "comments": 0,
+            "created_at": _timestamp(issue.created_at),
+            "updated_at": _timestamp(issue.updated_at),
+            "closed_at": _timestamp(issue.updated_at) if issue.state == "closed" else None,
+            "author_association": "NONE",
+        }
+
+    def pull_as_issue_json(self, pull: FakePull) -> dict[str, Any]:
+        """A pull request as GET /issues lists it: an issue with a `pull_request` object."""
+        html = f"{self.url}/{pull.repo}/pull/{pull.number}"
+        api = f"{self.url}/repos/{pull.repo}/issues/{pull.number}"
+        return {
+            "id": 500_000 + pull.number,
+            "node_id": f"PR_{pull.number}",
+            "url": api,
+            "repository_url": f"{self.url}/repos/{pull.repo}",
+            "comments_url": f"{api}/comments",
+            "html_url": html,
+            "number": pull.number,
+            "state": "open",
+            "title": pull.title,
+            "body": None,
+            "user": self.user_json(pull.user),
+            "labels": [],
+            "locked": False,
+            "comments": 0,
+            "created_at": _timestamp(EPOCH),
+            "updated_at": _timestamp(EPOCH),
+            "closed_at": None,
+            "author_association": "CONTRIBUTOR",
+            "pull_request": {
+                "url": f"{self.url}/repos/{pull.repo}/pulls/{pull.number}",
+                "html_url": html,
+                "diff_url": f"{html}.diff",
+                "patch_url": f"{html}.patch",
+                "merged_at": None,
+            },
+        }
+
+    def _issues(self, repo: str, path: str, query: dict[str, str]) -> tuple[int, Any, dict[str, str]]:
+        """GET /repos/{repo}/issues: issues and pull requests, filtered by `state` and `creator`, newest first."""
+        state = query.get("state", "open")
+        if state not in ("open", "closed", "all"):
+            return 422, self._error(422, "Validation Failed"), {}
+        creator = query.get("creator")
+
+        def wanted(item_repo: str, item_state: str, user: str | None) -> bool:
+            by = creator is None or (user or "").casefold() == creator.casefold()
+            return item_repo == repo and state in ("all", item_state) and by
+
+        items: list[tuple[datetime, int, dict[str, Any]]] = []
+        items += [(i.created_at, i.number, self.issue_json(i)) for i in self.issues if wanted(i.repo, i.state, i.user)]
+        items += [
+            (EPOCH, p.number, self.pull_as_issue_json(p)) for p in self.pulls.values() if wanted(p.repo, "open", p.user)
+        ]
+        # GitHub's default order: sort=created, direction=desc.
+        items.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        extra = {k: v for k, v in query.items() if k in ("state", "creator")}
+        return self._page(path, query, [data for _, _, data in items], extra)
+
+    def _issue_fields(self, body: Any, creating: bool) -> tuple[dict[str, Any], bool]:
+        """The fields of a POST or PATCH of an issue, and whether they are valid."""
+        if not isinstance(body, dict):
+            return {}, False
+        fields = {k: body[k] for k in ("title", "body", "labels", "state") if k in body}
+        valid = (
+            (not creating or "title" in fields)
+            and ("title" not in fields or (isinstance(fields["title"], str) and fields["title"].strip() != ""))
+            and ("body" not in fields or fields["body"] is None or isinstance(fields["body"], str))
+            and ("body" not in fields or len(fields["body"] or "") <= ISSUE_BODY_LIMIT)
+            and (
+                "labels" not in fields
+                or (isinstance(fields["labels"], list) and all(isinstance(x, str) for x in fields["labels"]))
+            )
+            and ("state" not in fields or fields["state"] in ("open", "closed"))
+        )
+        return fields, valid
+
     # -- routing -------------------------------------------------------------------------------
 
     def respond(
@@ -411,21 +569,57 @@ class FakeGitHub:
                 found.body = text
                 found.updated_at = self._tick()
                 return 200, self.comment_json(found), {}
+        if rest == "/issues":
+            if method == "GET":
+                return self._issues(repo, path, query)
+            if method == "POST":
+                fields, valid = self._issue_fields(body, creating=True)
+                if not valid:
+                    return 422, self._error(422, "Validation Failed"), {}
+                created = self._new_issue(
+                    repo, self.comment_author, fields["title"], fields.get("body") or "", fields.get("labels") or []
+                )
+                data = self.issue_json(created)
+                return 201, data, {"Location": data["url"]}
+        if m := re.fullmatch(r"/issues/(\d+)", rest):
+            number = int(m.group(1))
+            issue = next((i for i in self.issues if i.repo == repo and i.number == number), None)
+            if issue is None:
+                pull = self.pulls.get((repo, number))
+                if method == "GET" and pull is not None:
+                    return 200, self.pull_as_issue_json(pull), {}
+                return 404, self._error(404, "Not Found"), {}
+            if method == "GET":
+                return 200, self.issue_json(issue), {}
+            if method == "PATCH":
+                fields, valid = self._issue_fields(body, creating=False)
+                if not valid:
+                    return 422, self._error(422, "Validation Failed"), {}
+                issue.title = fields.get("title", issue.title)
+                issue.body = fields.get("body", issue.body) or ""
+                issue.labels = list(fields.get("labels", issue.labels))
+                issue.state = fields.get("state", issue.state)
+                issue.updated_at = self._tick()
+                return 200, self.issue_json(issue), {}
         return 404, self._error(404, "Not Found"), {}
 
-    def _page(self, path: str, query: dict[str, str], items: list[Any]) -> tuple[int, Any, dict[str, str]]:
+    def _page(
+        self, path: str, query: dict[str, str], items: list[Any], extra: dict[str, str] | None = None
+    ) -> tuple[int, Any, dict[str, str]]:
         per_page = min(max(int(query.get("per_page", DEFAULT_PER_PAGE)), 1), MAX_PER_PAGE)
         size = min(per_page, self.page_size) if self.page_size else per_page
         page = max(int(query.get("page", 1)), 1)
         last = max((len(items) + size - 1) // size, 1)
         chunk = items[(page - 1) * size : page * size]
+        # The links keep the listing's filters (state, creator), as GitHub's do.
+        kept = "".join(f"&{k}={quote(v)}" for k, v in sorted((extra or {}).items()))
         links = []
         if page < last:
-            links += [f'<{self.url}{path}?page={page + 1}&per_page={per_page}>; rel="next"']
-            links += [f'<{self.url}{path}?page={last}&per_page={per_page}>; rel="last"']
+            links += [f'<{self.url}{path}?page={page + 1}&per_page={per_page}{kept}>; rel="next"']
+            links += [f'<{self.url}{path}?page={last}&per_page={per_page}{kept}>; rel="last"']
         if page > 1:
-            links += [f'<{self.url}{path}?page={page - 1}&per_page={per_page}>; rel="prev"']
-            links += [f'<{self.url}{path}?page=1&per_page={per_page}>; rel="first"']
+            links += [f'<{self.url}{path}?page={page - 1}&per_page={per_page}{kept}>; rel="prev"']
+            links += [f'<{self.url}{path}?page=1&per_page={per_page}{kept}>; rel="first"']
         return 200, chunk, ({"Link": ", ".join(links)} if links else {})
 
     @staticmethod

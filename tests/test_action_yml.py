@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 import yaml
 
+from bot.action_yml import rewrite
 from bot.config import INPUT_DEFAULTS, INPUT_NAMES, TOKEN_DEFAULT_EXPRESSION, input_env_name
+from bot.options import OPTIONS, Use
 from bot.workflow import OUTPUT_NAMES
 
 ACTION = Path(__file__).resolve().parent.parent / "action.yml"
@@ -22,8 +24,14 @@ def action() -> dict[str, Any]:
 
 
 def test_docker_action(action: dict[str, Any]) -> None:
+    import re
+
+    import bot
+
     assert action["runs"]["using"] == "docker"
-    assert action["runs"]["image"] == "Dockerfile"
+    # the image release.yml pushes for this version (tests/test_release.py); forks may use "Dockerfile"
+    assert re.fullmatch(r"docker://ghcr\.io/[^/]+/dafny-spec-score:v\d+\.\d+\.\d+", action["runs"]["image"])
+    assert action["runs"]["image"].endswith(f":v{bot.__version__}")
     assert action["name"] and action["description"]
     assert set(action["branding"]) == {"icon", "color"}
 
@@ -54,3 +62,14 @@ def test_declared_outputs_are_the_written_ones(action: dict[str, Any]) -> None:
     assert set(action["outputs"]) == set(OUTPUT_NAMES)
     for name, spec in action["outputs"].items():
         assert spec["description"].strip(), name
+
+
+def test_action_yml_is_written_from_the_table_of_options() -> None:
+    text = ACTION.read_text(encoding="utf-8")
+    assert rewrite(text) == text, "action.yml is out of date: run python3 scripts/action_inputs.py"
+
+
+def test_descriptions_are_the_tables_help(action: dict[str, Any]) -> None:
+    helps = {o.name: o.help for o in OPTIONS if Use.ACTION in o.uses}
+    for name, spec in action["inputs"].items():
+        assert " ".join(spec["description"].split()) == " ".join(helps[name].split()), name

@@ -100,7 +100,9 @@ def test_audit_end_to_end(dafny_command: str, tmp_path: Path) -> None:
     # byte-identical on a second run (from the cache)
     again = tmp_path / "again"
     assert main(["audit", str(FIXTURE), "--out", str(again), "--cache-dir", str(tmp_path / "cache")]) == 0
-    for name in ("results.json", "results.csv", "report.md"):
+    page = (out / "report.html").read_text(encoding="utf-8")  # the CLI writes the page too
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "CubeVolume" in page
+    for name in ("results.json", "results.csv", "report.md", "report.html"):
         assert (out / name).read_bytes() == (again / name).read_bytes(), name
 
 
@@ -140,4 +142,6 @@ def test_shards_merge_through_their_caches(dafny_command: str, tmp_path: Path) -
     assert main(["audit", str(FIXTURE), "--out", str(tmp_path / "single"), "--cache-dir",
                  str(tmp_path / "single-cache")]) == 0
     assert (tmp_path / "all" / "report.md").read_bytes() == (tmp_path / "single" / "report.md").read_bytes()
-    assert main(["audit", str(FIXTURE), "--shard", "3/2"]) == 2
+    with pytest.raises(SystemExit) as bad:  # argparse's usage error: exit 2 with the rule
+        main(["audit", str(FIXTURE), "--shard", "3/2"])
+    assert bad.value.code == 2

@@ -14,12 +14,25 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
-from bot.cli import CACHE_UNUSABLE, main
+from bot import assembly, cli
+from bot.assembly import CACHE_UNUSABLE
+from bot.audit.dataset import DatasetError, find_json_tests, find_labels, read_json
+from bot.cli import main
 from bot.config import Config, ConfigError
 from bot.dafny.lexer import LexError, tokenize
 from bot.dafny.parser import DafnyParseError, parse_file
-from bot.dafny.types import BvT, DafnyType, IntT, RealT, SeqT, TupleT, Unsupported
+from bot.dafny.types import (
+    MAX_TYPE_NESTING,
+    BvT,
+    DafnyType,
+    IntT,
+    RealT,
+    SeqT,
+    TupleT,
+    TypeTooDeep,
+    Unsupported,
+    parse_type,
+)
 from bot.dafny.values import MAX_LITERAL_DIGITS, ValueParseError, parse_value
 from bot.tests_io.dfy_methods import read_dfy_tests
 from bot.tests_io.discover import SourceKind, TestSource, read_source, read_text
@@ -203,7 +216,7 @@ def test_cache_dir_that_cannot_be_used_scores_without_a_cache(
 
 
 def test_cache_writes_that_fail_later_warn_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    cache = cli.usable_cache(tmp_path / "cache")
+    cache = assembly.usable_cache(tmp_path / "cache")
     assert cache is not None
     (tmp_path / "cache").rmdir()
     (tmp_path / "cache").write_text("")  # the folder became a file mid-run
@@ -333,10 +346,95 @@ def test_a_char_escape_does_not_run_across_lines() -> None:
     assert tokenize("'\\U{1F600}'")[0].text == "'\\U{1F600}'"
 
 
-def test_a_type_too_deep_to_read_is_unsupported() -> None:
-    deep = "seq<" * 3000 + "int" + ">" * 3000
-    [decl] = parse_file(f"method M(x: {deep}) returns (r: int)\n", "f.dfy").decls
-    assert isinstance(decl.params[0].type, Unsupported)
+def _nested(kind: str, n: int) -> str:
+    return {
+        "seq": "seq<" * n + "int" + ">" * n,
+        "array": "array<" * n + "int" + ">" * n,
+        "parens": "(" * n + "int" + ")" * n,
+        "tuple": "(int, " * n + "int" + ")" * n,
+        "mixed": "seq<(" * n + "int" + ")>" * n,
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["seq", "array", "parens", "tuple", "mixed"])
+def test_a_type_nested_too_deeply_is_a_type_error_not_a_recursion_error(kind: str) -> None:
+    with pytest.raises(TypeTooDeep, match=f"type nested more than {MAX_TYPE_NESTING} levels deep"):
+        parse_type(_nested(kind, 5000))
+    levels = 2 if kind == "mixed" else 1  # `seq<(` is two levels
+    with pytest.raises(TypeTooDeep):
+        parse_type(_nested(kind, MAX_TYPE_NESTING // levels + 1))
+    assert not isinstance(parse_type(_nested(kind, MAX_TYPE_NESTING // levels)), Unsupported)
+
+
+def test_a_type_too_deep_in_a_signature_is_a_parse_error_naming_the_line() -> None:
+    deep = _nested("seq", 3000)
+    with pytest.raises(DafnyParseError, match=r"f\.dfy:2:13: type nested more than 100 levels deep"):
+        parse_file(f"// a spec\nmethod M(x: {deep}) returns (r: int)\n", "f.dfy")
+    with pytest.raises(DafnyParseError, match=r"f\.dfy:1:30: type nested more than 100 levels deep"):
+        parse_file(f"method M(x: int) returns (r: {_nested('tuple', 3000)})\n", "f.dfy")
+    with pytest.raises(DafnyParseError, match=r"f\.dfy:1:21: type nested more than 100 levels deep"):
+        parse_file(f"function F(x: int): {_nested('parens', 3000)}\n", "f.dfy")
+    [decl] = parse_file(f"method M(x: {_nested('seq', 100)}) returns (r: int)\n", "f.dfy").decls
+    assert not isinstance(decl.params[0].type, Unsupported)
+
+
+def test_a_type_too_deep_in_an_array_literal_is_a_value_parse_error() -> None:
+    with pytest.raises(ValueParseError, match="array<int> literal: element type nested more than 100 levels deep"):
+        parse_value(f"new {_nested('seq', 5000)}[0]", parse_type("array<int>"))
+
+
+@pytest.mark.parametrize("kind", ["seq", "parens", "tuple"])
+def test_a_spec_with_a_type_too_deep_fails_in_the_cli_naming_file_and_line(tmp_path: Path, kind: str) -> None:
+    spec = tmp_path / "deep.dfy"
+    signature = f"method M(x: {_nested(kind, 5000)}) returns (r: int)"
+    spec.write_text(f"// a spec\n{signature}\n  ensures r == 0\n{{ r := 0; }}\n")
+    run = _run_cli("score", str(spec), "--dafny", str(_fake_verifier(tmp_path)))
+    assert run.returncode == 2, run.stderr
+    assert f"{spec}:2:13: type nested more than 100 levels deep" in run.stderr
+    assert "Traceback" not in run.stderr and "Recursion" not in run.stderr and "unexpected" not in run.stderr
+
+
+# ---- a dataset's JSON nested too deeply or with numbers too long for Python
+
+
+def _dataset(tmp_path: Path, tagged: str) -> Path:
+    root = tmp_path / "DS"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "task_id_1.dfy").write_text(SPEC + "{ r := 2 * x; }\n")
+    (root / "review-tagged.json").write_text(tagged)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("tagged", "message"),
+    [("[" * 100_000, "arrays or objects nested too deeply"),
+     ('[{"note": "x", "task_id": 1, "deep": ' + "[" * 100_000 + "]" * 100_000 + "}]",
+      "arrays or objects nested too deeply"),
+     ('[{"note": "x", "task_id": ' + BIG + "}]",
+      "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits")],
+    ids=["open-brackets", "deep-in-a-record", "huge-integer"],  # the texts would be the ids (and fill the env)
+)
+def test_a_label_file_python_cannot_hold_is_a_dataset_error(tmp_path: Path, tagged: str, message: str) -> None:
+    root = _dataset(tmp_path, tagged)
+    labels = root / "review-tagged.json"
+    assert find_labels(root) == labels  # maybe the label file: reported, not skipped
+    with pytest.raises(DatasetError, match=re.escape(f"{labels}: cannot read JSON: {message}")):
+        read_json(labels)
+    run = _run_cli("audit", str(root), "--out", str(tmp_path / "out"), "--dafny", str(_fake_verifier(tmp_path)),
+                   "--no-cache")
+    assert run.returncode == 2, run.stderr
+    assert f"error: {labels}: cannot read JSON: {message}" in run.stderr
+    assert "Traceback" not in run.stderr and "unexpected" not in run.stderr
+    assert "set_int_max_str_digits" not in run.stderr  # Python's advice to programmers
+
+
+def test_a_test_json_python_cannot_hold_is_skipped_when_searched_and_an_error_when_read(tmp_path: Path) -> None:
+    root = _dataset(tmp_path, "[]")
+    deep = root / "mbpp_tests.json"
+    deep.write_text('{"1": {"test_cases": ' + "[" * 100_000 + "}}")
+    assert find_json_tests(root) is None
+    with pytest.raises(DatasetError, match=re.escape(f"{deep}: cannot read JSON: arrays or objects nested too deeply")):
+        read_json(deep)
 
 
 def test_modules_nested_too_deeply_are_a_parse_error_naming_the_line() -> None:
@@ -363,3 +461,15 @@ def test_a_huge_bitvector_width_is_an_unsupported_type() -> None:
 
     assert parse_type("bv32") == BvT(32)
     assert isinstance(parse_type("bv99999999999"), Unsupported)
+
+
+def test_an_unreadable_audit_json_is_a_usage_error_before_verifying(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "ds" / "src").mkdir(parents=True)
+    (tmp_path / "ds" / "src" / "task_id_1.dfy").write_text("method M(x: int) returns (r: int) ensures r == x\n")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[" * 100_000)
+    code = main(["audit", str(tmp_path / "ds"), "--tests", "json", "--json", str(bad), "--out",
+                 str(tmp_path / "out"), "--dafny", str(tmp_path / "no-such-dafny")])
+    err = capsys.readouterr().err
+    assert code == 2 and "bad.json" in err and "nested too deeply" in err and "defect" not in err

@@ -196,7 +196,7 @@ def test_every_invalid_field_is_reported_at_once(tmp_path: Path) -> None:
         mutants="-1",
         seed="x",
         time_limit="0",
-        jobs="0",
+        jobs="-2",
         comment="sometimes",
         comment_id="a--b",
         mode="review",
@@ -255,7 +255,7 @@ def test_inputs_that_belong_to_the_workflow_cannot_be_in_the_file(tmp_path: Path
 
 def test_toml_types_are_checked(tmp_path: Path) -> None:
     (tmp_path / ".dafny-spec-score.toml").write_text(
-        'mutants = 2.5\nmin-correctness = true\nspecs = [1, 2]\ncomment = false\njobs = "0"\n', encoding="utf-8"
+        'mutants = 2.5\nmin-correctness = true\nspecs = [1, 2]\ncomment = false\njobs = "-1"\n', encoding="utf-8"
     )
     found = problems(action_env(tmp_path))
     assert set(found) == {"mutants", "min-correctness", "specs", "comment", "jobs"}
@@ -318,6 +318,7 @@ def test_token_never_shown(tmp_path: Path) -> None:
         (clean_time_limit, 30, 30),
         (clean_jobs, "", None),
         (clean_jobs, "3", 3),
+        (clean_jobs, "0", None),
         (clean_comment, "ON_CHANGE", CommentMode.ON_CHANGE),
         (clean_mode, "Audit", Mode.AUDIT),
         (clean_comment_id, "job-1.a_b", "job-1.a_b"),

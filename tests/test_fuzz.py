@@ -54,7 +54,7 @@ from bot.dafny.values import ValueParseError, parse_value, show, to_dafny, type_
 from bot.tests_io.dfy_methods import read_dfy_tests
 from bot.tests_io.discover import SourceKind, TestSource, cases_for_spec, read_source
 from bot.tests_io.model import ReadResult
-from bot.tests_io.statements import parse_statements
+from bot.tests_io.splitting import parse_statements
 
 # Hypothesis's pytest plugin imports this module only to report a failure, and the import warns (a deprecated
 # mypy_extensions.TypedDict); under `filterwarnings = error` the report then becomes an INTERNALERROR that hides

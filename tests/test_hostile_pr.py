@@ -10,36 +10,34 @@ import importlib.util
 import os
 import re
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-_E2E = Path(__file__).with_name("test_action_e2e.py")
-_spec = importlib.util.spec_from_file_location("dafny_spec_score_tests_e2e_hostile", _E2E)
-assert _spec is not None and _spec.loader is not None
-e2e = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(e2e)
+
+def _load(stem: str, name: str) -> ModuleType:
+    """A module beside this one, loaded by path: tests/ is no package (see pyproject's import mode)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{stem}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+e2e = _load("test_action_e2e", "dafny_spec_score_tests_e2e_hostile")
+runner_log = _load("runner_log", "dafny_spec_score_tests_runner_log")  # shared with scripts/hostile_battery.py
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "comment_hostile.md"
 EVIL_NAME = "specs/x\n::error title=pwned::injected @octocat <details><summary><!--.dfy"
-INJECTED = re.compile(r"^::(error|warning|notice)( title=pwned|::pwned)")
-
-
-def commands(log: str) -> list[str]:
-    """The lines GitHub's runner would take as workflow commands (none inside `::stop-commands::`)."""
-    found, stop = [], ""
-    for line in log.splitlines():
-        if stop:
-            stop = "" if line == f"::{stop}::" else stop
-        elif line.startswith("::stop-commands::"):
-            stop = line.removeprefix("::stop-commands::")
-        elif line.startswith("::"):
-            found.append(line)
-    return found
 
 
 def injected(log: str) -> list[str]:
-    return [line for line in commands(log) if INJECTED.match(line)]
+    """The workflow commands the pull request wrote (its word `pwned` in a name, data or property), as the
+    runner reads the log."""
+    hits: list[str] = runner_log.injected([log], "pwned")
+    return hits
+
 
 ADD = """module A {
   method Add(x: int, y: int) returns (r: int)
@@ -121,3 +119,17 @@ def test_config_key_cannot_inject_a_command(tmp_path: Path, github_server: Any) 
     assert code == 2
     assert "unknown key" in log
     assert injected(log) == [], log
+
+
+def test_the_log_is_read_as_the_runner_reads_it() -> None:
+    # the one reader of tests/runner_log.py, which scripts/hostile_battery.py loads too
+    assert injected("ok\n::error title=pwned::x.dfy\n") == ["::error title=pwned::x.dfy"]
+    assert injected("::warning::pwned") == ["::warning::pwned"]
+    assert injected("a\r::notice title=pwned::w.dfy") == ["::notice title=pwned::w.dfy"]  # CR ends a line too
+    assert injected("text ##[error]pwned.dfy") == ["text ##[error]pwned.dfy"]  # the legacy form, anywhere
+    assert injected("  ::error title=pwned::x") == ["  ::error title=pwned::x"]  # after leading blanks
+    # escaped, or inside stop-commands: no command
+    assert injected("::error file=specs/x%0A::error title=pwned::x.dfy::bad") == []
+    assert injected("::stop-commands::tok\n::error title=pwned::x\n::tok::\n") == []
+    assert injected("::stop-commands::tok\n::tok::\n::error title=pwned::x\n") == ["::error title=pwned::x"]
+    assert injected("::error::the spec is pwned") == [] and injected("::nosuch::pwned") == []

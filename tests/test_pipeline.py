@@ -13,7 +13,7 @@ from bot.dafny.parser import parse_file
 from bot.dafny.values import IntV
 from bot.outcomes import Outcome, Program, Result
 from bot.pipeline import MethodJob, ScoreOptions, score_methods
-from bot.scoring import CaseStatus, MutantStatus, Undecided
+from bot.scoring import CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
 from bot.tests_io.model import TestCase
 
 SPEC = """
@@ -165,3 +165,32 @@ def test_mutants_depend_on_content_not_place() -> None:
     assert len(after) == 3
     for inputs, values in mutants_by_inputs(before).items():
         assert mutants_by_inputs(after)[inputs] == values
+
+
+def _pin_run(pin_answer: Outcome) -> tuple[ScriptedEngine, list]:  # type: ignore[type-arg]
+    def answer(p: Program) -> Result:
+        if p.want_model:  # the exact pin check
+            return Result(Outcome.VERIFIED) if pin_answer is Outcome.VERIFIED else refuted_goal(p)
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method or "r := 6;" in p.method:
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    engine = ScriptedEngine(answer)
+    scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, ScoreOptions(mutants=3, pin=True))
+    return engine, list(scores[0].cases)
+
+
+def test_a_proved_pin_kills_every_mutant_without_their_programs() -> None:
+    engine, cases = _pin_run(Outcome.VERIFIED)
+    # round 1: precondition, vacuity, acceptance; round 2: the pin check alone; nothing more
+    assert [len(r) for r in engine.rounds] == [3, 1]
+    assert [(m.status, m.killed_by) for m in cases[0].mutants] == [(MutantStatus.KILLED, KillProof.PIN)] * 3
+    assert cases[0].determinacy is Determinacy.PINNED
+
+
+def test_an_unproved_pin_leaves_the_mutants_to_their_own_proofs() -> None:
+    engine, cases = _pin_run(Outcome.REFUTED)
+    assert [len(r) for r in engine.rounds][:3] == [3, 1, 3]  # then the candidate outputs, if any
+    assert [(m.status, m.killed_by) for m in cases[0].mutants] == [(MutantStatus.KILLED, KillProof.REJECTION)] * 3

@@ -14,6 +14,7 @@ from bot.dafny.parser import parse_file
 from bot.dafny.types import IntT, SeqT
 from bot.dafny.values import ArrayV, IntV, RealV, SeqV, ValueParseError, show
 from bot.tests_io import dfy_methods
+from bot.tests_io.bindings import Binding, EvalError, evaluate, parse_at, substitute
 from bot.tests_io.dfy_methods import case_text, read_dfy_tests
 from bot.tests_io.discover import (
     SourceKind,
@@ -25,18 +26,10 @@ from bot.tests_io.discover import (
     merge,
     read_source,
 )
+from bot.tests_io.expectations import equalities
 from bot.tests_io.mbpp_json import parse_signature, read_mbpp_json, spec_method_for, task_ids
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
-from bot.tests_io.statements import (
-    Binding,
-    EvalError,
-    StmtKind,
-    equalities,
-    evaluate,
-    parse_at,
-    parse_statements,
-    substitute,
-)
+from bot.tests_io.splitting import StmtKind, parse_statements
 from bot.tests_io.toml_cases import read_toml_cases
 
 DATA = Path(__file__).resolve().parent / "data" / "tests_io"

@@ -65,8 +65,8 @@ def find_json_tests(root: Path) -> Path | None:
     """The MBPP-style test JSON: a `*test*.json` whose entries have `test_cases`."""
     for path in sorted(root.rglob("*test*.json")):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = _loads(path, path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # also a DatasetError: too large to tell, one of many `*test*` names
             continue
         if isinstance(data, dict) and any(isinstance(v, dict) and "test_cases" in v for v in data.values()):
             return path
@@ -74,10 +74,16 @@ def find_json_tests(root: Path) -> Path | None:
 
 
 def find_labels(root: Path) -> Path | None:
-    """The tagged review file: a `*tagged*.json` holding a list of records with `note`."""
+    """The tagged review file: a `*tagged*.json` holding a list of records with `note`.
+
+    A `*tagged*.json` too deeply nested or with a number too long to read may be that file, so it is
+    returned too: `read_json` then says why it cannot be read, rather than the audit running unlabelled.
+    """
     for path in sorted(root.rglob("*tagged*.json")):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = _loads(path, path.read_text(encoding="utf-8"))
+        except DatasetError:
+            return path
         except (OSError, ValueError):
             continue
         if isinstance(data, list) and data and isinstance(data[0], dict) and "note" in data[0]:
@@ -86,7 +92,23 @@ def find_labels(root: Path) -> Path | None:
 
 
 def read_json(path: Path) -> object:
+    """The JSON in the file; raises DatasetError naming the file."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        return _loads(path, path.read_text(encoding="utf-8"))
+    except DatasetError:
+        raise
+    except (OSError, ValueError) as e:  # also not UTF-8, not JSON
         raise DatasetError(f"{path}: cannot read JSON: {e}") from e
+
+
+def _loads(path: Path, text: str) -> object:
+    """json.loads; JSON that Python cannot hold (nested too deeply, an integer too long) is a DatasetError
+    naming the file. Text that is not JSON raises json.JSONDecodeError as before."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as e:  # an integer of more than 4,300 digits; the advice after ';' is for programmers
+        raise DatasetError(f"{path}: cannot read JSON: {str(e).split(';')[0]}") from e
+    except RecursionError as e:  # arrays or objects nested about a thousand deep
+        raise DatasetError(f"{path}: cannot read JSON: arrays or objects nested too deeply") from e

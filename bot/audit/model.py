@@ -24,6 +24,11 @@ class Verdict(Enum):
     INCONCLUSIVE = "inconclusive"  # not evaluated, or nothing decided: `cause` says why
 
 
+# the order reports list them in (rows and columns of the label × verdict table, chart series)
+LABEL_ORDER = (Label.STRONG, Label.WEAK, Label.WRONG, Label.UNLABELED)
+VERDICT_ORDER = (Verdict.STRONG, Verdict.WEAK, Verdict.WRONG, Verdict.INCONCLUSIVE)
+
+
 @dataclass(frozen=True)
 class TaskResult:
     task_id: str

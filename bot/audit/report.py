@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.audit.model import Label, TaskResult, Verdict, task_order
+from bot.audit.charts import histogram_mermaid
+from bot.audit.model import LABEL_ORDER, VERDICT_ORDER, Label, TaskResult, Verdict, task_order
 from bot.audit.verdicts import pin_disagrees, spec_or_test
 from bot.report.fmt import pct
 from bot.report.json_report import method_dict
@@ -38,8 +39,6 @@ SETTINGS_SHOWN: tuple[tuple[str, str, str], ...] = (
     ("tolerance", "relative tolerance for reals", ""),
 )
 
-LABEL_ORDER = (Label.STRONG, Label.WEAK, Label.WRONG, Label.UNLABELED)
-VERDICT_ORDER = (Verdict.STRONG, Verdict.WEAK, Verdict.WRONG, Verdict.INCONCLUSIVE)
 # a label "agrees" with the verdict of the same name; unlabeled tasks have no such verdict
 AGREEING: Mapping[Label, Verdict] = {Label.STRONG: Verdict.STRONG, Label.WEAK: Verdict.WEAK, Label.WRONG: Verdict.WRONG}
 
@@ -71,7 +70,7 @@ def _key(r: TaskResult) -> tuple[tuple[int, str], str, str]:
     return task_order(r.task_id), r.file, r.method
 
 
-def _ordered(results: Sequence[TaskResult]) -> list[TaskResult]:
+def ordered(results: Sequence[TaskResult]) -> list[TaskResult]:
     return sorted(results, key=_key)
 
 
@@ -119,7 +118,7 @@ def results_json(results: Sequence[TaskResult], settings: Mapping[str, object]) 
         "schema": AUDIT_SCHEMA_VERSION,
         # sorted so that equal settings give equal bytes whatever order they were built in
         "settings": dict(sorted(settings.items())),
-        "tasks": [task_dict(r) for r in _ordered(results)],
+        "tasks": [task_dict(r) for r in ordered(results)],
     }
     # default=str: a Path or enum in the settings should not cost the whole results file
     return json.dumps(doc, indent=2, default=str) + "\n"
@@ -170,7 +169,7 @@ def results_csv(results: Sequence[TaskResult]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_HEADER)
-    for r in _ordered(results):
+    for r in ordered(results):
         w.writerow(_csv_row(r))
     return out.getvalue()
 
@@ -187,7 +186,7 @@ class SpecOrTest:
 def spec_or_test_cases(results: Sequence[TaskResult]) -> list[SpecOrTest]:
     """Every spec-or-test case; tasks labelled strong first (there the test is the likely culprit)."""
     found = [
-        SpecOrTest(r, r.score.cases[i]) for r in _ordered(results) if r.score is not None for i in spec_or_test(r.score)
+        SpecOrTest(r, r.score.cases[i]) for r in ordered(results) if r.score is not None for i in spec_or_test(r.score)
     ]
     # sorted() is stable, so task order (and case order) holds within each group
     return sorted(found, key=lambda e: e.task.label is not Label.STRONG)
@@ -197,11 +196,13 @@ def _value(v: object) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
+def settings_shown(settings: Mapping[str, object]) -> list[tuple[str, str]]:
+    """(name, value with its unit or "n/a") for each setting the reports show; the values are not escaped."""
+    return [(name, _value(settings[key]) + unit if key in settings else "n/a") for key, name, unit in SETTINGS_SHOWN]
+
+
 def _settings_line(settings: Mapping[str, object]) -> str:
-    parts = [
-        f"{name} {esc(_value(settings[key]) + unit) if key in settings else 'n/a'}"
-        for key, name, unit in SETTINGS_SHOWN
-    ]
+    parts = [f"{name} {esc(value)}" for name, value in settings_shown(settings)]
     return "Settings: " + ", ".join(parts) + "."
 
 
@@ -266,7 +267,7 @@ def _rejected_by(c: CaseResult) -> str:
 
 def _coverage(tasks: list[TaskResult]) -> list[str]:
     evaluated = sum(r.evaluated for r in tasks)
-    lines = ["## Coverage", "", f"Evaluated {evaluated} of {len(tasks)} tasks ({_rate(evaluated, len(tasks))})."]
+    lines = ["## Coverage", "", f"Evaluated {evaluated} of {len(tasks)} tasks ({rate(evaluated, len(tasks))})."]
     groups: dict[str, list[str]] = {}
     for r in tasks:
         if not r.evaluated:
@@ -296,14 +297,26 @@ def _cause_group(cause: str) -> str:
     return head or "(no cause given)"
 
 
-def _rate(n: int, total: int) -> str:
+def rate(n: int, total: int) -> str:
     return f"{100 * n / total:.0f}%" if total else "n/a"
 
 
-def _confusion(tasks: list[TaskResult]) -> list[str]:
+def confusion_counts(tasks: Sequence[TaskResult]) -> dict[tuple[Label, Verdict], int]:
+    """Tasks per (label, verdict), every pair of LABEL_ORDER × VERDICT_ORDER present (zeros too)."""
     counts = {(lb, v): 0 for lb in LABEL_ORDER for v in VERDICT_ORDER}
     for r in tasks:
         counts[r.label, r.verdict] += 1
+    return counts
+
+
+def agreement(tasks: Sequence[TaskResult]) -> tuple[int, int]:
+    """(agreeing, judged): the labelled and evaluated tasks, and how many got the verdict their label names."""
+    judged = [r for r in tasks if r.label in AGREEING and r.evaluated]
+    return sum(AGREEING[r.label] is r.verdict for r in judged), len(judged)
+
+
+def _confusion(tasks: list[TaskResult]) -> list[str]:
+    counts = confusion_counts(tasks)
     lines = [
         "## Verdicts × human labels",
         "",
@@ -315,12 +328,11 @@ def _confusion(tasks: list[TaskResult]) -> list[str]:
         lines.append(f"| {lb.value} | " + " | ".join(map(str, row)) + f" | {sum(row)} |")
     totals = [sum(counts[lb, v] for lb in LABEL_ORDER) for v in VERDICT_ORDER]
     lines.append("| Total | " + " | ".join(map(str, totals)) + f" | {sum(totals)} |")
-    judged = [r for r in tasks if r.label in AGREEING and r.evaluated]
-    agree = sum(AGREEING[r.label] is r.verdict for r in judged)
+    agree, judged = agreement(tasks)
     lines.append("")
     if judged:
         lines.append(
-            f"Agreement: {agree} of {len(judged)} labelled and evaluated tasks ({_rate(agree, len(judged))}) "
+            f"Agreement: {agree} of {judged} labelled and evaluated tasks ({rate(agree, judged)}) "
             "got the verdict their label names."
         )
     else:
@@ -328,7 +340,13 @@ def _confusion(tasks: list[TaskResult]) -> list[str]:
     return [*lines, ""]
 
 
-def _disagreement(r: TaskResult) -> list[str]:
+def disagreeing(tasks: Sequence[TaskResult]) -> list[TaskResult]:
+    """The labelled and evaluated tasks whose verdict is not the one their label names, in the order given."""
+    return [r for r in tasks if r.label in AGREEING and r.evaluated and AGREEING[r.label] is not r.verdict]
+
+
+def disagreement_md(r: TaskResult) -> list[str]:
+    """One disagreement with its evidence: a heading, the facts, then the refuted cases or the survivors."""
     lines = [f"{_heading(r)} (labelled {r.label.value}, scored {r.verdict.value})", "", _facts(r), ""]
     survivors = r.score.surviving if r.score else ()
     if r.verdict is Verdict.WRONG:
@@ -345,12 +363,12 @@ def _disagreement(r: TaskResult) -> list[str]:
 
 def _disagreements(tasks: list[TaskResult]) -> list[str]:
     lines = ["## Disagreements", ""]
-    found = [r for r in tasks if r.label in AGREEING and r.evaluated and AGREEING[r.label] is not r.verdict]
+    found = disagreeing(tasks)
     unevaluated = sum(r.label in AGREEING and not r.evaluated for r in tasks)
     if not found:
         lines += ["Every labelled and evaluated task got the verdict its label names.", ""]
     for r in found:
-        lines += _disagreement(r)
+        lines += disagreement_md(r)
     if unevaluated:
         lines += [f"{unevaluated} labelled task(s) could not be evaluated (see Coverage).", ""]
     return lines
@@ -381,15 +399,19 @@ def _spec_or_test(entries: list[SpecOrTest]) -> list[str]:
     return lines
 
 
+def accepted_wrong_outputs(r: TaskResult) -> tuple[Surviving, ...]:
+    """The wrong outputs the spec accepts: the pin check's witnesses, then the surviving mutants."""
+    return (*r.score.witnesses, *r.score.surviving) if r.score else ()
+
+
 def _weak(tasks: list[TaskResult]) -> list[str]:
     lines = ["## Weak specs", ""]
     weak = [r for r in tasks if r.verdict is Verdict.WEAK]
     if not weak:
         return [*lines, "No task was scored weak.", ""]
     for r in weak:
-        survivors = r.score.surviving if r.score else ()
         lines += [_heading(r), "", _facts(r), ""]
-        survivors = (*r.score.witnesses, *survivors) if r.score else survivors
+        survivors = accepted_wrong_outputs(r)
         if not survivors:
             lines += [NO_SURVIVOR, ""]
             continue
@@ -450,6 +472,10 @@ def _pins(tasks: list[TaskResult]) -> list[str]:
     totals = {k: sum(r.score.pins[k] for r in checked if r.score) for k in ("pinned", "pinned-up-to-order",
                                                                              "not-pinned", "unknown")}
     lines.append("Cases: " + ", ".join(f"{n} {k}" for k, n in totals.items()) + ".")
+    implied = sum(r.score.killed_by_pin for r in checked if r.score)
+    if implied:
+        # said, not hidden: these mutants had no rejection program of their own
+        lines.append(f"Mutants killed by a proved pin check (no program of their own): {implied}.")
     lines.append("")
     missed = [r for r in checked if r.score is not None and pin_disagrees(r.score)]
     if missed:
@@ -485,10 +511,11 @@ def _per_task(tasks: list[TaskResult]) -> list[str]:
 
 
 def report_md(results: Sequence[TaskResult], settings: Mapping[str, object]) -> str:
-    tasks = _ordered(results)
+    tasks = ordered(results)
     lines = [TITLE, "", _settings_line(settings), ""]
     lines += _coverage(tasks)
     lines += _confusion(tasks)
+    lines += ["## Completeness histogram", "", *histogram_mermaid(tasks)]
     lines += _disagreements(tasks)
     lines += _spec_or_test(spec_or_test_cases(tasks))
     lines += _weak(tasks)

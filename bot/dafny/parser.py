@@ -13,7 +13,7 @@ import bisect
 
 from bot.dafny.decls import Clause, DafnyFile, Decl, Param
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
-from bot.dafny.types import BoolT, DafnyType, Unsupported, parse_type
+from bot.dafny.types import BoolT, DafnyType, TypeTooDeep, parse_type
 
 
 class DafnyParseError(ValueError):
@@ -556,7 +556,7 @@ class _Parser:
                 k += 1
                 while k < close and v.text(k) != ",":
                     k = v.close(k) + 1 if v.text(k) in _OPENERS else k + 1
-            params.append(Param(name, type_text, _parse_type(type_text)))
+            params.append(Param(name, type_text, self._type(type_start, type_text)))
             if v.text(k) == ",":
                 k += 1
         return tuple(params)
@@ -586,7 +586,14 @@ class _Parser:
         if j == k:
             raise self._error(k, f"{kind} {name}: result type expected after ':'", "write the result type")
         type_text = self._text(k, j - 1)
-        return (Param("", type_text, _parse_type(type_text)),), j - 1
+        return (Param("", type_text, self._type(k, type_text)),), j - 1
+
+    def _type(self, k: int, text: str) -> DafnyType:
+        """parse_type of the type text starting at token k; a type nested too deeply is an error there."""
+        try:
+            return parse_type(text)
+        except TypeTooDeep as e:
+            raise self._error(k, str(e), "flatten the type") from e
 
     def _clause(self, k: int, stop: int, kind: str, name: str) -> tuple[Clause, int]:
         v = self.v
@@ -608,14 +615,6 @@ class _Parser:
             clause_end = self.toks[end].end
             end += 1
         return Clause(kw.text, text, kw.line, kw.start, clause_end), end
-
-
-def _parse_type(text: str) -> DafnyType:
-    """parse_type, and a type nested too deeply to read (`seq<seq<...>>` thousands deep) is unsupported."""
-    try:
-        return parse_type(text)
-    except RecursionError:
-        return Unsupported(" ".join(text.split()))
 
 
 def _nest(container: str, part: str) -> str:

@@ -1,6 +1,8 @@
 """Dafny types the tool can build values of, parsed from type text such as `seq<array<int>>`.
 
 Pure code. Anything else parses to `Unsupported`, which the scorer reports per test, naming the type.
+A type nested more than `MAX_TYPE_NESTING` levels deep is no type any spec needs: `parse_type` raises
+`TypeTooDeep` for it, so that callers report it where it was written.
 """
 
 from __future__ import annotations
@@ -81,6 +83,15 @@ class TupleT:
 
 
 MAX_BV_WIDTH = 4096  # widest bitvector type given values
+MAX_TYPE_NESTING = 100  # `seq<`, `array<` and `(` inside each other; far beyond real specs, well within Python's stack
+TYPE_TOO_DEEP = "type nested more than {limit} levels deep"
+
+
+class TypeTooDeep(ValueError):
+    """Type text nested more than MAX_TYPE_NESTING levels deep."""
+
+    def __init__(self) -> None:
+        super().__init__(TYPE_TOO_DEEP.format(limit=MAX_TYPE_NESTING))
 
 
 @dataclass(frozen=True)
@@ -95,13 +106,15 @@ DafnyType = IntT | NatT | BoolT | CharT | RealT | BvT | StringT | SeqT | ArrayT 
 
 
 def parse_type(text: str) -> DafnyType:
-    """Parse a type as written in a signature; never raises (odd text becomes Unsupported)."""
+    """Parse a type as written in a signature: odd text becomes Unsupported; raises TypeTooDeep only."""
     try:
         toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
     except LexError:
         return Unsupported(text.strip())
     try:
-        t, k = _parse(toks, 0)
+        t, k = _parse(toks, 0, 0)
+    except TypeTooDeep:
+        raise
     except (IndexError, ValueError):
         return Unsupported(text.strip())
     if k != len(toks):
@@ -109,13 +122,16 @@ def parse_type(text: str) -> DafnyType:
     return t
 
 
-def _parse(toks: list[Token], k: int) -> tuple[DafnyType, int]:
+def _parse(toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
+    """The type at toks[k] and the index after it; depth counts the brackets around it."""
     tok = toks[k]
     if tok.kind is TokKind.OP and tok.text == "(":
+        if depth >= MAX_TYPE_NESTING:
+            raise TypeTooDeep
         elems: list[DafnyType] = []
         k += 1
         while True:
-            e, k = _parse(toks, k)
+            e, k = _parse(toks, k, depth + 1)
             elems.append(e)
             if toks[k].text == ",":
                 k += 1
@@ -142,7 +158,9 @@ def _parse(toks: list[Token], k: int) -> tuple[DafnyType, int]:
         width = int(name[2:]) if len(name) <= 12 else MAX_BV_WIDTH + 1
         return (BvT(width) if width <= MAX_BV_WIDTH else Unsupported(name)), k
     if name in ("seq", "array") and k < len(toks) and toks[k].text == "<":
-        inner, k = _parse(toks, k + 1)
+        if depth >= MAX_TYPE_NESTING:
+            raise TypeTooDeep
+        inner, k = _parse(toks, k + 1, depth + 1)
         if toks[k].text == ">":
             k += 1
         elif toks[k].text == ">>":

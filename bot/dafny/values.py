@@ -33,6 +33,7 @@ from bot.dafny.types import (
     SeqT,
     StringT,
     TupleT,
+    TypeTooDeep,
     Unsupported,
     parse_type,
 )
@@ -552,7 +553,10 @@ class _Parser:
                 depth += tok.text.count("<") - tok.text.count(">")
             self.k += 1
         type_text = " ".join(x.text for x in self.toks[start : self.k])
-        given = parse_type(type_text)
+        try:
+            given = parse_type(type_text)
+        except TypeTooDeep as e:
+            raise ValueParseError(f"{t} literal: element {e}") from e
         if not type_text or _normal(given) != _normal(t.elem):
             raise ValueParseError(f"expected {t} literal, found 'new {type_text}[...]'")
         self.k += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
 
@@ -54,11 +54,13 @@ def affected_specs(
     test_globs: Sequence[str],
     exists_head: Callable[[str], bool],
     exists_base: Callable[[str], bool],
+    tested_by: Callable[[str], Iterable[str]] = lambda _: (),
 ) -> list[str]:
     """Spec files to score at head and base: changed specs, and the specs of changed test files.
 
-    A spec file removed by the change is kept (its methods show as removed); files that exist at
-    neither revision are dropped.
+    A test file is a spec's by the layout (`X.tests.toml`, `../test/X.dfy`) or, when it matches
+    `test_globs`, by `tested_by(path)`: the spec files whose methods it tests. A spec file removed by
+    the change is kept (its methods show as removed); files that exist at neither revision are dropped.
     """
     out: set[str] = set()
     for path in changed:
@@ -68,4 +70,6 @@ def affected_specs(
             spec = spec_for_test(path, lambda p: exists_head(p) or exists_base(p))
             if spec is not None and matches(spec, spec_globs):
                 out.add(spec)
+        if test_globs and matches(path, test_globs):
+            out.update(p for p in tested_by(path) if matches(p, spec_globs))
     return sorted(p for p in out if exists_head(p) or exists_base(p))

@@ -38,6 +38,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
                         "description": m.description,
                         "status": m.status.value,
                         "reason": m.reason.value if m.reason else None,
+                        "killed_by": m.killed_by.value if m.killed_by else None,
                         "message": m.message,
                     }
                     for m in c.mutants
@@ -56,6 +57,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
             for v in s.surviving
         ],
         "mutant_counts": s.mutant_counts,
+        "killed_by_pin": s.killed_by_pin,
         "pinned": s.pins["pinned"],
         "pinned_up_to_order": s.pins["pinned-up-to-order"],
         "not_pinned": s.pins["not-pinned"],

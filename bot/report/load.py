@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot.scoring import CaseResult, CaseStatus, MethodScore, MutantResult, MutantStatus, Undecided, method_score
+from bot.scoring import (
+    CaseResult,
+    CaseStatus,
+    KillProof,
+    MethodScore,
+    MutantResult,
+    MutantStatus,
+    Undecided,
+    method_score,
+)
 
 MAX_TEXT = 20_000  # longest string field kept
 MAX_ITEMS = 10_000  # most methods, cases or mutants in one list
@@ -62,7 +71,8 @@ def _enum(cls: type[Any], d: dict[str, Any], key: str, where: str, optional: boo
 def _mutant(v: Any, where: str) -> MutantResult:
     d = _obj(v, where)
     return MutantResult(_str(d, "value", where), _str(d, "description", where), _enum(MutantStatus, d, "status", where),
-                        _str(d, "message", where), _enum(Undecided, d, "reason", where, optional=True))
+                        _str(d, "message", where), _enum(Undecided, d, "reason", where, optional=True),
+                        _enum(KillProof, d, "killed_by", where, optional=True))
 
 
 def _case(v: Any, where: str) -> CaseResult:

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
+from bot.tests_io.expectations import CallProblem, ReadCall, is_equality_helper, read_calls
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
-from bot.tests_io.statements import CallProblem, ReadCall, is_equality_helper, read_calls, split_statements
+from bot.tests_io.splitting import split_statements
 
 
 def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None) -> ReadResult:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -26,7 +27,7 @@ from bot.dafny.parser import DafnyParseError, parse_file
 from bot.tests_io.dfy_methods import called_from_tests, is_testable, read_dfy_tests
 from bot.tests_io.mbpp_json import read_mbpp_json, spec_method_for
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
-from bot.tests_io.textfiles import read_regular_text
+from bot.tests_io.textfiles import read_regular_text, toml_nesting_line
 from bot.tests_io.toml_cases import read_toml_cases
 
 TOML_SUFFIX = ".tests.toml"
@@ -162,9 +163,41 @@ def read_text(path: str) -> str:
     return read_regular_text(path)
 
 
-def cases_for_spec(spec: DafnyFile, tests: str | None = None, root: Path | None = None) -> ReadResult:
+def tested_names(source: TestSource, text: str) -> frozenset[str] | None:
+    """The names of the methods a test file tests; None when the file cannot be read (its reader then
+    says why). A test file given by the `tests` globs applies to a spec only when it tests one of the
+    spec's methods."""
+    if source.kind is SourceKind.TOML:
+        try:
+            data = tomllib.loads(text) if toml_nesting_line(text) is None else None
+        except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+            data = None
+        if data is None:
+            return None
+        names = {data.get("method")} | {c.get("method") for c in data.get("case", []) if isinstance(c, dict)}
+        return frozenset(n for n in names if isinstance(n, str))
+    if source.kind is SourceKind.MBPP_JSON:
+        return None  # applies by task id (the spec's file name), checked by explicit_source
+    try:
+        return frozenset(called_from_tests(parse_file(text, source.path)))
+    except DafnyParseError:
+        return None
+
+
+def _applies(source: TestSource, text: str, spec: DafnyFile) -> bool:
+    names = tested_names(source, text)
+    if names is None:
+        return True  # unreadable: read it, so that its problem is shown
+    declared = {d.name for d in spec.methods()} | {d.qualified for d in spec.methods()}
+    return bool(names & declared)
+
+
+def cases_for_spec(
+    spec: DafnyFile, tests: str | None = None, root: Path | None = None, extra: Sequence[str] = ()
+) -> ReadResult:
     """The cases for a parsed spec: from `tests` when given (`--tests PATH`), else from every source
-    found beside it. Never raises: unreadable files are problems. With `root`, a test file that leads
+    found beside it, plus each `extra` test file (the Action's `tests` globs) that tests one of the
+    spec's methods. Never raises: unreadable files are problems. With `root`, a test file that leads
     outside it (a symlink a pull request committed) is refused, never read."""
     if tests is not None:
         src = explicit_source(tests, spec.path)
@@ -173,6 +206,12 @@ def cases_for_spec(spec: DafnyFile, tests: str | None = None, root: Path | None 
         sources = [src]
     else:
         sources = find_test_sources(spec.path)
+        known = {os.path.normpath(s.path) for s in sources}
+        for path in extra:
+            extra_src = explicit_source(path, spec.path)
+            if isinstance(extra_src, TestSource) and os.path.normpath(path) not in known:
+                known.add(os.path.normpath(path))
+                sources.append(extra_src)
     results: list[ReadResult] = []
     for src in sources:
         if root is not None and not Path(src.path).resolve().is_relative_to(root.resolve()):
@@ -187,5 +226,7 @@ def cases_for_spec(spec: DafnyFile, tests: str | None = None, root: Path | None 
         except (OSError, UnicodeDecodeError) as e:
             results.append(ReadResult((), (CaseProblem(src.path, 0, f"cannot read the test file: {e}"),)))
             continue
+        if src.path in extra and not _applies(src, text, spec):
+            continue  # a test file of other specs
         results.append(read_source(src, text, spec))
     return merge(results)

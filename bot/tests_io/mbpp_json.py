@@ -16,14 +16,9 @@ from dataclasses import dataclass
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
 from bot.tests_io.dfy_methods import is_testable
+from bot.tests_io.expectations import CallProblem, ReadCall, read_calls
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
-from bot.tests_io.statements import (
-    CallProblem,
-    ReadCall,
-    parse_statements,
-    read_calls,
-    split_top,
-)
+from bot.tests_io.splitting import parse_statements, split_top
 
 
 @dataclass(frozen=True)

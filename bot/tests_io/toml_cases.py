@@ -35,8 +35,8 @@ from decimal import Decimal, InvalidOperation
 from bot.dafny.decls import DafnyFile, Decl, Param
 from bot.dafny.types import ArrayT
 from bot.dafny.values import LITERAL_TOO_LONG, MAX_LITERAL_DIGITS, Value, ValueParseError
+from bot.tests_io.bindings import as_array, parse_at
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
-from bot.tests_io.statements import as_array, parse_at
 from bot.tests_io.textfiles import MAX_TOML_NESTING, TOML_TOO_DEEP, toml_nesting_line
 
 CASE_KEYS = ("name", "method", "args", "expected", "post")

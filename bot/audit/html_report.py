@@ -1,0 +1,194 @@
+"""report.html: the audit on one self-contained page. Pure code.
+
+One HTML file with inline CSS and inline SVG, no script, no font, nothing fetched: its Content Security
+Policy forbids all of that, so the page renders the same offline, as a CI artifact or from a mail
+attachment. The counts come from bot.audit.report (the markdown report's definitions) and the chart
+from bot.audit.charts. Every text from the dataset (task ids, methods, files, causes, values) goes
+through html.escape; nothing depends on the clock or on input order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+
+from bot.audit.charts import BINS_NOTE, histogram_svg
+from bot.audit.model import LABEL_ORDER, VERDICT_ORDER, TaskResult
+from bot.audit.report import (
+    AGREEING,
+    TITLE,
+    accepted_wrong_outputs,
+    agreement,
+    confusion_counts,
+    ordered,
+    rate,
+    settings_shown,
+)
+from bot.report.fmt import pct
+
+MAX_OUTPUTS = 8  # wrong outputs listed per task; results.json has them all
+MAX_TEXT = 200  # characters of one value; values can be whole lists
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+CSS = """
+body { margin: 0; background: #ffffff; color: #1a1a1a; font: 14px/1.45 system-ui, sans-serif; }
+main { max-width: 1140px; margin: 0 auto; padding: 20px 28px 40px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #dddddd; padding-bottom: 4px; }
+p { margin: 6px 0; }
+.settings { color: #555555; }
+.headline { display: flex; flex-wrap: wrap; gap: 14px; margin: 16px 0 4px; }
+.stat { border: 1px solid #cccccc; border-radius: 6px; padding: 10px 16px; min-width: 220px; }
+.stat .big { font-size: 26px; font-weight: 700; }
+.stat .what { color: #555555; }
+table { border-collapse: collapse; margin: 8px 0; }
+th, td { border: 1px solid #cccccc; padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.agree { background: #dbeaf6; font-weight: 700; }
+table.tasks { width: 100%; table-layout: fixed; }
+table.tasks td { overflow-wrap: anywhere; }
+code { font: 12px/1.4 ui-monospace, monospace; background: #f4f4f4; padding: 0 3px; border-radius: 3px; }
+code.accepted { background: #fbe3d0; }
+ul.outputs { margin: 0; padding-left: 16px; }
+.muted { color: #666666; }
+.file { font-size: 12px; }
+.verdict { font-weight: 700; }
+svg { max-width: 100%; height: auto; }
+"""
+
+
+def _e(text: str) -> str:
+    return escape(text, quote=True)
+
+
+def _short(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= MAX_TEXT else flat[:MAX_TEXT] + " …"
+
+
+def _code(text: str, cls: str = "") -> str:
+    attr = f' class="{cls}"' if cls else ""
+    return f"<code{attr}>{_e(_short(text))}</code>"
+
+
+def _headline(tasks: list[TaskResult], settings: Mapping[str, object]) -> list[str]:
+    evaluated = sum(r.evaluated for r in tasks)
+    agree, judged = agreement(tasks)
+    agreement_text = (
+        f"{agree} of {judged} labelled and evaluated tasks got the verdict their label names"
+        if judged
+        else "no task is both labelled and evaluated"
+    )
+    settings_text = ", ".join(f"{name} {value}" for name, value in settings_shown(settings))
+    return [
+        f"<h1>{_e(TITLE.lstrip('# '))}</h1>",
+        f'<p class="settings">Settings: {_e(settings_text)}.</p>',
+        '<div class="headline">',
+        f'<div class="stat" id="coverage"><div class="big">{evaluated} / {len(tasks)}</div>'
+        f'<div class="what">tasks evaluated (coverage {rate(evaluated, len(tasks))})</div></div>',
+        f'<div class="stat" id="agreement"><div class="big">{rate(agree, judged)}</div>'
+        f'<div class="what">agreement with the labels: {_e(agreement_text)}</div></div>',
+        "</div>",
+    ]
+
+
+def _confusion(tasks: list[TaskResult]) -> list[str]:
+    counts = confusion_counts(tasks)
+    head = "".join(f'<th scope="col">{_e(v.value)}</th>' for v in VERDICT_ORDER)
+    lines = [
+        "<h2>Verdicts × human labels</h2>",
+        '<table class="confusion" id="confusion">',
+        f'<thead><tr><th scope="col">Label ↓ / verdict →</th>{head}<th scope="col">Total</th></tr></thead>',
+        "<tbody>",
+    ]
+    for lb in LABEL_ORDER:
+        cells = "".join(
+            f'<td class="n{" agree" if AGREEING.get(lb) is v else ""}">{counts[lb, v]}</td>' for v in VERDICT_ORDER
+        )
+        total = sum(counts[lb, v] for v in VERDICT_ORDER)
+        lines.append(f'<tr><th scope="row">{_e(lb.value)}</th>{cells}<td class="n">{total}</td></tr>')
+    totals = [sum(counts[lb, v] for lb in LABEL_ORDER) for v in VERDICT_ORDER]
+    cells = "".join(f'<td class="n">{n}</td>' for n in totals)
+    lines += [
+        f'<tr><th scope="row">Total</th>{cells}<td class="n">{sum(totals)}</td></tr>',
+        "</tbody></table>",
+        '<p class="muted">Highlighted: the verdict each label names (agreement). Unlabeled tasks and tasks not '
+        "evaluated (inconclusive) count for neither side.</p>",
+    ]
+    return lines
+
+
+def _histogram(tasks: list[TaskResult]) -> list[str]:
+    return [
+        "<h2>Completeness histogram</h2>",
+        '<p class="muted">Tasks per completeness bin, one bar per human label. '
+        f"{_e(BINS_NOTE)} Hover a bar for its count.</p>",
+        "<figure>",
+        histogram_svg(tasks),
+        "</figure>",
+    ]
+
+
+def _outputs(r: TaskResult) -> str:
+    found = accepted_wrong_outputs(r)
+    if not found:
+        return '<span class="muted">none</span>'
+    items = [
+        f"<li>{_code(v.inputs)} → expected {_code(v.expected)}, accepted {_code(v.value, 'accepted')}</li>"
+        for v in found[:MAX_OUTPUTS]
+    ]
+    if len(found) > MAX_OUTPUTS:
+        items.append(f'<li class="muted">… and {len(found) - MAX_OUTPUTS} more (see results.json)</li>')
+    return '<ul class="outputs">' + "".join(items) + "</ul>"
+
+
+def _per_task(tasks: list[TaskResult]) -> list[str]:
+    lines = [
+        "<h2>Per task</h2>",
+        '<table class="tasks" id="tasks">',
+        '<colgroup><col style="width: 5%"><col style="width: 16%"><col style="width: 8%"><col style="width: 11%">'
+        '<col style="width: 10%"><col style="width: 11%"><col style="width: 39%"></colgroup>',
+        "<thead><tr><th>Task</th><th>Method</th><th>Label</th><th>Verdict</th><th>Correctness</th>"
+        "<th>Completeness</th><th>Wrong outputs the spec accepts (inputs → expected, accepted)</th></tr></thead>",
+        "<tbody>",
+    ]
+    for r in tasks:
+        s = r.score
+        method = _code(r.method) if r.method else '<span class="muted">(no method)</span>'
+        cause = f'<div class="muted">{_e(_short(r.cause))}</div>' if r.cause else ""
+        lines.append(
+            f"<tr><td>{_e(r.task_id)}</td><td>{method}<div class=\"muted file\">{_e(r.file)}</div></td>"
+            f"<td>{_e(r.label.value)}</td><td><span class=\"verdict\">{_e(r.verdict.value)}</span>{cause}</td>"
+            f'<td class="n">{pct(s.correctness if s else None)}</td>'
+            f'<td class="n">{pct(s.completeness if s else None)}</td><td>{_outputs(r)}</td></tr>'
+        )
+    if not tasks:
+        lines.append('<tr><td colspan="7" class="muted">No task.</td></tr>')
+    return [*lines, "</tbody></table>"]
+
+
+def report_html(results: Sequence[TaskResult], settings: Mapping[str, object]) -> str:
+    tasks = ordered(results)
+    body = [*_headline(tasks, settings), *_confusion(tasks), *_histogram(tasks), *_per_task(tasks)]
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{_e(CSP)}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{_e(TITLE.lstrip('# '))}</title>",
+            f"<style>{CSS}</style>",
+            "</head>",
+            "<body>",
+            "<main>",
+            *body,
+            "</main>",
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )

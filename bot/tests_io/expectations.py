@@ -1,0 +1,427 @@
+"""Pairing the calls of the method under test with the expectations the test code states for them."""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_left
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.dafny.decls import Decl
+from bot.dafny.lexer import LexError, TokKind, tokenize
+from bot.dafny.types import DafnyType
+from bot.dafny.values import Value
+from bot.tests_io.bindings import Binding, EvalError, _environments, evaluate, modified_params
+from bot.tests_io.splitting import (
+    Stmt,
+    StmtKind,
+    _call_of,
+    _calls,
+    _plain_var,
+    _short,
+    _slice,
+    _split_values,
+    _strip_parens,
+    _top_level_index,
+    split_top,
+)
+
+# Operators binding more weakly than `==`: a condition using one is no plain equality.
+_WEAKER_THAN_EQ = ("||", "==>", "<==", "<==>")
+
+
+def is_equality_helper(name: str) -> bool:
+    """`arrayEquals`, `assertArrayEquals`, `sequenceEquals`...: tests call them to compare two values."""
+    return name.lower().endswith("equals")
+
+
+@dataclass(frozen=True)
+class ReadCall:
+    """One call of the method under test with its inputs and the expectation found for it."""
+
+    line: int  # line of the call
+    inputs: tuple[Value, ...]
+    expected: tuple[Value, ...]
+    post: tuple[tuple[int, Value], ...]
+    lines: tuple[int, ...]  # the case's source lines: definitions used, then the call to the expectation
+    note: str = ""  # how the expectation was read, when not from a check (see TestCase.note)
+
+
+@dataclass(frozen=True)
+class CallProblem:
+    line: int
+    reason: str
+
+
+def equalities(stmt: Stmt) -> list[tuple[str, str]]:
+    """The `a == b` facts a statement states: conditions joined by `&&`, `*Equals(a, b)` helpers."""
+    if stmt.kind in (StmtKind.VAR, StmtKind.ASSIGN, StmtKind.CALL):
+        if stmt.call is not None and is_equality_helper(stmt.call.name) and len(stmt.call.args) == 2:
+            return [(stmt.call.args[0], stmt.call.args[1])]
+        return []
+    if stmt.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
+        return []
+    try:
+        toks = [t for t in tokenize(stmt.expr) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return []
+    out: list[tuple[str, str]] = []
+    for part in split_top(_strip_parens(toks), "&&"):
+        conj = _strip_parens(part)
+        if not conj or any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
+            continue  # `r == a || r == b` states no single value
+        eq = _top_level_index(conj, "==")
+        if eq > 0:
+            out.append((_slice(conj[:eq], stmt.expr), _slice(conj[eq + 1 :], stmt.expr)))
+            continue
+        call = _call_of(conj, stmt.expr)
+        if call is not None and is_equality_helper(call.name) and len(call.args) == 2:
+            out.append((call.args[0], call.args[1]))
+        elif len(conj) == 1 and conj[0].kind is TokKind.IDENT:
+            out.append((conj[0].text, "true"))  # `assert ok;`
+        elif len(conj) == 2 and conj[0].text == "!" and conj[1].kind is TokKind.IDENT:
+            out.append((conj[1].text, "false"))
+    return out
+
+
+def _mentioned(stmt: Stmt) -> frozenset[str]:
+    """The identifiers a statement mentions: in its value, condition or call (a VAR's own name is no
+    mention) or, when it has none, anywhere in its text."""
+    try:
+        return frozenset(t.text for t in tokenize(stmt.expr or stmt.text) if t.kind is TokKind.IDENT)
+    except LexError:
+        return frozenset()
+
+
+def _from(sorted_ints: Sequence[int], start: int) -> Iterator[int]:
+    # lazily: callers usually stop at the first few
+    for i in range(bisect_left(sorted_ints, start), len(sorted_ints)):
+        yield sorted_ints[i]
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """The statements of one piece of test code with what is computed once for all their calls."""
+
+    stmts: Sequence[Stmt]
+    call_at: Sequence[int]  # indexes of the calls of the method under test, in order
+    calls: frozenset[int]  # the same, as a set
+    envs: Sequence[Mapping[str, Binding]]  # the variables visible before each statement
+    mentions: Sequence[frozenset[str]]  # _mentioned of each statement
+    last_mention: Mapping[str, int]  # the index of the last statement mentioning each name
+    touches: Mapping[str, Sequence[int]]  # sorted indexes of the statements mentioning or assigning a name
+
+    @staticmethod
+    def of(stmts: Sequence[Stmt], call_at: Sequence[int], envs: Sequence[Mapping[str, Binding]]) -> _Scan:
+        mentions = [_mentioned(s) for s in stmts]
+        last: dict[str, int] = {}
+        touches: dict[str, list[int]] = {}
+        for j, (s, names) in enumerate(zip(stmts, mentions, strict=True)):
+            for name in names:
+                last[name] = j
+            for name in names | set(s.targets):
+                touches.setdefault(name, []).append(j)
+        return _Scan(stmts, call_at, frozenset(call_at), envs, mentions, last, touches)
+
+    def touching(self, names: Collection[str], start: int) -> Iterator[int]:
+        """Indexes from `start` on of the statements mentioning or assigning any of names, in order."""
+        runs = [_from(self.touches.get(name, ()), start) for name in names]
+        last = -1
+        for j in heapq.merge(*runs):
+            if j != last:
+                yield j
+            last = j
+
+
+@dataclass(frozen=True)
+class _Expectation:
+    text: str  # the value's expression
+    line: int
+    env_at: int  # index of the statement whose environment evaluates the text
+    problem: str = ""
+
+
+def read_calls(
+    stmts: Sequence[Stmt],
+    callees: Collection[str],
+    target: Decl,
+    where: Callable[[int], str],
+    qualifiers: Collection[str] | None = None,
+) -> list[ReadCall | CallProblem]:
+    """Each call of `callees` in stmts, read as a test of `target`, in order.
+
+    `where(line)` words a line for messages ("line 14", "line 2 of the case"). With `qualifiers`, only
+    calls written with one of them count (`A` for `A.Add(..)`, "" for a plain `Add(..)`): how same-named
+    methods of different modules are told apart.
+    """
+    envs = _environments(stmts, callees, target, where)
+    call_at = [
+        k for k, s in enumerate(stmts)
+        if _calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))
+    ]
+    if not call_at:
+        return []
+    scan = _Scan.of(stmts, call_at, envs)
+    return [_read_call(scan, k, target, where) for k in call_at]
+
+
+def _read_call(scan: _Scan, k: int, target: Decl, where: Callable[[int], str]) -> ReadCall | CallProblem:
+    stmts, envs = scan.stmts, scan.envs
+    s = stmts[k]
+    call = s.call
+    if call is None:  # read_calls only passes calls
+        return CallProblem(s.line, f"{where(s.line)}: not a call")
+    at = where(s.line)
+    if s.problem:
+        return CallProblem(s.line, f"{at}: {s.problem}")
+    if len(call.args) != len(target.params):
+        return CallProblem(
+            s.line,
+            f"{at}: the call passes {len(call.args)} argument(s), `{target.name}` takes {len(target.params)}",
+        )
+    outs = s.targets
+    if len(outs) != len(target.returns):
+        if not outs:
+            return CallProblem(s.line, f"{at}: the call drops the result of `{target.name}`")
+        return CallProblem(
+            s.line,
+            f"{at}: the call assigns {len(outs)} variable(s), `{target.name}` returns {len(target.returns)}",
+        )
+    inputs: list[Value] = []
+    lines: set[int] = {s.line}
+    for i, (arg, param) in enumerate(zip(call.args, target.params, strict=True)):
+        try:
+            v, used = evaluate(arg, param.type, envs[k])
+        except EvalError as e:
+            return CallProblem(
+                s.line,
+                f"{at}: cannot evaluate argument {i + 1} `{_short(arg)}` "
+                f"({param.name}: {param.type_text}): {e}",
+            )
+        inputs.append(v)
+        lines |= used
+    # what to look for: the result variables, and the arrays the method changes
+    watch: dict[str, tuple[str, int]] = {name: ("out", i) for i, name in enumerate(outs)}
+    changed = modified_params(target)
+    for i in changed:
+        name = _plain_var(call.args[i])
+        if name is not None and name not in watch:
+            watch[name] = ("post", i)
+    found, note = _find_expectations(scan, k, watch, len(outs), len(changed))
+    missing = [name for name in outs if name not in found]
+    taken = ""
+    if len(missing) == 1 and not note:
+        # no check at all: perhaps the expected value sits unused in a variable declared before the call
+        i = outs.index(missing[0])
+        picked = _unused_before(scan, k, target.returns[i].type)
+        if isinstance(picked, _Expectation):
+            found[missing[0]] = picked
+            taken = (
+                f"expected value taken from `{picked.text}` (line {picked.line}), "
+                "declared before the call and never compared"
+            )
+        else:
+            note = picked
+    if any(name not in found for name in outs) or not found:
+        if not note and found and missing:
+            checked = [f"`{name}`" for name in outs if name in found]
+            verb = "is" if len(checked) == 1 else "are"
+            at_line = max(e.line for e in found.values())
+            lacking = ", ".join(f"`{name}`" for name in missing)
+            note = f"only {', '.join(checked)} {verb} checked, at line {at_line}; nothing gives {lacking}"
+        note = note or _unused_hint(scan, k)
+        why = f" ({note})" if note else ""
+        return CallProblem(s.line, f"no expected value found for the call at {at}{why}")
+    expected: list[Value] = []
+    post: list[tuple[int, Value]] = []
+    last = s.end_line
+    for name, (role, i) in watch.items():
+        exp = found.get(name)
+        if exp is None:
+            continue
+        if exp.problem:
+            return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}")
+        param = target.returns[i] if role == "out" else target.params[i]
+        try:
+            v, used = evaluate(exp.text, param.type, envs[exp.env_at])
+        except EvalError as e:
+            if role == "post":
+                what = f"`{name}` after the call"
+            else:
+                what = f"`{name}`" if name == param.name else f"`{name}` (out-parameter `{param.name}`)"
+            return CallProblem(
+                s.line,
+                f"{where(exp.line)}: cannot read the expected value "
+                f"`{_short(exp.text)}` of {what} as {param.type_text}: {e}",
+            )
+        lines |= used
+        if not taken or name not in missing:
+            last = max(last, exp.line)
+        if role == "out":
+            expected.append(v)
+        else:
+            post.append((i, v))
+    lines |= set(range(s.line, last + 1))
+    return ReadCall(
+        s.line,
+        tuple(inputs),
+        tuple(expected),
+        tuple(sorted(post, key=lambda p: p[0])),
+        tuple(sorted(lines)),
+        taken,
+    )
+
+
+def _region(scan: _Scan, k: int) -> tuple[int, int]:
+    """The statements between the call before stmts[k] and the one after it (exclusive)."""
+    at = bisect_left(scan.call_at, k)
+    prev = scan.call_at[at - 1] if at > 0 else -1
+    nxt = scan.call_at[at + 1] if at + 1 < len(scan.call_at) else len(scan.stmts)
+    return prev, nxt
+
+
+def _unused_vars(scan: _Scan, lo: int, hi: int) -> list[tuple[int, str]]:
+    """(index, name) of the variables defined by literal VARs in stmts[lo:hi] that no later statement
+    mentions."""
+    out: list[tuple[int, str]] = []
+    for j in range(lo, hi):
+        s = scan.stmts[j]
+        if s.kind is not StmtKind.VAR or s.commented or s.call is not None:
+            continue
+        out += [(j, name) for name in s.targets if scan.last_mention.get(name, -1) <= j]
+    return out
+
+
+def _unused_before(scan: _Scan, k: int, out_type: DafnyType) -> _Expectation | str:
+    """The expectation an unused variable declared before the call (since the call before) gives, when
+    exactly one such variable holds a value of the output's type; else a note saying why none."""
+    prev, _ = _region(scan, k)
+    latest = {name: j for j, name in _unused_vars(scan, prev + 1, k)}  # a name declared twice: the last
+    fitting: list[tuple[int, str]] = []
+    for name, j in sorted(latest.items(), key=lambda item: item[1]):
+        if scan.stmts[j].problem:
+            continue
+        try:
+            evaluate(name, out_type, scan.envs[k])
+        except EvalError:
+            continue
+        fitting.append((j, name))
+    if len(fitting) == 1:
+        j, name = fitting[0]
+        return _Expectation(name, scan.stmts[j].line, k)
+    if len(fitting) > 1:
+        names = ", ".join(f"`{name}` (line {scan.stmts[j].line})" for j, name in fitting)
+        return f"{names} are declared before the call and never compared: cannot tell which is the expected value"
+    return ""
+
+
+def _unused_hint(scan: _Scan, k: int) -> str:
+    """A variable defined near the call that nothing uses: perhaps the expected value, never compared."""
+    prev, nxt = _region(scan, k)
+    unused = _unused_vars(scan, prev + 1, nxt)
+    if not unused:
+        return ""
+    j, name = unused[0]
+    return f"`{name}` defined at line {scan.stmts[j].line} is never compared with the result"
+
+
+def _find_expectations(
+    scan: _Scan,
+    k: int,
+    watch: Mapping[str, tuple[str, int]],
+    n_outs: int,
+    n_changed: int,
+) -> tuple[dict[str, _Expectation], str]:
+    """The nearest expectation after stmts[k] for each watched variable, and a note when some lack one.
+
+    Statements are read one by one up to the next call; after it only those that mention or assign a
+    variable still lacking an expectation can matter, and only they are read (so a test method with
+    many calls is read in linear time).
+    """
+    stmts = scan.stmts
+    found: dict[str, _Expectation] = {}
+    pending = set(watch)
+    note = ""
+    after_next_call = False
+
+    def read(j: int) -> None:
+        nonlocal note, after_next_call
+        s = stmts[j]
+        if j in scan.calls:
+            after_next_call = True
+            # calling the method again on the same array changes it: its state is no longer this call's
+            for arg in s.call.args if s.call is not None else ():
+                name = _plain_var(arg)
+                if name is not None and name in pending and watch[name][0] == "post":
+                    pending.discard(name)
+                    note = note or f"`{name}` is changed again by the call at line {s.line} before any check"
+        if not s.commented and s.kind in (StmtKind.VAR, StmtKind.ASSIGN):
+            for name in s.targets:
+                if name in pending:
+                    pending.discard(name)
+                    note = note or f"`{name}` is assigned again at line {s.line} before any check"
+        if s.kind is StmtKind.EXPECTED_COMMENT:
+            # a value without a variable: it belongs to the nearest call before it
+            if after_next_call or found:
+                return
+            texts = _comment_targets(s, watch, n_outs, n_changed)
+            if isinstance(texts, str):
+                note = note or texts
+                return
+            for name, text in texts.items():
+                if name in pending:
+                    found[name] = _Expectation(text, s.line, j)
+                    pending.discard(name)
+            return
+        hit = False
+        other_vars: list[str] = []
+        for a, b in equalities(s):
+            for side, other in ((a, b), (b, a)):
+                name = _plain_var(side)
+                if name is not None and name in pending:
+                    found[name] = _Expectation(other, s.line, j, s.problem)
+                    pending.discard(name)
+                    hit = True
+                    break
+                if name is not None:
+                    other_vars.append(name)
+        if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
+            return
+        mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]
+        if mentioned:
+            note = f"`{_short(s.text)}` at line {s.line} is not an equality with a value"
+        elif other_vars and not after_next_call:
+            note = f"the check `{_short(s.text)}` at line {s.line} is about `{other_vars[0]}`"
+
+    j = k + 1
+    while j < len(stmts) and pending and not after_next_call:
+        read(j)
+        j += 1
+    if pending:
+        # past the next call a statement that neither mentions nor assigns a pending variable changes
+        # nothing above: comments are the previous call's, checks of other variables give no note
+        for i in scan.touching(sorted(pending), j):
+            if not pending:
+                break
+            read(i)
+    return found, note
+
+
+def _comment_targets(
+    s: Stmt, watch: Mapping[str, tuple[str, int]], n_outs: int, n_changed: int
+) -> dict[str, str] | str:
+    """Which watched variable(s) an `//expected V` comment gives values for, or why it cannot tell."""
+    outs = [name for name, (role, _) in watch.items() if role == "out"]
+    if n_outs == 1:
+        return {outs[0]: s.expr}
+    if n_outs > 1:
+        parts = _split_values(s.expr, n_outs)
+        if parts is None:
+            return f"the expected value at line {s.line} should list {n_outs} values, one per out-parameter"
+        return dict(zip(outs, parts, strict=True))
+    posts = [name for name, (role, _) in watch.items() if role == "post"]
+    if len(posts) == 1 and n_changed == 1:
+        return {posts[0]: s.expr}
+    if n_changed > 1:
+        return f"the expected value at line {s.line} does not say which of the changed arrays it is about"
+    return f"the expected value at line {s.line} is about an array the test does not name"

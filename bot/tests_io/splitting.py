@@ -1,0 +1,332 @@
+"""Statements of test code: splitting text into statements, and the token helpers they are read with.
+
+Pure code, shared by the `.dfy` test-method reader and the MBPP JSON reader. Test code is a flat list
+of statements (`var a1 := new int[] [1, 2];`, `var r := M(a1);`, `assert r == 5;`) plus comments that
+carry expectations (`//expected [4, 5]`, `//assert r == 5;`). Only `parse_statements` raises (on text
+that does not even lex); otherwise what cannot be read becomes a `CallProblem` saying where and why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
+
+
+class StmtKind(Enum):
+    VAR = "var"  # var x := E;  var x: T := E;  var r1, r2 := M(..);
+    ASSIGN = "assign"  # x := E;
+    CALL = "call"  # M(args);
+    ASSERT = "assert"
+    EXPECT = "expect"
+    PRINT = "print"
+    EXPECTED_COMMENT = "expected comment"  # //expected [4, 5]
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str  # the method name (the last part of a qualified name)
+    args: tuple[str, ...]  # argument texts as written
+    qualifier: str = ""  # what stands before the name: `A.B` in `A.B.Add(..)`, "" for `Add(..)`
+
+
+@dataclass(frozen=True)
+class Stmt:
+    kind: StmtKind
+    line: int
+    end_line: int
+    text: str  # as written
+    targets: tuple[str, ...] = ()  # variables a VAR or ASSIGN defines
+    expr: str = ""  # right-hand side, condition, or the value text of an expected comment
+    call: Call | None = None  # when the statement is, or assigns, exactly one call
+    commented: bool = False  # read from a `//` comment
+    problem: str = ""  # why the statement is malformed (e.g. a missing `;`)
+
+
+# Keywords that start a statement: seeing one in the middle of a statement means a `;` is missing.
+_STARTERS = frozenset({"var", "assert", "expect", "print"})
+# Identifiers a literal may contain besides variables.
+_LITERAL_WORDS = frozenset(
+    {"true", "false", "new", "null", "as", "int", "nat", "bool", "char", "real", "string", "seq", "array"}
+)
+# Statements whose `{` opens a block rather than a set display.
+_BLOCK_HEADS = frozenset({"if", "else", "while", "for", "forall", "match", "case", "calc", "label"})
+_MAX_SHOWN = 60
+_MISSING_SEMICOLON = "missing `;`"
+
+
+def _short(text: str) -> str:
+    """Text for a message: one line, at most _MAX_SHOWN characters."""
+    one = " ".join(text.split())
+    return one if len(one) <= _MAX_SHOWN else one[: _MAX_SHOWN - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------------
+# splitting
+
+
+def parse_statements(text: str) -> list[Stmt]:
+    """The statements of a piece of test code; raises LexError (with line and column) on broken text."""
+    return split_statements(tokenize(text, keep_comments=True), text)
+
+
+def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
+    """Split tokens (of `source`, comments kept) into statements; blocks are flattened."""
+    out: list[Stmt] = []
+    cur: list[Token] = []
+    opened: list[Token] = []  # brackets open in the current statement
+
+    def flush(problem: str = "") -> None:
+        if cur:
+            out.append(_statement(cur, source, problem=problem))
+            cur.clear()
+        opened.clear()
+
+    for tok in tokens:
+        if tok.kind is TokKind.COMMENT:
+            stmt = _comment_statement(tok)
+            if stmt is not None:
+                out.append(stmt)
+            continue
+        if tok.kind is TokKind.OP and tok.text == ";" and opened and opened[-1].text in ("(", "["):
+            # no test statement has a `;` inside parentheses or brackets: one was never closed
+            flush(f"`{opened[-1].text}` at line {opened[-1].line} is not closed")
+            continue
+        if tok.kind is TokKind.OP and not opened:
+            if tok.text == ";":
+                flush()
+                continue
+            if tok.text == "{" and (not cur or cur[0].text in _BLOCK_HEADS):
+                # a block such as `if c { .. }`: its header is no test statement, its body is read
+                cur.clear()
+                continue
+            if tok.text == "}":
+                flush(_MISSING_SEMICOLON)
+                continue
+        if tok.kind is TokKind.IDENT and not opened and tok.text in _STARTERS and cur:
+            flush(_MISSING_SEMICOLON)
+        if tok.kind is TokKind.OP:
+            if tok.text in ("(", "[", "{", "{:"):
+                opened.append(tok)
+            elif tok.text in (")", "]", "}") and opened:
+                opened.pop()
+        cur.append(tok)
+    flush(f"`{opened[-1].text}` at line {opened[-1].line} is not closed" if opened else _MISSING_SEMICOLON)
+    return out
+
+
+def _statement(toks: Sequence[Token], source: str, problem: str = "", commented: bool = False) -> Stmt:
+    first, last = toks[0], toks[-1]
+    text = source[first.start : last.end]
+    if problem == _MISSING_SEMICOLON:
+        problem = f"`{_short(text)}` has no `;` at its end"
+    elif problem:
+        problem = f"`{_short(text)}`: {problem}"
+    base = Stmt(
+        kind=StmtKind.OTHER,
+        line=first.line,
+        end_line=last.line,
+        text=text,
+        commented=commented,
+        problem=problem,
+    )
+    head = first.text if first.kind is TokKind.IDENT else ""
+    if head == "var":
+        return _var_or_assign(StmtKind.VAR, toks[1:], source, base)
+    if head in ("assert", "expect"):
+        rest = list(toks[1:])
+        # `assert {:attr} E`: drop attributes
+        while rest and rest[0].text == "{:":
+            close = matching_close(rest, 0)
+            rest = rest[close + 1 :] if close >= 0 else []
+        if head == "expect":
+            comma = _top_level_index(rest, ",")
+            if comma >= 0:
+                rest = rest[:comma]  # the message
+        kind = StmtKind.ASSERT if head == "assert" else StmtKind.EXPECT
+        return replace(base, kind=kind, expr=_slice(rest, source))
+    if head == "print":
+        return replace(base, kind=StmtKind.PRINT)
+    if _top_level_index(toks, ":=") >= 0:
+        return _var_or_assign(StmtKind.ASSIGN, toks, source, base)
+    call = _call_of(toks, source)
+    if call is not None:
+        return replace(base, kind=StmtKind.CALL, call=call, expr=text)
+    return base
+
+
+def _var_or_assign(kind: StmtKind, toks: Sequence[Token], source: str, base: Stmt) -> Stmt:
+    at = _top_level_index(toks, ":=")
+    lhs = toks if at < 0 else toks[:at]
+    rhs = [] if at < 0 else toks[at + 1 :]
+    names: list[str] = []
+    for part in split_top(lhs, ",", angle=True):
+        # `x` or `x: T` (a VAR); an ASSIGN to `a[i]` or `o.f` is no test statement
+        if not part or part[0].kind is not TokKind.IDENT:
+            return base
+        if len(part) > 1 and not (kind is StmtKind.VAR and part[1].text == ":"):
+            return base
+        names.append(part[0].text)
+    return replace(
+        base, kind=kind, targets=tuple(names), expr=_slice(rhs, source), call=_call_of(rhs, source)
+    )
+
+
+def _comment_statement(tok: Token) -> Stmt | None:
+    """A `//` comment that states an expectation, as a statement; None for any other comment."""
+    if not tok.text.startswith("//"):
+        return None
+    content = tok.text[2:].strip()
+    m = re.match(r"[A-Za-z]+", content)
+    if m is None:
+        return None
+    word = m.group(0)
+    if word in ("assert", "expect"):
+        return _commented_code(content, tok)
+    if not word.lower().startswith("expe"):
+        return None
+    # `expected`, and the misspellings tests contain (`expeced`)
+    rest = content[len(word) :].strip()
+    rest = re.sub(r"\A(?:output|result|value)?\s*[:=]?(?!=)\s*", "", rest).strip()
+    rest = rest.rstrip(";").strip()
+    if not rest:
+        return None
+    if _has_top_level(rest, "=="):
+        return _commented_code("assert " + rest, tok)
+    return Stmt(
+        kind=StmtKind.EXPECTED_COMMENT,
+        line=tok.line,
+        end_line=tok.line,
+        text=tok.text,
+        expr=rest,
+        commented=True,
+    )
+
+
+def _commented_code(content: str, tok: Token) -> Stmt | None:
+    try:
+        toks = [t for t in tokenize(content) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return None
+    # comments are not compiled: a missing `;` is no problem there
+    end = _top_level_index(toks, ";")
+    if end >= 0:
+        toks = toks[:end]
+    if len(toks) < 2:
+        return None
+    # positions from the comment's own text; lines from the comment
+    fixed = [Token(t.kind, t.text, t.start, t.end, tok.line, t.col) for t in toks]
+    return replace(_statement(fixed, content, commented=True), text=tok.text)
+
+
+# ---------------------------------------------------------------------------------------------------
+# token helpers
+
+
+def _slice(toks: Sequence[Token], source: str) -> str:
+    return source[toks[0].start : toks[-1].end] if toks else ""
+
+
+def split_top(toks: Sequence[Token], sep: str, angle: bool = False) -> list[list[Token]]:
+    """Split at `sep` outside brackets (and outside `<..>` when angle, for types)."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.kind is TokKind.OP:
+            if t.text in ("(", "[", "{", "{:") or (angle and t.text == "<"):
+                depth += 1
+            elif t.text in (")", "]", "}") or (angle and t.text == ">"):
+                depth -= 1
+            elif angle and t.text == ">>":
+                depth -= 2
+            elif t.text == sep and depth == 0:
+                parts.append([])
+                continue
+        parts[-1].append(t)
+    return parts
+
+
+def _top_level_index(toks: Sequence[Token], op: str) -> int:
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.kind is not TokKind.OP:
+            continue
+        if t.text in ("(", "[", "{", "{:"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        elif t.text == op and depth == 0:
+            return k
+    return -1
+
+
+def _has_top_level(text: str, op: str) -> bool:
+    try:
+        toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return False
+    return _top_level_index(toks, op) >= 0
+
+
+def _call_of(toks: Sequence[Token], source: str) -> Call | None:
+    """`M(a, b)` or `X.M(a, b)` spanning exactly toks."""
+    k = 0
+    while k + 1 < len(toks) and toks[k].kind is TokKind.IDENT and toks[k + 1].text == ".":
+        k += 2
+    if k + 1 >= len(toks) or toks[k].kind is not TokKind.IDENT or toks[k + 1].text != "(":
+        return None
+    if toks[k].text in _LITERAL_WORDS:
+        return None
+    close = matching_close(list(toks), k + 1)
+    if close != len(toks) - 1:
+        return None
+    inner = toks[k + 2 : close]
+    args = tuple(_slice(p, source) for p in split_top(inner, ",")) if inner else ()
+    return Call(toks[k].text, args, ".".join(t.text for t in toks[:k:2]))
+
+
+def _strip_parens(toks: list[Token]) -> list[Token]:
+    while len(toks) >= 2 and toks[0].text == "(" and matching_close(toks, 0) == len(toks) - 1:
+        toks = toks[1:-1]
+    return toks
+
+
+def _calls(stmt: Stmt, callees: Collection[str]) -> bool:
+    return (
+        stmt.call is not None
+        and stmt.call.name in callees
+        and stmt.kind in (StmtKind.VAR, StmtKind.ASSIGN, StmtKind.CALL)
+        and not stmt.commented
+    )
+
+
+def _plain_var(text: str) -> str | None:
+    """The variable `x` of text `x`, `x[..]` or `(x)`; None otherwise."""
+    try:
+        toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return None
+    toks = _strip_parens(toks)
+    if len(toks) == 1 and toks[0].kind is TokKind.IDENT:
+        return toks[0].text
+    if len(toks) == 4 and toks[0].kind is TokKind.IDENT and [t.text for t in toks[1:]] == ["[", "..", "]"]:
+        return toks[0].text
+    return None
+
+
+def _split_values(text: str, n: int) -> list[str] | None:
+    """The n parts of `[v1, v2]` or `(v1, v2)`: an expected comment for a method with n outputs."""
+    try:
+        toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return None
+    if len(toks) < 2 or toks[0].text not in ("[", "(") or matching_close(toks, 0) != len(toks) - 1:
+        return None
+    parts = split_top(toks[1:-1], ",")
+    if len(parts) != n or not all(parts):
+        return None
+    return [_slice(p, text) for p in parts]

@@ -1,0 +1,152 @@
+"""The Dafny 2.x backend: `dafny /compile:0 /proc:... /xml:F`.
+
+What was checked against what:
+
+* Dafny 2.3 (Debian, mono), measured on this machine:
+  - `dafny /version` prints `Dafny 2.3.0.10506` first and exits non-zero (no input file);
+    `dafny --version` prints `Dafny: Error: unknown switch: --version` and exits 1.
+  - `/xml:F` writes `<method name="Impl$$_module.__default.X">` with `<error message= line= column=>`
+    (children `<related line=>`) and `<conclusion outcome= duration=>`; outcomes seen: `correct`,
+    `errors`, `timedout`. The file starts with a UTF-8 BOM. On parse/resolution errors (exit 2) the
+    file holds no `<method>`.
+  - Exit codes: 0 verified, 1 bad command line, 2 parse/resolution errors, 4 verification errors or
+    time-outs.
+  - `/proc:P` matches P, where `*` is a wildcard, against the WHOLE Boogie name (not a substring) and
+    may be repeated. Names are mangled: `SpecScore_h1` is `Impl$$_module.__default.SpecScore__h1`, so
+    `/proc:Impl*SpecScore_h1` matches nothing, `/proc:Impl*SpecScore__h1` matches h1 but not h12, and
+    one argument holding two space-separated patterns matches nothing. We pass one
+    `/proc:Impl$$*.__default.<mangled name>` per harness method: the prelude's lemmas are not
+    re-verified and the harness methods' own well-formedness checks are skipped.
+  - z3 4.8.12 prints `Prover error: line N column M: unknown parameter 'model_compress'` followed by a
+    `Legal parameters are:` block; harmless, filtered out of every message.
+  - A goal that times out reliably under `/timeLimit:1`: factoring a 64-bit semiprime over `bv64`
+    (nonlinear `int` goals sometimes end as `errors` instead, z3 giving up as "incomplete").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+
+from bot.outcomes import Outcome, Result
+from bot.verifier.output import (
+    _CRASH_MARKERS,
+    FILE_NAME,
+    MODEL_FILE,
+    _all,
+    _BoogieMethod,
+    _crash,
+    _describe,
+    _Layout,
+    _parse_boogie_xml,
+    _run_batch,
+    _run_failure,
+    _start_batch,
+    _tail,
+    _timeout_message,
+    attribute_models,
+    filter_noise,
+    mangle,
+)
+from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _wall_limit
+from bot.verifier.version import VerifierInfo
+
+
+@dataclass(frozen=True)
+class Dafny2Backend:
+    """`dafny /compile:0 ... /xml:F` (Dafny 2.x command line).
+
+    The whole process gets `wall_base + wall_per_method * methods` seconds (per method: the time limit
+    unless given); on expiry its process group is killed.
+    """
+
+    info: VerifierInfo
+    z3_path: str | None = None
+    wall_base: float = 30.0
+    wall_per_method: float | None = None
+
+    def flags_id(self, time_limit: int) -> str:
+        z3 = f" /z3exe:{self.z3_path}" if self.z3_path else ""
+        return f"dafny {self.info.version}: /compile:0 /errorTrace:0 /timeLimit:{time_limit} /proc:Impl*{z3}"
+
+    def command(
+        self, names: Sequence[str], time_limit: int, xml_name: str, model_name: str | None = None
+    ) -> list[str]:
+        argv = [*self.info.command, "/compile:0", "/nologo", "/errorTrace:0", f"/timeLimit:{time_limit}"]
+        argv += [f"/proc:Impl$$*.__default.{mangle(name)}" for name in names]
+        if self.z3_path:
+            argv.append(f"/z3exe:{self.z3_path}")
+        if model_name is not None:
+            argv.append(f"/mv:{model_name}")
+        return [*argv, f"/xml:{xml_name}", FILE_NAME]
+
+    def wall_limit(self, time_limit: int, count: int) -> float:
+        return _wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
+
+    def verify_batch(
+        self,
+        prelude: str,
+        methods: Sequence[tuple[str, str]],
+        time_limit: int,
+        models: Collection[str] = frozenset(),
+    ) -> dict[str, Result]:
+        names, wanted, settled = _start_batch(prelude, methods, models)
+        if settled is not None:
+            return settled
+        wall = self.wall_limit(time_limit, len(names))
+        model_name = MODEL_FILE if wanted else None
+        argv = self.command(names, time_limit, "report.xml", model_name)
+        layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name)
+        results = self._results(layout, names, run, report, time_limit, wall)
+        if not wanted or model is None or report is None:
+            return results
+        found = attribute_models(_parse_boogie_xml(report), model.decode("utf-8", errors="replace"))
+        for name in wanted:
+            text = found.get(mangle(name), "")
+            if text and results[name].outcome is Outcome.REFUTED:
+                results[name] = replace(results[name], model=text)
+        return results
+
+    def _results(
+        self,
+        layout: _Layout,
+        names: Sequence[str],
+        run: _Run,
+        report: bytes | None,
+        time_limit: int,
+        wall: float,
+    ) -> dict[str, Result]:
+        by_mangled = {mangle(name): name for name in names}
+        concluded: dict[str, Result] = {}
+        for method in _parse_boogie_xml(report or b""):
+            name = by_mangled.get(method.name)
+            if name is not None and method.outcome:
+                concluded[name] = self._conclusion(layout, name, method, time_limit)
+        rest = [name for name in names if name not in concluded]
+        output = filter_noise(run.output)
+        failed = _run_failure(rest, run, wall)
+        if failed is not None:
+            return {**concluded, **failed}
+        if run.returncode == 1:
+            return {**concluded, **_all(rest, Outcome.ERROR, BAD_COMMAND_LINE + _tail(output), run.seconds)}
+        if run.returncode not in (0, 2, 4) or any(marker in output for marker in _CRASH_MARKERS):
+            return {**concluded, **_crash(rest, run, output)}
+        if run.returncode == 2 and not concluded:
+            # Parse or resolution errors: nothing was verified; deterministic, so worth caching.
+            return _all(names, Outcome.ERROR, output or "parse or resolution error", run.seconds)
+        if report is None:
+            return {**concluded, **_crash(rest, run, "no /xml report was written\n" + output)}
+        return {**concluded, **{name: Result(Outcome.ERROR, NO_RESULT, 0.0) for name in rest}}
+
+    @staticmethod
+    def _conclusion(layout: _Layout, name: str, method: _BoogieMethod, time_limit: int) -> Result:
+        details = [_describe(layout, name, line, text, related) for line, text, related in method.errors]
+        if method.outcome == "correct":
+            return Result(Outcome.VERIFIED, "", method.seconds)
+        if method.outcome == "errors":
+            return Result(Outcome.REFUTED, "\n".join(details), method.seconds)
+        if method.outcome in ("timedout", "timeout", "outofresource"):
+            return Result(Outcome.TIMEOUT, _timeout_message(time_limit, details), method.seconds)
+        if method.outcome == "outofmemory":
+            return Result(Outcome.ERROR, OUT_OF_MEMORY, method.seconds)
+        return Result(Outcome.ERROR, f"verifier outcome '{method.outcome}'", method.seconds)

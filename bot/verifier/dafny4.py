@@ -1,0 +1,240 @@
+"""The Dafny 3.x/4.x backend: `dafny verify ... --log-format json;LogFileName=F`.
+
+What was checked against what:
+
+* Dafny 3.x/4.x (cannot be installed here), checked against the dafny-lang/dafny sources:
+  - `JsonVerificationLogger` (`--log-format "json;LogFileName=F"`) writes
+    `{"verificationResults": [{"name", "outcome", "runTime", "resourceCount", "vcResults": [...]}]}`;
+    `name` is the verification scope, e.g. `M (correctness)` / `M (well-formedness)`
+    (`VerificationResultLogger.Report` groups by `Task.ScopeId`; TRX test expectations show
+    `ExampleWithSplits (correctness)`); `outcome` is a `VcOutcome`: Correct, Errors, Inconclusive,
+    TimedOut, OutOfResource, OutOfMemory, SolverException. It carries no error messages, so those are
+    read from the console diagnostics `F(line,col): Error: ...` and attributed by line range.
+  - Exit codes (`DafnyDriver.ExitValue`): 0 success, 1 command-line error, 2 Dafny (parse/resolution)
+    error, 3 compile error, 4 verification error. Since PR #5180 (4.6) warnings fail the run unless
+    `--allow-warnings` is given: so exit 2 with a usable log is read from the log.
+  - `--filter-symbol S` (4.5+, replaced `--boogie-filter`) keeps symbols whose fully qualified name
+    CONTAINS S and takes one value, so a batch is filtered by its names' common prefix and results for
+    other names are ignored. `--boogie-filter P` (before 4.5) takes Boogie `/proc` patterns and may be
+    repeated.
+  - Which of these options a given `dafny` has is read from `dafny verify --help`, not assumed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
+
+from bot.models import console_counterexamples
+from bot.outcomes import Outcome, Result
+from bot.verifier.output import (
+    _CRASH_MARKERS,
+    FILE_NAME,
+    _all,
+    _crash,
+    _Layout,
+    _messages_by_method,
+    _run_batch,
+    _run_failure,
+    _start_batch,
+    _tail,
+    _timeout_message,
+    filter_noise,
+    mangle,
+)
+from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _wall_limit
+from bot.verifier.version import VerifierInfo
+
+_SCOPE_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # " (correctness)", " (well-formedness)"
+_TIMESPAN = re.compile(r"^-?(?:(\d+)\.)?(\d+):(\d+):(\d+(?:\.\d+)?)$")
+
+# How bad each scope outcome is for the method, and what it means; a method has several scopes.
+_VC_OUTCOMES: dict[str, tuple[int, Outcome]] = {
+    "correct": (0, Outcome.VERIFIED),
+    "timedout": (1, Outcome.TIMEOUT),
+    "outofresource": (1, Outcome.TIMEOUT),
+    "inconclusive": (2, Outcome.ERROR),
+    "outofmemory": (2, Outcome.ERROR),
+    "solverexception": (2, Outcome.ERROR),
+    "errors": (3, Outcome.REFUTED),
+}
+
+# Assumed when `dafny verify --help` could not be read: the current command line.
+MODERN_OPTIONS = frozenset({"--filter-symbol", "--allow-warnings", "--cores", "--verification-time-limit"})
+
+
+def _timespan(text: object) -> float:
+    m = _TIMESPAN.match(str(text))
+    if not m:
+        return 0.0
+    days, hours, minutes, seconds = m.groups()
+    return int(days or 0) * 86400 + int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+def parse_json_log(text: str) -> dict[str, list[tuple[str, float]]]:
+    """Scope outcomes per symbol (last name component) from a `--log-format json` file; {} if unreadable."""
+    data: object = None
+    for chunk in (text, *text.splitlines()):
+        try:
+            data = json.loads(chunk)
+            break
+        except ValueError:
+            continue
+    entries = data.get("verificationResults") if isinstance(data, dict) else None
+    found: dict[str, list[tuple[str, float]]] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        symbol = _SCOPE_SUFFIX.sub("", entry["name"]).rsplit(".", 1)[-1]
+        found.setdefault(symbol, []).append((str(entry.get("outcome", "")), _timespan(entry.get("runTime"))))
+    return found
+
+
+@dataclass(frozen=True)
+class Dafny4Backend:
+    """`dafny verify ... --log-format json;LogFileName=F` (Dafny 3.x/4.x command line).
+
+    `options` are those `dafny verify --help` lists (None: assume MODERN_OPTIONS); optional flags are
+    only passed when listed. Wall-clock limit as in Dafny2Backend.
+    """
+
+    info: VerifierInfo
+    z3_path: str | None = None
+    wall_base: float = 30.0
+    wall_per_method: float | None = None
+    options: frozenset[str] | None = field(default=None)
+
+    def _has(self, option: str) -> bool:
+        return option in (MODERN_OPTIONS if self.options is None else self.options)
+
+    def _fixed_flags(self, time_limit: int) -> list[str]:
+        flags = ["--verification-time-limit", str(time_limit)]
+        if self._has("--cores"):
+            flags += ["--cores", "1"]  # the engine runs one process per core already
+        if self._has("--allow-warnings"):
+            flags.append("--allow-warnings")
+        if self.z3_path:
+            flags += ["--solver-path", self.z3_path]
+        return flags
+
+    def flags_id(self, time_limit: int) -> str:
+        scope = "filter-symbol" if self._has("--filter-symbol") else "boogie-filter"
+        return f"dafny {self.info.version}: verify {' '.join(self._fixed_flags(time_limit))} ({scope})"
+
+    def filter_flags(self, names: Sequence[str]) -> list[str]:
+        if self._has("--filter-symbol"):
+            prefix = os.path.commonprefix(list(names))
+            return ["--filter-symbol", prefix] if prefix else []
+        if self._has("--boogie-filter"):
+            flags: list[str] = []
+            for name in names:
+                # The Boogie spelling differs between versions: match either.
+                for spelling in dict.fromkeys((name, mangle(name))):
+                    flags += ["--boogie-filter", f"*.{spelling}"]
+            return flags
+        return []
+
+    def command(
+        self, names: Sequence[str], time_limit: int, log_name: str, counterexamples: bool = False
+    ) -> list[str]:
+        extract = ["--extract-counterexample"] if counterexamples and self.can_extract_counterexamples else []
+        return [
+            *self.info.command,
+            "verify",
+            FILE_NAME,
+            *self._fixed_flags(time_limit),
+            *extract,
+            "--log-format",
+            f"json;LogFileName={log_name}",
+            *self.filter_flags(names),
+        ]
+
+    @property
+    def can_extract_counterexamples(self) -> bool:
+        """Only when `dafny verify --help` lists the option (never assumed)."""
+        return self.options is not None and "--extract-counterexample" in self.options
+
+    def wall_limit(self, time_limit: int, count: int) -> float:
+        return _wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
+
+    def verify_batch(
+        self,
+        prelude: str,
+        methods: Sequence[tuple[str, str]],
+        time_limit: int,
+        models: Collection[str] = frozenset(),
+    ) -> dict[str, Result]:
+        names, wanted, settled = _start_batch(prelude, methods, models)
+        if settled is not None:
+            return settled
+        wall = self.wall_limit(time_limit, len(names))
+        argv = self.command(names, time_limit, "log.json", counterexamples=bool(wanted))
+        layout, run, data, _ = _run_batch(prelude, methods, argv, wall)
+        log = None if data is None else data.decode("utf-8", errors="replace")
+        results = self._results(layout, names, run, log, time_limit, wall)
+        if not wanted or "--extract-counterexample" not in argv:
+            return results
+        found: dict[str, str] = {}
+        for lines, block in console_counterexamples(run.output, FILE_NAME):
+            owners = {layout.owner(line) for line in lines}
+            owner = owners.pop() if len(owners) == 1 else None
+            if owner is not None:
+                found[owner] = found.get(owner, "") + block
+        for name in wanted:
+            if found.get(name) and results[name].outcome is Outcome.REFUTED:
+                results[name] = replace(results[name], model=found[name])
+        return results
+
+    def _results(
+        self,
+        layout: _Layout,
+        names: Sequence[str],
+        run: _Run,
+        log: str | None,
+        time_limit: int,
+        wall: float,
+    ) -> dict[str, Result]:
+        scopes = parse_json_log(log or "")
+        output = filter_noise(run.output)
+        messages = _messages_by_method(layout, output)
+        concluded = {
+            name: self._conclusion(scopes[name], messages.get(name, []), time_limit)
+            for name in names
+            if scopes.get(name)
+        }
+        rest = [name for name in names if name not in concluded]
+        failed = _run_failure(rest, run, wall)
+        if failed is not None:
+            return {**concluded, **failed}
+        if run.returncode == 1:
+            return {**concluded, **_all(rest, Outcome.ERROR, BAD_COMMAND_LINE + _tail(output), run.seconds)}
+        if run.returncode not in (0, 2, 3, 4) or any(marker in output for marker in _CRASH_MARKERS):
+            return {**concluded, **_crash(rest, run, output)}
+        if run.returncode in (2, 3) and not concluded:
+            return _all(names, Outcome.ERROR, output or "parse or resolution error", run.seconds)
+        if log is None:
+            return {**concluded, **_crash(rest, run, "no JSON verification log was written\n" + output)}
+        return {**concluded, **{name: Result(Outcome.ERROR, NO_RESULT, 0.0) for name in rest}}
+
+    @staticmethod
+    def _conclusion(scopes: Sequence[tuple[str, float]], details: Sequence[str], time_limit: int) -> Result:
+        seconds = sum(s for _, s in scopes)
+        rank, outcome, raw = -1, Outcome.ERROR, ""
+        for name, _ in scopes:
+            r, o = _VC_OUTCOMES.get(name.lower(), (2, Outcome.ERROR))
+            if r > rank:
+                rank, outcome, raw = r, o, name
+        if outcome is Outcome.VERIFIED:
+            return Result(outcome, "", seconds)
+        if outcome is Outcome.REFUTED:
+            return Result(outcome, "\n".join(details), seconds)
+        if outcome is Outcome.TIMEOUT:
+            return Result(outcome, _timeout_message(time_limit, details), seconds)
+        if raw.lower() == "outofmemory":
+            return Result(outcome, OUT_OF_MEMORY, seconds)
+        return Result(
+            outcome, f"verifier outcome '{raw}'" + ("\n" + "\n".join(details) if details else ""), seconds
+        )

@@ -1,0 +1,73 @@
+"""Finding `dafny` and reading its version and the options of `dafny verify`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+
+from bot.verifier.process import _run
+
+INSTALL_HINT = "Install Dafny with scripts/setup.sh, or on Debian/Ubuntu: apt-get install -y dafny."
+
+DETECT_TIMEOUT = 30.0
+
+
+class VerifierNotFound(Exception):
+    """No usable `dafny`: not on PATH, or its version could not be read."""
+
+
+@dataclass(frozen=True)
+class VerifierInfo:
+    command: tuple[str, ...]
+    version: str
+    major: int
+
+
+_BARE_VERSION = re.compile(r"^\s*(?:Dafny\s+)?v?(\d+)\.(\d+)\.(\d+)([.+\-][0-9A-Za-z.+\-]*)?\s*$")
+_LEGACY_VERSION = re.compile(r"Dafny\s+(?:version\s+)?(\d+)\.(\d+)\.(\d+)(\.\d+)?")
+
+
+def parse_version(output: str) -> tuple[str, int] | None:
+    """(version, major) from `dafny --version` (3.x/4.x: `4.4.0`, `4.4.0+a1b2c3`) or `dafny /version`
+    (2.x: `Dafny 2.3.0.10506`) output; None when there is none."""
+    for line in output.splitlines():
+        if not line.strip():
+            continue
+        m = _BARE_VERSION.match(line)
+        if m:
+            return line.strip().removeprefix("Dafny").strip().removeprefix("v"), int(m.group(1))
+        break
+    m = _LEGACY_VERSION.search(output)
+    if m:
+        return m.group(0).split()[-1], int(m.group(1))
+    return None
+
+
+def detect(command: str = "dafny", timeout: float = DETECT_TIMEOUT) -> VerifierInfo:
+    """Find `command` and read its version (never assumed); raise VerifierNotFound saying how to install."""
+    path = shutil.which(command)
+    if path is None:
+        raise VerifierNotFound(f"'{command}' was not found on PATH. {INSTALL_HINT}")
+    tried: list[str] = []
+    for flag in ("--version", "/version"):
+        run = _run([path, flag], None, timeout)
+        if run.start_error:
+            raise VerifierNotFound(f"'{path}' could not be started: {run.start_error}. {INSTALL_HINT}")
+        parsed = parse_version(run.output)
+        if parsed is not None:
+            return VerifierInfo(command=(path,), version=parsed[0], major=parsed[1])
+        first = next((line.strip() for line in run.output.splitlines() if line.strip()), "")
+        tried.append(f"`{command} {flag}` printed {first!r}" + (" (timed out)" if run.killed else ""))
+    raise VerifierNotFound(
+        f"Could not read the version of '{path}': " + "; ".join(tried) + f". {INSTALL_HINT}"
+    )
+
+
+def probe_verify_options(info: VerifierInfo, timeout: float = DETECT_TIMEOUT) -> frozenset[str] | None:
+    """The `--options` that `dafny verify --help` lists (3.x/4.x); None when the help could not be read."""
+    run = _run([*info.command, "verify", "--help"], None, timeout)
+    options = frozenset(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", run.output))
+    return options or None
+
+
