@@ -31,6 +31,7 @@ import requests
 from github import Auth, Github
 
 T = TypeVar("T")
+W = TypeVar("W", "Comment", "Issue")  # what the write loop writes
 
 UpsertAction = Literal["created", "updated", "unchanged"]
 
@@ -612,80 +613,72 @@ class GitHubClient:
         A write whose answer is lost (a timeout, a 5xx, an unreadable answer) may have been carried out
         all the same, so the comments are looked through before the next attempt: our comment with
         `body` is the write done; our comment with another body is edited; none is posted."""
-        failures = 0
-        unreadable = False
-        while True:
-            action: UpsertAction = "created" if target is None else "updated"
-            if target is None:
-                what = f"create a comment on pull request #{number} of {self.repository}"
-                verb, url = "POST", f"/repos/{self.repository}/issues/{number}/comments"
-            else:
-                what = f"update comment {target.id} on pull request #{number} of {self.repository}"
-                verb, url = "PATCH", f"/repos/{self.repository}/issues/comments/{target.id}"
-            try:
-                return action, _written_comment(self._request(verb, url, body={"body": body})[0])
-            except _HTTPStatus as exc:
-                if exc.status == 404 and target is not None:
-                    # Deleted between our listing and the edit: post a fresh one instead.
-                    target = None
-                    continue
-                if exc.status < 500:
-                    raise self._client_error(what, exc, write=True) from None
-                last, unreadable = f"HTTP {exc.status}", False
-            except requests.RequestException as exc:
-                last, unreadable = type(exc).__name__, False
-            except _Malformed as exc:
-                last, unreadable = f"an unreadable answer ({exc})", True
-            failures += 1
-            self._sleep(self._backoff * 2 ** (failures - 1))
-            try:
-                found = self._find(number, marker, author)
-            except GitHubError as exc:
-                raise type(exc)(
-                    f"Could not {what}: {last}. The comment may have been posted all the same, but looking for "
-                    f"it failed too, so it was not sent again. {exc}"
-                ) from None
-            if found is not None and _same_body(found.body, body):
-                return action, found
-            if failures >= self._retries:
-                error = GitHubBadResponse if unreadable else GitHubUnavailable
-                hint = BAD_RESPONSE_HINT if unreadable else OUTAGE_HINT
-                raise error(
-                    f"GitHub did not answer properly when trying to {what}: {last} on all {self._retries} attempts, "
-                    f"and the comment is not on the pull request ({self.base_url}). {hint}"
-                )
-            target = found
+
+        def request(t: Comment | None) -> tuple[str, str, str, dict[str, Any]]:
+            if t is None:
+                return (f"create a comment on pull request #{number} of {self.repository}", "POST",
+                        f"/repos/{self.repository}/issues/{number}/comments", {"body": body})
+            return (f"update comment {t.id} on pull request #{number} of {self.repository}", "PATCH",
+                    f"/repos/{self.repository}/issues/comments/{t.id}", {"body": body})
+
+        return self._write_checked(
+            target, request, _written_comment, lambda: self._find(number, marker, author),
+            lambda found: _same_body(found.body, body), (404,), None,
+            "The comment may have been posted all the same", "the comment is not on the pull request",
+        )
 
     def _write_issue(
         self, title: str, marker: str, body: str, author: str, labels: tuple[str, ...], target: Issue | None
     ) -> tuple[UpsertAction, Issue]:
         """Open our issue (`target` None) or edit `target`, never blindly twice: as `_write` for comments, a
         write whose answer is lost is followed by a look for the issue before the next attempt."""
+
+        def request(t: Issue | None) -> tuple[str, str, str, dict[str, Any]]:
+            payload: dict[str, Any] = {"title": title, "body": body}
+            if t is None:
+                if labels:
+                    payload["labels"] = list(labels)
+                return f"open an issue in {self.repository}", "POST", f"/repos/{self.repository}/issues", payload
+            return (f"edit issue #{t.number} of {self.repository}", "PATCH",
+                    f"/repos/{self.repository}/issues/{t.number}", payload)
+
+        return self._write_checked(
+            target, request, _written_issue, lambda: self.find_issue(marker, author),
+            lambda found: found.title == title and _same_body(found.body, body), (404, 410),
+            ISSUES_PERMISSION_HINT, "The issue may have been written all the same", "the issue is not as intended",
+        )
+
+    def _write_checked(
+        self,
+        target: W | None,
+        request: Callable[[W | None], tuple[str, str, str, dict[str, Any]]],
+        parse: Callable[[object], W],
+        find: Callable[[], W | None],
+        done: Callable[[W], bool],
+        gone: tuple[int, ...],
+        permission_hint: str | None,
+        maybe_written: str,
+        not_there: str,
+    ) -> tuple[UpsertAction, W]:
+        """The one write loop of comments and issues: create (`target` None) or edit `target`; after a lost
+        answer, `find` ours before the next attempt: when `done(found)` the write was carried out, else
+        `found` (or nothing) is the next target. A target `gone` (deleted between listing and edit) is created."""
         failures = 0
         unreadable = False
         while True:
             action: UpsertAction = "created" if target is None else "updated"
-            payload: dict[str, Any] = {"title": title, "body": body}
-            if target is None:
-                what = f"open an issue in {self.repository}"
-                verb, url = "POST", f"/repos/{self.repository}/issues"
-                if labels:
-                    payload["labels"] = list(labels)
-            else:
-                what = f"edit issue #{target.number} of {self.repository}"
-                verb, url = "PATCH", f"/repos/{self.repository}/issues/{target.number}"
+            what, verb, url, payload = request(target)
             try:
-                return action, _written_issue(self._request(verb, url, body=payload)[0])
+                return action, parse(self._request(verb, url, body=payload)[0])
             except _HTTPStatus as exc:
-                if exc.status in (404, 410) and target is not None:
-                    # Deleted (or transferred) between our listing and the edit: open a fresh one instead.
+                if exc.status in gone and target is not None:
                     target = None
                     continue
                 if exc.status < 500:
                     error = self._client_error(what, exc, write=True)
-                    if isinstance(error, GitHubPermissionError):
+                    if permission_hint is not None and isinstance(error, GitHubPermissionError):
                         detail = f"{exc.status}: {exc.message}" if exc.message else str(exc.status)
-                        error = GitHubPermissionError(f"Could not {what} ({detail}). {ISSUES_PERMISSION_HINT}")
+                        error = GitHubPermissionError(f"Could not {what} ({detail}). {permission_hint}")
                     raise error from None
                 last, unreadable = f"HTTP {exc.status}", False
             except requests.RequestException as exc:
@@ -695,20 +688,20 @@ class GitHubClient:
             failures += 1
             self._sleep(self._backoff * 2 ** (failures - 1))
             try:
-                found = self.find_issue(marker, author)
+                found = find()
             except GitHubError as exc:
                 raise type(exc)(
-                    f"Could not {what}: {last}. The issue may have been written all the same, but looking for "
+                    f"Could not {what}: {last}. {maybe_written}, but looking for "
                     f"it failed too, so it was not sent again. {exc}"
                 ) from None
-            if found is not None and found.title == title and _same_body(found.body, body):
+            if found is not None and done(found):
                 return action, found
             if failures >= self._retries:
                 error_type = GitHubBadResponse if unreadable else GitHubUnavailable
                 hint = BAD_RESPONSE_HINT if unreadable else OUTAGE_HINT
                 raise error_type(
                     f"GitHub did not answer properly when trying to {what}: {last} on all {self._retries} attempts, "
-                    f"and the issue is not as intended ({self.base_url}). {hint}"
+                    f"and {not_there} ({self.base_url}). {hint}"
                 )
             target = found
 
