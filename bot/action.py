@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import TextIO
 
 from bot import assembly
-from bot.assembly import TestFiles, Verifier, build_jobs, files_matching, specs_tested_by, tested_methods
+from bot.assembly import (
+    TestFiles,
+    TooManyFiles,
+    Verifier,
+    build_jobs,
+    files_matching,
+    specs_tested_by,
+    tested_methods,
+)
 from bot.audit import request
 from bot.audit.changes import changes_md, changes_summary, should_fail
 from bot.audit.model import TaskResult, Verdict
@@ -201,6 +209,11 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 with group(out, "Scoring the same files at base"):
                     base = (score_methods(base_built.jobs, verifier.engine, verifier.dialect, options)
                             + base_built.placeholders)
+        except TooManyFiles as e:
+            # scoring a part of the changes would let the check pass with methods left unscored
+            emit(out, str(e), Level.ERROR)
+            append_summary(config.summary_file, f"## {TITLE}: not run\n\n{esc(str(e))}\n")
+            return EXIT_USAGE
         finally:
             if have_base:
                 remove_worktree(root, base_root)

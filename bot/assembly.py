@@ -200,8 +200,13 @@ def load_dafny(path: str) -> DafnyFile:
 MAX_LISTED_FILES = 20_000  # a checkout walked for glob matches stops here (a hostile tree cannot stall the run)
 
 
+class TooManyFiles(Exception):
+    """A checkout with more files than MAX_LISTED_FILES: the run fails rather than score a part silently."""
+
+
 def files_matching(root: Path, globs: Sequence[str]) -> list[str]:
-    """Regular files under `root` (repository paths) matching the globs; symlinks and `.git` are skipped."""
+    """Regular files under `root` (repository paths) matching the globs; symlinks and `.git` are skipped.
+    Raises TooManyFiles past MAX_LISTED_FILES: a file left out could be a test whose spec goes unscored."""
     if not globs:
         return []
     out: list[str] = []
@@ -211,7 +216,8 @@ def files_matching(root: Path, globs: Sequence[str]) -> list[str]:
         for name in sorted(names):
             seen += 1
             if seen > MAX_LISTED_FILES:
-                return out
+                raise TooManyFiles(f"{root}: more than {MAX_LISTED_FILES} files to match against {', '.join(globs)}; "
+                                   "narrow the `specs`/`tests` globs' folders or split the repository")
             path = Path(folder) / name
             rel = path.relative_to(root).as_posix()
             if not path.is_symlink() and path.is_file() and matches(rel, globs):

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.assembly import TestFiles, build_jobs, files_matching, specs_tested_by
+import pytest
+
+from bot import assembly
+from bot.assembly import TestFiles, TooManyFiles, build_jobs, files_matching, specs_tested_by
 from bot.pr.affected import affected_specs
 
 SPEC = """method Double(x: int) returns (r: int)
@@ -87,3 +90,11 @@ def test_a_symlink_is_never_a_test_file(tmp_path: Path) -> None:
     outside.write_text(TOML_TESTS)
     (root / "checks" / "link.toml").symlink_to(outside)
     assert "checks/link.toml" not in files_matching(root, ["checks/**"])
+
+
+def test_a_checkout_too_large_to_walk_fails_rather_than_scores_a_part(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _repo(tmp_path)
+    monkeypatch.setattr(assembly, "MAX_LISTED_FILES", 3)
+    with pytest.raises(TooManyFiles, match="more than 3 files"):
+        files_matching(root, ["checks/**"])
