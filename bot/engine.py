@@ -34,6 +34,7 @@ PRELUDE_BROKEN = "the declarations these programs share fail on their own:\n"
 STARTUP_SECONDS = 0.8
 DEFAULT_SECONDS = 0.3
 SLOW_SECONDS = 2.0
+SIZE_UNIT = 4000  # characters of harness text that count as one more default program, before anything is measured
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class _Item:
 class _Task:
     prelude: str
     items: tuple[_Item, ...]  # empty for a prelude probe
+    limit: int  # the verifier's time limit for every program of the batch
 
 
 class Engine:
@@ -88,8 +90,8 @@ class Engine:
 
     def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
         started = time.monotonic()
-        flags = self.backend.flags_id(self.time_limit)
-        keys = {program: program.key(flags) for program in programs}
+        flags = {limit: self.backend.flags_id(limit) for limit in {self.limit_of(p) for p in programs}}
+        keys = {program: program.key(flags[self.limit_of(program)]) for program in programs}
         unique: dict[str, Program] = {}
         copies: dict[str, int] = {}
         for program, key in keys.items():
@@ -118,10 +120,10 @@ class Engine:
         for twin in twins:
             if twin in results:
                 run.settle_twins(twin, results[twin])
-        groups: dict[str, list[_Item]] = {}
+        groups: dict[tuple[str, int], list[_Item]] = {}
         for key, program in unique.items():
             if key not in results and key not in answered:
-                groups.setdefault(program.prelude, []).append(_Item(key, program))
+                groups.setdefault((program.prelude, self.limit_of(program)), []).append(_Item(key, program))
         run.report()
         runs = run.execute(self._plan(list(groups.items()))) if groups else 0
 
@@ -135,7 +137,11 @@ class Engine:
         )
         return {program: results[key] for program, key in keys.items()}
 
-    def _plan(self, groups: list[tuple[str, list[_Item]]]) -> list[_Task]:
+    def limit_of(self, program: Program) -> int:
+        """The time limit `program` is verified with: its own when lower than the engine's."""
+        return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
+
+    def _plan(self, groups: list[tuple[tuple[str, int], list[_Item]]]) -> list[_Task]:
         """Batches of at most batch_size, one prelude each; split further until every worker has one.
 
         A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets one
@@ -143,16 +149,16 @@ class Engine:
         other, so ten 20-second time-outs in one batch would keep one worker busy while the other idles.
         """
         batches: list[_Task] = []
-        for prelude, items in groups:
+        for (prelude, limit), items in groups:
             size = 1 if self._slow(prelude) else self.batch_size
-            batches += [_Task(prelude, part) for part in _even(items, math.ceil(len(items) / size))]
+            batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
         while len(batches) < self.jobs:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
             task = batches[largest]
             if len(task.items) < 2:
                 break
             batches[largest : largest + 1] = [
-                _Task(task.prelude, part) for part in _even(list(task.items), 2)
+                _Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)
             ]
         return sorted(batches, key=lambda t: -self._estimate(t))
 
@@ -171,7 +177,10 @@ class Engine:
 
     def _estimate(self, task: _Task) -> float:
         per = self._per_program(task.prelude)
-        return STARTUP_SECONDS + len(task.items) * (DEFAULT_SECONDS if per is None else per)
+        if per is not None:
+            return STARTUP_SECONDS + len(task.items) * per
+        # not seen yet: longer harnesses (many hints, long literals) are the slower ones, as a rule
+        return STARTUP_SECONDS + sum(DEFAULT_SECONDS * (1 + len(i.program.method) / SIZE_UNIT) for i in task.items)
 
 
 def _even(items: Sequence[_Item], parts: int) -> list[tuple[_Item, ...]]:
@@ -225,12 +234,10 @@ class _Run:
                 wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
                 backend = self.engine.backend
                 if wanted:
-                    future = pool.submit(
-                        backend.verify_batch, task.prelude, methods, self.engine.time_limit, wanted
-                    )
+                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit, wanted)
                 else:
                     # exactly the call made before models existed (test backends need not know them)
-                    future = pool.submit(backend.verify_batch, task.prelude, methods, self.engine.time_limit)
+                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit)
                 pending[future] = task
 
             for task in tasks:
@@ -264,7 +271,7 @@ class _Run:
         if task.prelude not in self.probes and len(task.items) > 2:
             self.probes[task.prelude] = None
             self.parked[task.prelude] = [task]
-            return [_Task(task.prelude, ())]
+            return [_Task(task.prelude, (), self.engine.time_limit)]
         probe = self.probes.get(task.prelude)
         if task.prelude in self.probes and probe is None:
             self.parked[task.prelude].append(task)
@@ -274,7 +281,7 @@ class _Run:
             blame = probe if is_transient(probe) else Result(Outcome.ERROR, PRELUDE_BROKEN + probe.message)
             self._settle({item.key: blame for item in task.items})
             return []
-        return [_Task(task.prelude, part) for part in _even(list(task.items), 2)]
+        return [_Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)]
 
     def _settle(self, found: dict[str, Result]) -> None:
         found = dict(found)

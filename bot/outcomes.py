@@ -41,12 +41,15 @@ class Program:
     `prelude` is shared by every program made from one spec file, so the engine can verify many
     programs as methods of one file; `method` is the harness method's full text and `name` its name.
     `want_model`: also return the counterexample models of its failures (`Result.model`).
+    `time_limit`: seconds for this program when lower than the engine's (None: the engine's); for programs
+    whose answer only adds a detail to a report (which clause, another accepted output), never a verdict.
     """
 
     prelude: str
     name: str
     method: str
     want_model: bool = False
+    time_limit: int | None = None
 
     def text(self) -> str:
         return self.prelude.rstrip() + "\n\n" + self.method.strip() + "\n"

@@ -2,13 +2,18 @@
 
 No I/O of its own: the engine (which runs the verifier) is passed in. Rounds, each asking only what
 the previous left open: first the checks of every case (precondition, vacuity, acceptance of the
-expected output); then the rejection of what was not accepted, and the rejection of the mutants of
-the cases that were; last the acceptance of the mutants whose rejection was not proved. A verdict
-against the spec is always a proved rejection; everything else is unknown with its reason.
+expected output, and a small case's pin check); then the rejection of what was not accepted (and, once
+proved, which clause rejects it), or the pin check of a larger case; then the rejection of the mutants
+not already rejected by a proved pin, with the order-free pin and the candidate outputs; last the
+acceptance of the mutants whose rejection was not proved. A verdict against the spec is always a proved
+rejection; everything else is unknown with its reason. Planned from the benchmark (bench/RESULTS.md):
+most pin checks are proved, so they go early and the programs they make unnecessary are never asked.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -69,6 +74,8 @@ class ScoreOptions:
     pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
 
 
+EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
+DESCRIPTIVE_SECONDS = 5  # time limit of the programs that only describe (see _descriptive); most take under 1 s
 MAX_CANDIDATES = 4  # other outputs confirmed per case when the pin check fails (the solver's first)
 SOLVER, SEARCH, MUTANT = "solver", "search", "mutant"  # where a witness came from
 
@@ -170,7 +177,8 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
 class _Stage(Enum):
     CHECK = "check"  # precondition, vacuity, acceptance of the expected output
     PRECONDITION = "precondition"  # `requires` not proved: is its violation?
-    REJECT = "reject"  # acceptance not proved: is the rejection? (and which clause, and within tolerance?)
+    REJECT = "reject"  # acceptance not proved: is the rejection? (and within tolerance?)
+    CLAUSE = "clause"  # rejection proved: which ensures clause rejects the output
     PIN = "pin"  # the pin check first: when proved, it rejects every mutant at once
     MUTANTS = "mutants"  # rejection of each mutant
     SURVIVORS = "survivors"  # acceptance of the mutants whose rejection was not proved
@@ -200,6 +208,8 @@ class _CaseRun:
         self.status: tuple[CaseStatus, Undecided | None, str, str] | None = None
         self.note = case.note
         self.pin_model = ""
+        self.candidates_planned = False
+        self.later: dict[str, Planned] = {}  # planned, asked only if the exact pin check is not proved
         try:
             self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
             pre = self.harness.precondition(Goal.ACCEPT)
@@ -207,6 +217,13 @@ class _CaseRun:
                 self.planned["pre"] = pre
             self.planned["vacuity"] = self.harness.vacuity()
             self.planned["accept"] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
+            if options.pin and len(self.planned["accept"].program.method) <= EAGER_PIN_BELOW:
+                # a small case's pin check goes with its checks, saving the round it would need after them;
+                # its answer is read only once the acceptance is proved (see _start_mutants)
+                with contextlib.suppress(HarnessError):  # no pin check then (see _start_mutants)
+                    eager = self.harness.pin(Goal.PIN)
+                    if eager is not None:
+                        self.planned["pin"] = eager
         except HarnessError as e:
             self.harness = None
             status = CaseStatus.UNSUPPORTED if isinstance(e, UnsupportedType) else CaseStatus.ERROR
@@ -258,11 +275,6 @@ class _CaseRun:
             if j["accept"].proof is Proof.ERROR:
                 return self._finish(CaseStatus.ERROR, None, j["accept"].message)
             self.planned["reject"] = h.output(Goal.REJECT, self.case.expected, self.case.post)
-            if len(h.ens_texts) > 1:
-                for k in range(len(h.ens_texts)):
-                    self.planned[f"reject#{k}"] = h.output(
-                        Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k
-                    )
             for k, p in enumerate(h.within_tolerance(Goal.ACCEPT_WITHIN)):
                 self.planned[f"within#{k}"] = p
             for p in h.within_tolerance(Goal.REJECT_WITHIN):
@@ -288,12 +300,23 @@ class _CaseRun:
             else:
                 decision, reason, message = decide(j["accept"], j["reject"])
             if decision is Decision.REJECTED:
-                message = j["accept"].message
-                return self._finish(CaseStatus.REFUTED, None, message, self._rejecting_clause())
+                if len(h.ens_texts) > 1:
+                    # which clause rejects it: asked only now, so a case left unknown costs no clause checks
+                    for k in range(len(h.ens_texts)):
+                        self.planned[f"reject#{k}"] = _descriptive(
+                            h.output(Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k)
+                        )
+                    self.stage = _Stage.CLAUSE
+                    return None
+                return self._finish(CaseStatus.REFUTED, None, j["accept"].message, self._rejecting_clause())
             status, reason = case_status(decision, reason)
             return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
+        if self.stage is _Stage.CLAUSE:
+            return self._finish(CaseStatus.REFUTED, None, j["accept"].message, self._rejecting_clause())
         if self.stage is _Stage.PIN:
             self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
+            if not j["pin"].proved:
+                self.planned.update(self.later)  # asked with the mutants' round: no round of its own
             if self._pin_rejects_every_mutant():
                 for m in self.mutants:
                     m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
@@ -314,7 +337,11 @@ class _CaseRun:
                     assert m.accept is not None and m.rejected is not None
                     decision, reason, message = decide(judge(results[m.accept.program], m.accept), m.rejected)
                     m.result = self._mutant_result(m.mutant, decision, reason, message)
-        if self.stage is _Stage.SURVIVORS and "pin" in j and not j["pin"].proved and not self.candidates:
+        if self.stage in (_Stage.MUTANTS, _Stage.SURVIVORS) and "pin" in j and not j["pin"].proved \
+                and not self.candidates_planned:
+            # with the mutants' round: the candidates need the pin's model and the mutants' values, not their
+            # verdicts; a case whose mutants are all rejected then needs no further round
+            self.candidates_planned = True
             self._plan_candidates(results)
         if all(m.result is not None for m in self.mutants) and all(k in self.judged for k in self.planned):
             self._close()
@@ -340,7 +367,7 @@ class _CaseRun:
         for other, source in found[:MAX_CANDIDATES]:
             try:
                 expected, post = split_values(self.job.method, self.case, other)
-                planned = h.output(Goal.ACCEPT, expected, post)
+                planned = _descriptive(h.output(Goal.ACCEPT, expected, post))
             except HarnessError:
                 continue  # a candidate the harness cannot state is no evidence either way
             self.planned[f"candidate#{len(self.candidates)}"] = planned
@@ -391,11 +418,17 @@ class _CaseRun:
                     break  # no pin check for this case; the case stands as verified
                 if planned is not None:
                     self.planned[key] = planned
+            # the order-free pin waits for the exact one: a proved exact pin implies it, and most are proved
+            multiset = self.planned.pop("pin-multiset", None)
+            if multiset is not None:
+                self.later["pin-multiset"] = multiset
         for m in _mutants_for(self.job, self.case, self.options):
             self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
         self.stage = _Stage.PIN if "pin" in self.planned else _Stage.MUTANTS
         if not self.mutants and "pin" not in self.planned:
             self._close()
+        elif self.stage is _Stage.PIN and "pin" in self.judged:
+            self._advance({})  # the pin check was answered with the case's checks: on to the mutants
 
     def _pin_rejects_every_mutant(self) -> bool:
         """A proved exact pin check says every output other than the expected one is rejected (the case's
@@ -452,6 +485,13 @@ class _CaseRun:
         status = mutant_status(decision)
         return MutantResult(value, m.description, status, message if status is MutantStatus.UNKNOWN else "",
                             reason if status is MutantStatus.UNKNOWN else None)
+
+
+def _descriptive(planned: Planned) -> Planned:
+    """`planned` with the short time limit of a program whose answer adds a detail to the report (which clause
+    rejects, another output the spec accepts) and never decides a verdict: a spec that makes it time out
+    costs DESCRIPTIVE_SECONDS, not the full limit, and only that detail stays unknown."""
+    return replace(planned, program=replace(planned.program, time_limit=DESCRIPTIVE_SECONDS))
 
 
 def _has_real(t: DafnyType) -> bool:
@@ -520,8 +560,9 @@ def score_methods(
     for job in jobs:
         prelude = preludes.get(id(job.file))
         runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options) for c in job.cases])
-    # each round verifies what every case's current stage needs; a case needs at most four rounds
-    for phase in ("cases", "rejections", "mutants", "survivors", "last"):
+    # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
+    # stage moves on (so the loop ends)
+    for phase in itertools.chain(("cases", "rejections", "mutants", "survivors"), itertools.repeat("last")):
         todo = [p for row in runs for r in row for p in r.programs()]
         if not todo:
             break

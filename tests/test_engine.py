@@ -418,3 +418,33 @@ def test_real_engine_batches_pins_and_reads_each_model(dafny: VerifierInfo, tmp_
         assert decode(results[p].model, "r", IntT()) == IntV(10 * k + 1000 + k)  # its own model
     again = Engine(make_backend(dafny), jobs=1, time_limit=10, cache=ResultCache(tmp_path))
     assert again.run(batch) == results and again.stats.verifier_runs == 0
+
+
+class LimitRecordingBackend(FakeBackend):
+    def __init__(self) -> None:
+        super().__init__()
+        self.limits: list[tuple[int, tuple[str, ...]]] = []
+
+    def verify_batch(self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int) -> dict[str, Result]:
+        self.limits.append((time_limit, tuple(name for name, _ in methods)))
+        return super().verify_batch(prelude, methods, time_limit)
+
+
+def test_a_program_with_a_lower_time_limit_is_batched_apart_and_keyed_by_it(tmp_path: Path) -> None:
+    backend = LimitRecordingBackend()
+    engine = Engine(backend, jobs=1, time_limit=20, cache=ResultCache(tmp_path))
+    plain = programs(3)
+    short = [replace(p, name=p.name + "s", method=p.method.replace("SpecScore_h", "SpecScore_s"), time_limit=5)
+             for p in programs(2)]
+    capped = replace(programs(1)[0], name="SpecScore_c", method="method SpecScore_c() { }", time_limit=99)
+    results = engine.run([*plain, *short, capped])
+    assert all(r.outcome is Outcome.VERIFIED for r in results.values())
+    by_limit = {limit: set(names) for limit, names in sorted(backend.limits)}
+    # a limit above the engine's is the engine's: that program shares the batch of the plain ones
+    assert by_limit == {5: {p.name for p in short}, 20: {*(p.name for p in plain), "SpecScore_c"}}
+    # the cache key holds the limit: the same text with the engine's limit is another entry
+    again = Engine(LimitRecordingBackend(), jobs=1, time_limit=20, cache=ResultCache(tmp_path))
+    twin = replace(short[0], time_limit=None)
+    again.run([twin])
+    assert again.stats.cache_hits == 0
+    assert again.limit_of(short[0]) == 5 and again.limit_of(twin) == 20

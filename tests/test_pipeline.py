@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import pytest
+
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import parse_file
-from bot.dafny.values import IntV
+from bot.dafny.values import IntV, SeqV
 from bot.outcomes import Outcome, Program, Result
-from bot.pipeline import MethodJob, ScoreOptions, score_methods
+from bot.pipeline import DESCRIPTIVE_SECONDS, MethodJob, ScoreOptions, score_methods
 from bot.scoring import CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
 from bot.tests_io.model import TestCase
 
@@ -104,8 +106,9 @@ def test_failing_acceptance_is_not_a_refutation() -> None:
     assert statuses == [CaseStatus.UNKNOWN]
     assert cases[0].reason is Undecided.STUCK
     assert cases[0].mutants == ()
-    # the rejection of the conjunction, and of each of the two clauses
-    assert len(engine.rounds[1]) == 3
+    # the rejection of the conjunction only: which clause rejects is asked once a rejection is proved
+    assert len(engine.rounds[1]) == 1
+    assert len(engine.rounds) == 2
 
 
 def test_proved_rejection_refutes_and_names_the_clause() -> None:
@@ -118,9 +121,13 @@ def test_proved_rejection_refutes_and_names_the_clause() -> None:
             return Result(Outcome.VERIFIED)
         return refuted_goal(p)
 
-    statuses, _, cases = run(answer, case("c1", 5, 7))
+    statuses, engine, cases = run(answer, case("c1", 5, 7))
     assert statuses == [CaseStatus.REFUTED]
     assert cases[0].clause == "ensures r == x + 1"
+    # round 2 proves the rejection; round 3 asks each clause, with the short limit of a detail
+    assert [len(r) for r in engine.rounds] == [3, 1, 2]
+    assert [p.time_limit for p in engine.rounds[2]] == [DESCRIPTIVE_SECONDS] * 2
+    assert engine.rounds[1][0].time_limit is None
 
 
 def test_hint_fault_makes_unknown_never_refuted() -> None:
@@ -184,13 +191,88 @@ def _pin_run(pin_answer: Outcome) -> tuple[ScriptedEngine, list]:  # type: ignor
 
 def test_a_proved_pin_kills_every_mutant_without_their_programs() -> None:
     engine, cases = _pin_run(Outcome.VERIFIED)
-    # round 1: precondition, vacuity, acceptance; round 2: the pin check alone; nothing more
-    assert [len(r) for r in engine.rounds] == [3, 1]
+    # one round: precondition, vacuity, acceptance and (a small case) the pin check; nothing more
+    assert [len(r) for r in engine.rounds] == [4]
     assert [(m.status, m.killed_by) for m in cases[0].mutants] == [(MutantStatus.KILLED, KillProof.PIN)] * 3
     assert cases[0].determinacy is Determinacy.PINNED
 
 
 def test_an_unproved_pin_leaves_the_mutants_to_their_own_proofs() -> None:
     engine, cases = _pin_run(Outcome.REFUTED)
-    assert [len(r) for r in engine.rounds][:3] == [3, 1, 3]  # then the candidate outputs, if any
+    # round 3: the mutants' rejections with the candidate output to confirm; every mutant is rejected, so
+    # no fourth round
+    assert [len(r) for r in engine.rounds] == [4, 4]
     assert [(m.status, m.killed_by) for m in cases[0].mutants] == [(MutantStatus.KILLED, KillProof.REJECTION)] * 3
+
+
+SEQ_SPEC = """
+method Twice(x: int) returns (s: seq<int>)
+  ensures |s| == 2 && s[0] == x && s[1] == x
+{
+  s := [x, x];
+}
+"""
+
+
+def _seq_pin_run(pin_answer: Outcome) -> tuple[ScriptedEngine, list]:  # type: ignore[type-arg]
+    def answer(p: Program) -> Result:
+        if p.want_model:  # the exact pin check
+            return Result(Outcome.VERIFIED) if pin_answer is Outcome.VERIFIED else refuted_goal(p)
+        if _vacuity(p):
+            line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
+            return Result(Outcome.REFUTED, f"line {line}: assertion violation")
+        if "multiset(" in p.method:  # the order-free pin check
+            return Result(Outcome.VERIFIED)
+        if "s := [3, 3];" in p.method:
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    file = parse_file(SEQ_SPEC, "twice.dfy")
+    method = file.find("Twice")
+    assert method is not None
+    tc = TestCase("c1", "Twice", (IntV(3),), (SeqV((IntV(3), IntV(3))),), source="t.dfy", line=1)
+    engine = ScriptedEngine(answer)
+    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, ScoreOptions(mutants=2, pin=True))
+    return engine, list(scores[0].cases)
+
+
+def test_the_order_free_pin_is_asked_only_when_the_exact_pin_is_not_proved() -> None:
+    engine, cases = _seq_pin_run(Outcome.VERIFIED)
+    # a proved exact pin implies the order-free one: round 2 holds the exact pin check alone
+    assert [len(r) for r in engine.rounds] == [3]
+    assert not any("multiset(" in p.method for r in engine.rounds for p in r)
+    assert cases[0].determinacy is Determinacy.PINNED
+
+    engine, cases = _seq_pin_run(Outcome.REFUTED)
+    # not proved: the order-free pin goes with the mutants' round (no round of its own)
+    assert len(engine.rounds) == 2
+    assert sum("multiset(" in p.method for p in engine.rounds[1]) == 1
+    assert sum(p.time_limit == DESCRIPTIVE_SECONDS for p in engine.rounds[1]) >= 1  # the candidates
+    assert cases[0].determinacy is Determinacy.PINNED_UP_TO_ORDER
+
+
+def test_an_eager_pin_is_read_only_once_the_acceptance_is_proved() -> None:
+    def answer(p: Program) -> Result:
+        if p.want_model:
+            return Result(Outcome.VERIFIED)  # the pin check "proved": meaningless while the output is rejected
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    engine = ScriptedEngine(answer)
+    scores = score_methods([job(case("c1", 5, 7))], engine, Dialect.DAFNY2, ScoreOptions(mutants=3, pin=True))
+    c = scores[0].cases[0]
+    assert c.status is CaseStatus.REFUTED
+    assert c.mutants == () and c.determinacy is None
+    assert sum(p.want_model for p in engine.rounds[0]) == 1
+
+
+def test_a_large_case_gets_its_pin_check_after_its_acceptance(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.pipeline
+
+    monkeypatch.setattr(bot.pipeline, "EAGER_PIN_BELOW", 10)  # every case is "large"
+    engine, cases = _pin_run(Outcome.VERIFIED)
+    assert [len(r) for r in engine.rounds] == [3, 1]
+    assert cases[0].determinacy is Determinacy.PINNED
