@@ -124,6 +124,7 @@ class Measured:
     tool_mib: float = 0.0  # the measured process itself (its VmHWM, as last sampled)
     cpu_seconds: float = 0.0  # user + system time of the process and its descendants
     output: str = ""  # the tail of stdout + stderr
+    resident_mib: float = 0.0  # sampled sum of the long-lived processes: the tool and its DafnyServers
 
     @property
     def processes(self) -> int:
@@ -144,11 +145,12 @@ class Row:
     tool_mib: float = 0.0
     cpu_seconds: float = 0.0
     estimated: bool = False  # extrapolated from a sample
+    resident_mib: float = 0.0  # the tool and its DafnyServers (see Measured)
 
     @staticmethod
     def of(key: str, title: str, m: Measured, programs: int) -> Row:
         return Row(key, title, m.seconds, m.processes, programs, m.peak_mib, m.largest_mib, m.tool_mib,
-                   m.cpu_seconds)
+                   m.cpu_seconds, resident_mib=m.resident_mib)
 
     @property
     def per_second(self) -> float:
@@ -304,7 +306,12 @@ def targets(res: BenchResults) -> list[Target]:
                           f"{small.peak_mib:.0f} MiB at {small_tasks} tasks ({small.programs} programs), "
                           f"{cold.peak_mib:.0f} MiB at {res.machine.tasks} tasks ({cold.programs} programs); "
                           f"the tool alone {small.tool_mib:.0f} and {cold.tool_mib:.0f} MiB, "
-                          + ("flat" if memory_flat(small.tool_mib, cold.tool_mib) else "not flat")))
+                          + ("flat" if memory_flat(small.tool_mib, cold.tool_mib) else "not flat")
+                          + f"; the long-lived processes (the tool and its DafnyServers) {small.resident_mib:.0f} and "
+                          f"{cold.resident_mib:.0f} MiB, "
+                          + ("flat" if memory_flat(small.resident_mib, cold.resident_mib) else "not flat")
+                          + f"; the largest single process {small.largest_mib:.0f} and {cold.largest_mib:.0f} MiB "
+                          "(one verifier process on the costliest program: set by which tasks, not how many)"))
     return out
 
 
@@ -458,6 +465,7 @@ class TreeWatch:
     def __init__(self, root: int) -> None:
         self.root = root
         self.peak_kib = 0
+        self.resident_kib = 0  # the root and its DafnyServers: what would grow if anything accumulated
         self.root_hwm_kib = 0
         self.servers: set[int] = set()
         self.seen: set[int] = set()
@@ -472,16 +480,20 @@ class TreeWatch:
 
     def sample(self) -> None:
         tree = _children()
-        todo, total = [self.root], 0
+        todo, total, resident = [self.root], 0, 0
         while todo:
             pid = todo.pop()
-            total += _rss_kib(pid)
+            rss = _rss_kib(pid)
+            total += rss
             if pid not in self.seen:
                 self.seen.add(pid)
                 if any(Path(arg).name == SERVER_EXE for arg in _cmdline(pid)):
                     self.servers.add(pid)
+            if pid == self.root or pid in self.servers:
+                resident += rss
             todo += tree.get(pid, [])
         self.peak_kib = max(self.peak_kib, total)
+        self.resident_kib = max(self.resident_kib, resident)
         self.root_hwm_kib = max(self.root_hwm_kib, _hwm_kib(self.root))
 
     def stop(self) -> None:
@@ -507,7 +519,7 @@ def measure(argv: Sequence[str], cwd: Path, env: Mapping[str, str], log: Path | 
     runs, probes = count_starts(log.read_text().splitlines()) if log is not None else (0, 0)
     return Measured(seconds, proc.returncode, runs, probes, len(watch.servers), watch.peak_kib / 1024,
                     usage.ru_maxrss / 1024, watch.root_hwm_kib / 1024, usage.ru_utime + usage.ru_stime,
-                    text[-4000:])
+                    text[-4000:], watch.resident_kib / 1024)
 
 
 # ---------------------------------------------------------------------------------------------------
