@@ -209,7 +209,7 @@ class _CaseRun:
         self.note = case.note
         self.pin_model = ""
         self.candidates_planned = False
-        self.later: dict[str, Planned] = {}  # planned, asked only if the exact pin check is not proved
+        self.order_free: Planned | None = None  # the order-free pin check, asked only if the exact one is not proved
         try:
             self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
             pre = self.harness.precondition(Goal.ACCEPT)
@@ -315,8 +315,8 @@ class _CaseRun:
             return self._finish(CaseStatus.REFUTED, None, j["accept"].message, self._rejecting_clause())
         if self.stage is _Stage.PIN:
             self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
-            if not j["pin"].proved:
-                self.planned.update(self.later)  # asked with the mutants' round: no round of its own
+            if not j["pin"].proved and self.order_free is not None:
+                self.planned["pin-multiset"] = self.order_free  # with the mutants' round: no round of its own
             if self._pin_rejects_every_mutant():
                 for m in self.mutants:
                     m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
@@ -342,12 +342,12 @@ class _CaseRun:
             # with the mutants' round: the candidates need the pin's model and the mutants' values, not their
             # verdicts; a case whose mutants are all rejected then needs no further round
             self.candidates_planned = True
-            self._plan_candidates(results)
+            self._plan_candidates()
         if all(m.result is not None for m in self.mutants) and all(k in self.judged for k in self.planned):
             self._close()
         return None
 
-    def _plan_candidates(self, results: dict[Program, Result]) -> None:
+    def _plan_candidates(self) -> None:
         """Other outputs the spec may accept, to confirm: the solver's, then a guided search's."""
         h = self.harness
         assert h is not None
@@ -411,17 +411,15 @@ class _CaseRun:
         assert h is not None
         self.status = (CaseStatus.VERIFIED, None, "", "")
         if self.options.pin:
-            for key, goal in (("pin", Goal.PIN), ("pin-multiset", Goal.PIN_MULTISET)):
-                try:
-                    planned = h.pin(goal)
-                except HarnessError:
-                    break  # no pin check for this case; the case stands as verified
-                if planned is not None:
-                    self.planned[key] = planned
-            # the order-free pin waits for the exact one: a proved exact pin implies it, and most are proved
-            multiset = self.planned.pop("pin-multiset", None)
-            if multiset is not None:
-                self.later["pin-multiset"] = multiset
+            try:
+                if "pin" not in self.planned:  # not already asked with the case's checks
+                    pin = h.pin(Goal.PIN)
+                    if pin is not None:
+                        self.planned["pin"] = pin
+                # the order-free pin waits for the exact one: a proved exact pin implies it, and most are proved
+                self.order_free = h.pin(Goal.PIN_MULTISET)
+            except HarnessError:
+                pass  # no (further) pin check for this case; the case stands as verified
         for m in _mutants_for(self.job, self.case, self.options):
             self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
         self.stage = _Stage.PIN if "pin" in self.planned else _Stage.MUTANTS
