@@ -199,6 +199,7 @@ def test_dafny2_command_line() -> None:
         "/compile:0",
         "/nologo",
         "/errorTrace:0",
+        "/errorLimit:1",
         "/timeLimit:7",
         "/proc:Impl$$*.__default.SpecScore__h1",
         "/proc:Impl$$*.__default.SpecScore__h12",
@@ -208,6 +209,7 @@ def test_dafny2_command_line() -> None:
     ]
     assert backend.wall_limit(7, 3) == 30 + 21
     assert "2.3.0.10506" in backend.flags_id(7) and "/timeLimit:7" in backend.flags_id(7)
+    assert "/errorLimit:1" in backend.flags_id(7)
     assert backend.flags_id(7) != backend.flags_id(8)
     assert backend.flags_id(7) != Dafny2Backend(fake("x.py")).flags_id(7)
 
