@@ -12,6 +12,7 @@ when many harness methods share a file, while assumed per-index facts gave ident
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -56,6 +57,8 @@ class Goal(Enum):
     ACCEPT = "accept"  # the clauses hold
     REJECT = "reject"  # their conjunction fails: `ensures !(E1 && ... && En)`
     REJECT_CLAUSE = "reject-clause"  # one clause fails: names the clause that rejects an output
+    # one clause holds: when the whole postcondition times out, its clauses one by one (all proved: accepted)
+    ACCEPT_CLAUSE = "accept-clause"
     ACCEPT_WITHIN = "accept-within"  # some real output within the tolerance is accepted
     REJECT_WITHIN = "reject-within"  # no real output within the tolerance is accepted
     PIN = "pin"  # every output the spec accepts is the expected one
@@ -144,14 +147,14 @@ def _strip(file: DafnyFile) -> str:
     return "".join(out)
 
 
-def input_facts(expr: str, v: Value, t: DafnyType) -> list[str]:
-    """Boolean facts saying that `expr` (of type t) denotes v."""
+def input_facts(expr: str, v: Value, t: DafnyType, whole: bool = True) -> list[str]:
+    """Boolean facts saying that `expr` (of type t) denotes v; `whole=False`: an array by its elements only."""
     if isinstance(t, ArrayT):
         assert isinstance(v, ArrayV | SeqV)
         facts = [f"{expr}.Length == {len(v.elems)}"]
         for i, e in enumerate(v.elems):
             facts += input_facts(f"{expr}[{i}]", e, t.elem)
-        if v.elems and not _has_array(t.elem):
+        if whole and v.elems and not _has_array(t.elem):
             facts.append(f"{expr}[..] == {to_dafny(SeqV(v.elems), SeqT(t.elem))}")
         return facts
     if isinstance(t, SeqT | StringT):
@@ -251,7 +254,8 @@ def _signature(method: Decl, name: str, with_returns: bool) -> str:
     return sig
 
 
-def _assumptions(method: Decl, case: TestCase) -> list[str]:
+def _assumptions(method: Decl, case: TestCase, by_elements: frozenset[str] = frozenset()) -> list[str]:
+    """The input facts; the arrays named in `by_elements` are stated element by element only."""
     if len(case.inputs) != len(method.params):
         raise HarnessError(
             f"the case has {len(case.inputs)} inputs, `{method.name}` has {len(method.params)} parameters"
@@ -259,7 +263,7 @@ def _assumptions(method: Decl, case: TestCase) -> list[str]:
     lines = []
     arrays: list[tuple[str, DafnyType]] = []
     for p, v in zip(method.params, case.inputs, strict=True):
-        facts = input_facts(p.name, v, p.type)
+        facts = input_facts(p.name, v, p.type, whole=p.name not in by_elements)
         lines.append(f"  assume {{:axiom}} {' && '.join(facts)};")
         if isinstance(p.type, ArrayT):
             arrays.append((p.name, p.type))
@@ -374,6 +378,13 @@ class CaseHarness:
         every_value = [*case.inputs, *case.expected, *(v for _, v in case.post)]
         self.attrs = fuel_attributes(file, method, every_value, options.max_fuel)
         self.assume = _tagged(_assumptions(method, case), _PLAIN)
+        # Measured (Dafny 2.3, an in-place array spec with `multiset(arr[..]) == multiset(old(arr[..]))`): that
+        # clause alone took 19.8 s or timed out at 20 s when the array's old state was also assumed as a whole
+        # literal (`arr[..] == [..]`), and 0.25-0.6 s with its elements only; the clause-by-clause programs,
+        # asked when the whole postcondition timed out, state the arrays the method modifies by their elements
+        changed = frozenset(p.name for p in method.params if isinstance(p.type, ArrayT)
+                            and any(re.search(rf"\b{re.escape(p.name)}\b", c) for c in method.clause_texts("modifies")))
+        self.assume_by_elements = _tagged(_assumptions(method, case, changed), _PLAIN)
         self.requires = _clauses(method, ("requires",))
         self.modifies = _clauses(method, ("modifies",))
         self.req_texts = method.clause_texts("requires")
@@ -445,15 +456,20 @@ class CaseHarness:
         env.update({p.name: v for p, v in zip(self.method.returns, expected, strict=False)})
         for idx, v in post:
             env[self.method.params[idx].name] = v
-        help = self._help(self.ens_texts, env)
-        accepting = goal is Goal.ACCEPT
+        one_clause = goal is Goal.ACCEPT_CLAUSE
+        if one_clause and (clause is None or not 0 <= clause < len(self.ens_texts)):
+            raise HarnessError(f"no ensures clause #{clause} to accept alone")
+        help = self._help([self.ens_texts[clause]] if one_clause and clause is not None else self.ens_texts, env)
+        accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
         body = [
-            *self.assume,
+            *(self.assume_by_elements if one_clause else self.assume),
             *_tagged(_outputs(self.method, self.case, expected, post), _PLAIN),
             *_tagged(_output_facts(self.method, expected), _HINT),
             *help.body(accepting),
         ]
-        if accepting:
+        if one_clause and clause is not None:
+            ensures = [(f"  ensures {self.ens_texts[clause]}", _GOAL)]
+        elif accepting:
             ensures = _tagged(_clauses(self.method, ("ensures",)), _GOAL)
         else:
             assert goal in (Goal.REJECT, Goal.REJECT_CLAUSE)

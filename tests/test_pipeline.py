@@ -276,3 +276,71 @@ def test_a_large_case_gets_its_pin_check_after_its_acceptance(monkeypatch: pytes
     engine, cases = _pin_run(Outcome.VERIFIED)
     assert [len(r) for r in engine.rounds] == [3, 1]
     assert cases[0].determinacy is Determinacy.PINNED
+
+
+def _ensures_lines(p: Program) -> int:
+    return sum(line.strip().startswith("ensures") for line in p.method.splitlines())
+
+
+def _split_answer(clause_two: Outcome) -> Answer:
+    """The whole postcondition times out on the expected output 6; its clauses alone: `r > x` is proved,
+    `r == x + 1` answers `clause_two`; every mutant's rejection is proved."""
+
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return Result(Outcome.VERIFIED)  # the precondition
+        if "r := 6;" not in p.method:
+            return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+        if _is_rejection(p):
+            return refuted_goal(p)
+        if p.want_model:
+            return Result(Outcome.VERIFIED)  # a pin check: would be proved, if asked
+        if _ensures_lines(p) == 2:
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
+        if "ensures r > x" in p.method:
+            return Result(Outcome.VERIFIED)
+        return Result(clause_two) if clause_two is not Outcome.REFUTED else refuted_goal(p)
+
+    return answer
+
+
+def test_a_timed_out_postcondition_is_accepted_clause_by_clause(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.pipeline
+
+    monkeypatch.setattr(bot.pipeline, "EAGER_PIN_BELOW", 10)  # no pin check with the case's own checks
+    engine = ScriptedEngine(_split_answer(Outcome.VERIFIED))
+    scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, ScoreOptions(mutants=3, pin=True))
+    (c,) = scores[0].cases
+    assert c.status is CaseStatus.VERIFIED
+    assert "accepted clause by clause" in c.note
+    # round 2: each clause alone (one `ensures` each), with the full time limit, and no rejection yet;
+    # round 3: the mutants, and no pin check: it would ask about every output under the whole postcondition
+    assert [len(r) for r in engine.rounds] == [3, 2, 3]
+    assert [_ensures_lines(p) for p in engine.rounds[1]] == [1, 1]
+    assert all(p.time_limit is None and not _is_rejection(p) for p in engine.rounds[1])
+    assert not any(p.want_model for r in engine.rounds for p in r)
+    assert c.determinacy is None and "no pin check" in c.note
+    assert [m.status for m in c.mutants] == [MutantStatus.KILLED] * 3
+
+
+@pytest.mark.parametrize("clause_two", [Outcome.REFUTED, Outcome.TIMEOUT])
+def test_a_clause_not_proved_leaves_the_rejection_to_decide(clause_two: Outcome) -> None:
+    statuses, engine, cases = run(_split_answer(clause_two), case("c1", 5, 6))
+    # neither the conjunction's acceptance nor its rejection is proved: unknown, because of the time-out
+    assert statuses == [CaseStatus.UNKNOWN]
+    assert cases[0].reason is Undecided.TIMEOUT and cases[0].mutants == ()
+    assert [len(r) for r in engine.rounds] == [3, 2, 1]
+    assert _is_rejection(engine.rounds[2][0])
+    assert "clause by clause" not in cases[0].note
+
+
+def test_a_refuted_acceptance_asks_no_clause_alone() -> None:
+    def answer(p: Program) -> Result:
+        result = _split_answer(Outcome.VERIFIED)(p)
+        return refuted_goal(p) if result.outcome is Outcome.TIMEOUT else result
+
+    statuses, engine, _ = run(answer, case("c1", 5, 6))
+    assert statuses == [CaseStatus.UNKNOWN]
+    assert [len(r) for r in engine.rounds] == [3, 1]  # the rejection only: a failure is not a time-out
