@@ -34,6 +34,9 @@ PRELUDE_BROKEN = "the declarations these programs share fail on their own:\n"
 STARTUP_SECONDS = 0.8
 DEFAULT_SECONDS = 0.3
 SLOW_SECONDS = 2.0
+# a slow prelude's batches hold about this many seconds of its programs (at least one): one program per batch
+# cost 0.4 s of start-up each, 28 times on task 632 of the development audit
+SLOW_BATCH_SECONDS = 10.0
 SIZE_UNIT = 4000  # characters of harness text that count as one more default program, before anything is measured
 
 
@@ -144,13 +147,14 @@ class Engine:
     def _plan(self, groups: list[tuple[tuple[str, int], list[_Item]]]) -> list[_Task]:
         """Batches of at most batch_size, one prelude each; split further until every worker has one.
 
-        A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets one
-        program per batch, and costly batches go first: a batch verifies its methods one after the
-        other, so ten 20-second time-outs in one batch would keep one worker busy while the other idles.
+        A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets small
+        batches (about SLOW_BATCH_SECONDS of its programs each), and costly batches go first: a batch verifies
+        its methods one after the other, so ten 20-second time-outs in one batch would keep one worker busy
+        while the other idles.
         """
         batches: list[_Task] = []
         for (prelude, limit), items in groups:
-            size = 1 if self._slow(prelude) else self.batch_size
+            size = self._size(prelude)
             batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
         while len(batches) < self.jobs:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
@@ -171,9 +175,12 @@ class Engine:
         total, count = self._cost.get(prelude, (0.0, 0))
         return total / count if count else None
 
-    def _slow(self, prelude: str) -> bool:
+    def _size(self, prelude: str) -> int:
+        """Programs per batch for this prelude: fewer for one whose programs were slow."""
         per = self._per_program(prelude)
-        return per is not None and per > SLOW_SECONDS
+        if per is None or per <= SLOW_SECONDS:
+            return self.batch_size
+        return max(1, min(self.batch_size, int(SLOW_BATCH_SECONDS // per)))
 
     def _estimate(self, task: _Task) -> float:
         per = self._per_program(task.prelude)

@@ -85,6 +85,26 @@ def test_batches_respect_size_and_keep_every_worker_busy() -> None:
     assert sorted(len(call) for call in backend.calls) == [20, 21]
 
 
+def test_a_slow_prelude_gets_small_batches_first() -> None:
+    slow, quick = "function S(): int { 1 }", "function Q(): int { 2 }"
+    engine = Engine(FakeBackend(), jobs=2, batch_size=40)
+    engine.observe(slow, [Result(Outcome.TIMEOUT, "", 20.0), Result(Outcome.VERIFIED, "", 0.5)] * 2)  # 10.25 s each
+    engine.observe(quick, [Result(Outcome.VERIFIED, "", 0.2)])
+    backend = FakeBackend()
+    engine.backend = backend
+    engine.run(programs(9, prelude=quick) + programs(5, prelude=slow))
+    # a slow prelude's batch holds about SLOW_BATCH_SECONDS (10 s) of its programs, at least one; slow ones first
+    assert sorted(len(call) for call in backend.calls) == [1, 1, 1, 1, 1, 9]
+    assert len(backend.calls[0]) == 1
+
+    engine = Engine(FakeBackend(), jobs=2, batch_size=40)
+    engine.observe(slow, [Result(Outcome.VERIFIED, "", 2.5)] * 4)
+    backend = FakeBackend()
+    engine.backend = backend
+    engine.run(programs(5, prelude=slow))
+    assert sorted(len(call) for call in backend.calls) == [2, 3]  # at most 10 // 2.5 == 4 per batch
+
+
 def test_one_prelude_per_batch() -> None:
     backend = FakeBackend()
     mixed = programs(3, prelude="function A(): int { 1 }") + programs(3, prelude="function B(): int { 2 }")
