@@ -466,6 +466,13 @@ def _cmdline(pid: int) -> list[str]:
         return []
 
 
+def is_unexeced_fork(command: Sequence[str], parent_command: Sequence[str]) -> bool:
+    """A child with its parent's command line is a fork that has not exec'd yet (mono starting z3, Python
+    starting dafny): its pages are its parent's, shared copy-on-write, and its RSS would count them twice
+    (seen: a third DafnyServer of 99 MiB for a moment, the server's own child)."""
+    return bool(command) and list(command) == list(parent_command)
+
+
 class TreeWatch:
     """Samples a process tree from /proc: the peak of its summed RSS, and the server processes in it."""
 
@@ -487,18 +494,22 @@ class TreeWatch:
 
     def sample(self) -> None:
         tree = _children()
-        todo, total, resident = [self.root], 0, 0
+        todo: list[tuple[int, list[str]]] = [(self.root, [])]  # (pid, its parent's command line)
+        total, resident = 0, 0
         while todo:
-            pid = todo.pop()
+            pid, parent_command = todo.pop()
+            command = _cmdline(pid)
+            todo += [(child, command) for child in tree.get(pid, [])]
+            if is_unexeced_fork(command, parent_command):
+                continue
             rss = _rss_kib(pid)
             total += rss
             if pid not in self.seen:
                 self.seen.add(pid)
-                if any(Path(arg).name == SERVER_EXE for arg in _cmdline(pid)):
+                if any(Path(arg).name == SERVER_EXE for arg in command):
                     self.servers.add(pid)
             if pid == self.root or pid in self.servers:
                 resident += rss
-            todo += tree.get(pid, [])
         self.peak_kib = max(self.peak_kib, total)
         self.resident_kib = max(self.resident_kib, resident)
         self.root_hwm_kib = max(self.root_hwm_kib, _hwm_kib(self.root))

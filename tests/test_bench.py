@@ -176,3 +176,35 @@ def test_differing_tasks(tmp_path: Path) -> None:
     assert bench.differing_tasks(a, b) == ("2", "3", "10")
     assert bench.differing_tasks(a, a) == ()
     assert bench.differing_tasks(a, tmp_path / "missing.json") == ("?",)
+
+
+def test_a_fork_before_exec_is_not_counted_twice() -> None:
+    assert bench.is_unexeced_fork(["mono", "DafnyServer.exe"], ["mono", "DafnyServer.exe"])
+    assert not bench.is_unexeced_fork(["z3", "-smt2"], ["mono", "DafnyServer.exe"])
+    assert not bench.is_unexeced_fork([], [])  # gone, or a zombie: nothing to compare
+
+    # a real tree: a parent holding 200 MiB, a fork of it that sleeps (same command line, shared pages)
+    # and a child that exec'd `sleep`
+    code = ("import os, time, subprocess\n"
+            "ballast = bytearray(200 * 1024 * 1024)\n"
+            "for i in range(0, len(ballast), 4096): ballast[i] = 1\n"
+            "sleeper = subprocess.Popen(['sleep', '5'])\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    time.sleep(5); os._exit(0)\n"
+            "print('ready', flush=True); time.sleep(5)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        watch = bench.TreeWatch(proc.pid)
+        watch.stop()
+        watch.sample()
+        parent = bench._rss_kib(proc.pid)
+        assert parent > 200 * 1024
+        # the parent and `sleep`, not the fork's copy of the parent's 200 MiB
+        assert parent <= watch.peak_kib < parent + 50 * 1024, (parent, watch.peak_kib)
+    finally:
+        proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
