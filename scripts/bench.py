@@ -1004,7 +1004,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append("programs: the distinct programs the engine verifies (recorded by wrapping Engine.run in "
                      "a separate warm run); programs/s = programs / wall s")
         notes.append(f"peak RSS (tool + children): sampled every {SAMPLE_SECONDS:g} s, summed over the measured "
-                     "process and all its descendants; largest process: exact, of the processes waited for (ru_maxrss "
+                     "process and all its descendants (a fork that has not exec'd yet shares its parent's pages "
+                     "and is not counted); largest process: exact, of the processes waited for (ru_maxrss "
                      "from wait4: a server ended at exit without being waited for is not in it); tool: the "
                      "measured process alone (VmHWM); CPU s: user + system of the process and its descendants")
         if has_server:
