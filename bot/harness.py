@@ -12,7 +12,6 @@ when many harness methods share a file, while assumed per-index facts gave ident
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -255,7 +254,7 @@ def _signature(method: Decl, name: str, with_returns: bool) -> str:
 
 
 def _assumptions(method: Decl, case: TestCase, by_elements: frozenset[str] = frozenset()) -> list[str]:
-    """The input facts; the arrays named in `by_elements` are stated element by element only."""
+    """The input facts; the arrays named in `by_elements` are stated by their elements only."""
     if len(case.inputs) != len(method.params):
         raise HarnessError(
             f"the case has {len(case.inputs)} inputs, `{method.name}` has {len(method.params)} parameters"
@@ -378,13 +377,6 @@ class CaseHarness:
         every_value = [*case.inputs, *case.expected, *(v for _, v in case.post)]
         self.attrs = fuel_attributes(file, method, every_value, options.max_fuel)
         self.assume = _tagged(_assumptions(method, case), _PLAIN)
-        # Measured (Dafny 2.3, an in-place array spec with `multiset(arr[..]) == multiset(old(arr[..]))`): that
-        # clause alone took 19.8 s or timed out at 20 s when the array's old state was also assumed as a whole
-        # literal (`arr[..] == [..]`), and 0.25-0.6 s with its elements only; the clause-by-clause programs,
-        # asked when the whole postcondition timed out, state the arrays the method modifies by their elements
-        changed = frozenset(p.name for p in method.params if isinstance(p.type, ArrayT)
-                            and any(re.search(rf"\b{re.escape(p.name)}\b", c) for c in method.clause_texts("modifies")))
-        self.assume_by_elements = _tagged(_assumptions(method, case, changed), _PLAIN)
         self.requires = _clauses(method, ("requires",))
         self.modifies = _clauses(method, ("modifies",))
         self.req_texts = method.clause_texts("requires")
@@ -456,19 +448,27 @@ class CaseHarness:
         env.update({p.name: v for p, v in zip(self.method.returns, expected, strict=False)})
         for idx, v in post:
             env[self.method.params[idx].name] = v
-        one_clause = goal is Goal.ACCEPT_CLAUSE
-        if one_clause and (clause is None or not 0 <= clause < len(self.ens_texts)):
-            raise HarnessError(f"no ensures clause #{clause} to accept alone")
-        help = self._help([self.ens_texts[clause]] if one_clause and clause is not None else self.ens_texts, env)
+        texts, assume = self.ens_texts, self.assume
+        if goal is Goal.ACCEPT_CLAUSE:
+            if clause is None or not 0 <= clause < len(texts):
+                raise HarnessError(f"no ensures clause #{clause} to accept alone")
+            texts = [texts[clause]]
+            # Measured (Dafny 2.3, an in-place array spec with `multiset(arr[..]) == multiset(old(arr[..]))`):
+            # that clause alone took 19.8 s or timed out at 20 s when the array's old state was also assumed as a
+            # whole literal (`arr[..] == [..]`), and 0.25-0.6 s with its elements only: here the arrays the
+            # program assigns (their state after the call) are stated by their elements
+            assigned = frozenset(self.method.params[idx].name for idx, _ in post)
+            assume = _tagged(_assumptions(self.method, self.case, assigned), _PLAIN)
+        help = self._help(texts, env)
         accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
         body = [
-            *(self.assume_by_elements if one_clause else self.assume),
+            *assume,
             *_tagged(_outputs(self.method, self.case, expected, post), _PLAIN),
             *_tagged(_output_facts(self.method, expected), _HINT),
             *help.body(accepting),
         ]
-        if one_clause and clause is not None:
-            ensures = [(f"  ensures {self.ens_texts[clause]}", _GOAL)]
+        if goal is Goal.ACCEPT_CLAUSE:
+            ensures = [(f"  ensures {texts[0]}", _GOAL)]
         elif accepting:
             ensures = _tagged(_clauses(self.method, ("ensures",)), _GOAL)
         else:

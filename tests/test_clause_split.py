@@ -1,9 +1,10 @@
 """When the whole postcondition times out on the expected output, its clauses are asked one by one.
 
-The programs each hold one `ensures` clause and its own hints; an array the method modifies is stated by its
-elements only (a whole literal of its old state made a multiset clause time out, see bot/harness.py). All
-clauses proved is a proof of the conjunction; anything less leaves the rejection to be asked as before.
-The real verifier checks the programs here; the rounds are in tests/test_pipeline.py.
+The programs each hold one `ensures` clause and its own hints; an array the program assigns (the test gives
+its state after the call) is stated by its elements only (a whole literal of its old state made a multiset
+clause time out, see bot/harness.py). All clauses proved is a proof of the conjunction; anything less
+leaves the rejection to be asked as before. The real verifier checks the programs here; the rounds are in
+tests/test_pipeline.py.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def _ensures(method: str) -> list[str]:
     return [line.strip() for line in method.splitlines() if line.strip().startswith("ensures")]
 
 
-def test_one_clause_per_program_and_modified_arrays_by_their_elements() -> None:
+def test_one_clause_per_program_and_assigned_arrays_by_their_elements() -> None:
     h = _harness([3, 2, 1])
     whole = h.output(Goal.ACCEPT, (), h.case.post).program.method
     assert len(_ensures(whole)) == 3
@@ -50,14 +51,14 @@ def test_one_clause_per_program_and_modified_arrays_by_their_elements() -> None:
     for k, clause in enumerate(h.ens_texts):
         text = h.output(Goal.ACCEPT_CLAUSE, (), h.case.post, clause=k).program.method
         assert _ensures(text) == [f"ensures {clause}"]
-        # `a` is modified: its old state by its elements only; `b` is not, and keeps its whole literal
+        # `a` is assigned (its state after the call): by its elements only; `b` is not: its whole literal
         assert "a[..] == [" not in text and "a[0] == 1 && a[1] == 2 && a[2] == 3" in text
         assert "b[..] == [3]" in text
     with pytest.raises(HarnessError):
         h.output(Goal.ACCEPT_CLAUSE, (), h.case.post, clause=3)
 
 
-def test_a_modifies_clause_names_the_array_as_a_word() -> None:
+def test_only_the_arrays_with_a_state_after_the_call_are_stated_by_elements() -> None:
     file = parse_file("""
 method Copy(a: array<int>, ab: array<int>)
   modifies ab
@@ -70,7 +71,7 @@ method Copy(a: array<int>, ab: array<int>)
     case = TestCase("t", "Copy", (one, ArrayV((IntV(0),))), (), post=((1, one),))
     h = CaseHarness(make_prelude(file, Dialect.DAFNY2), file, method, case, HarnessOptions())
     text = h.output(Goal.ACCEPT_CLAUSE, (), case.post, clause=0).program.method
-    # `ab` is modified, `a` is not (though `a` is a prefix of `ab`)
+    # `ab` has a state after the call, `a` has none
     assert "a[..] == [7]" in text and "ab[..] == [" not in text
 
 
