@@ -1,14 +1,15 @@
 """From parsed spec files and their test cases to method scores, through an engine.
 
-No I/O of its own: the engine (which runs the verifier) is passed in. Rounds, each asking only what
-the previous left open: first the checks of every case (precondition, vacuity, acceptance of the
-expected output, and a small case's pin check); then, when the acceptance timed out, each ensures clause
-alone (all proved: accepted, see _Stage.CLAUSES); then the rejection of what was not accepted (and, once
-proved, which clause rejects it), or the pin check of a larger case; then the rejection of the mutants
-not already rejected by a proved pin, with the order-free pin and the candidate outputs; last the
-acceptance of the mutants whose rejection was not proved. A verdict against the spec is always a proved
-rejection; everything else is unknown with its reason. Planned from the benchmark (bench/RESULTS.md):
-most pin checks are proved, so they go early and the programs they make unnecessary are never asked.
+No I/O of its own: the engine (which runs the verifier) is passed in. Rounds, each asking only what the
+previous left open: first the checks of every case (precondition, vacuity, acceptance of the expected
+output, and a small case's pin check); then, when the acceptance timed out, each ensures clause alone (all
+proved: accepted, see _Stage.CLAUSES); then the rejection of what was not accepted (after the clauses, also
+of each clause not proved accepted; once proved, which clause rejects it), or the pin check of a larger
+case; then the rejection of the mutants not already rejected by a proved pin, with the order-free pin and
+the candidate outputs; last the acceptance of the mutants whose rejection was not proved. A verdict against
+the spec is always a proved rejection; everything else is unknown with its reason. Planned from the
+benchmark (bench/RESULTS.md): most pin checks are proved, so they go early and the programs they make
+unnecessary are never asked.
 """
 
 from __future__ import annotations
@@ -290,7 +291,16 @@ class _CaseRun:
             if all(j[f"accept#{k}"].proved for k in range(len(h.ens_texts))):
                 self.note = _join(self.note, "accepted clause by clause (the whole postcondition timed out)")
                 return self._start_mutants(whole_timed_out=True)
-            return self._start_rejection()
+            self._start_rejection()
+            if "within-reject" not in self.planned:  # with a tolerance, one rejected value proves nothing
+                # the rejection of a clause not proved accepted, with the full limit and beside the conjunction's:
+                # a proved one is a proof of rejection where the whole may time out again
+                for k in range(len(h.ens_texts)):
+                    if not j[f"accept#{k}"].proved:
+                        self.planned[f"reject#{k}"] = h.output(
+                            Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k
+                        )
+            return None
         if self.stage is _Stage.PRECONDITION:
             settled = precondition_status(j["pre"], j["pre-reject"])
             assert settled is not None  # the acceptance was not proved
@@ -309,8 +319,11 @@ class _CaseRun:
                     _, reason, message = decide(j["accept"], j["within-reject"])
             else:
                 decision, reason, message = decide(j["accept"], j["reject"])
+            clause_proved = any(key.startswith("reject#") and v.proved for key, v in j.items())
+            if clause_proved and decision is Decision.UNDECIDED:
+                decision = Decision.REJECTED  # a clause proved false: so is the conjunction
             if decision is Decision.REJECTED:
-                if len(h.ens_texts) > 1:
+                if len(h.ens_texts) > 1 and not clause_proved:
                     # which clause rejects it: asked only now, so a case left unknown costs no clause checks
                     for k in range(len(h.ens_texts)):
                         self.planned[f"reject#{k}"] = _descriptive(

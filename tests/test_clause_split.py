@@ -88,3 +88,9 @@ def test_the_real_verifier_proves_each_clause_and_no_clause_of_a_wrong_output(da
     # [3, 2, 2]: the last element is not the old first one, and the multiset lost a 1
     assert outcome["wrong", 0] is not Outcome.VERIFIED and outcome["wrong", 1] is not Outcome.VERIFIED
     assert outcome["wrong", 2] is Outcome.VERIFIED  # a[0] is still 3
+    # a clause proved false is a proof of rejection (asked, with the full limit, when the whole may time out)
+    refute = {name: h.output(Goal.REJECT_CLAUSE, (), h.case.post, clause=0) for name, h in (("right", right),
+                                                                                         ("wrong", wrong))}
+    results = engine.run([p.program for p in refute.values()])
+    assert results[refute["wrong"].program].outcome is Outcome.VERIFIED
+    assert results[refute["right"].program].outcome is not Outcome.VERIFIED

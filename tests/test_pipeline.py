@@ -331,9 +331,47 @@ def test_a_clause_not_proved_leaves_the_rejection_to_decide(clause_two: Outcome)
     # neither the conjunction's acceptance nor its rejection is proved: unknown, because of the time-out
     assert statuses == [CaseStatus.UNKNOWN]
     assert cases[0].reason is Undecided.TIMEOUT and cases[0].mutants == ()
-    assert [len(r) for r in engine.rounds] == [3, 2, 1]
-    assert _is_rejection(engine.rounds[2][0])
+    # round 3: the conjunction's rejection, and that of the clause not proved accepted, with the full limit
+    assert [len(r) for r in engine.rounds] == [3, 2, 2]
+    assert all(_is_rejection(p) and p.time_limit is None for p in engine.rounds[2])
+    assert sum("ensures !(r == x + 1)" in p.method for p in engine.rounds[2]) == 1
     assert "clause by clause" not in cases[0].note
+
+
+def test_a_clause_proved_false_refutes_where_the_whole_times_out() -> None:
+    inner = _split_answer(Outcome.REFUTED)
+
+    def answer(p: Program) -> Result:
+        if "r := 6;" in p.method and "ensures !(r == x + 1)" in p.method:
+            return Result(Outcome.VERIFIED)  # the clause is proved false for 6
+        if "r := 6;" in p.method and _is_rejection(p):
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")  # the conjunction's rejection
+        return inner(p)
+
+    statuses, engine, cases = run(answer, case("c1", 5, 6))
+    assert statuses == [CaseStatus.REFUTED]
+    assert cases[0].clause == "ensures r == x + 1"
+    assert [len(r) for r in engine.rounds] == [3, 2, 2]  # the clause is known: no round to name it
+
+
+def test_a_single_clause_spec_is_never_refuted_without_its_rejection() -> None:
+    spec = "method Id(x: int) returns (r: int)\n  ensures r == x\n"
+    file = parse_file(spec, "id.dfy")
+    method = file.find("Id")
+    assert method is not None
+
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        return Result(Outcome.TIMEOUT, "timed out after 20 seconds")  # neither acceptance nor rejection
+
+    engine = ScriptedEngine(answer)
+    one = TestCase("c1", "Id", (IntV(5),), (IntV(5),), source="t.dfy", line=1)
+    options = ScoreOptions(mutants=3, pin=False)
+    scores = score_methods([MethodJob(file, method, (one,))], engine, Dialect.DAFNY2, options)
+    (c,) = scores[0].cases
+    assert c.status is CaseStatus.UNKNOWN and c.reason is Undecided.TIMEOUT
+    assert [len(r) for r in engine.rounds] == [2, 1]  # one clause: nothing to ask clause by clause
 
 
 def test_a_refuted_acceptance_asks_no_clause_alone() -> None:
