@@ -319,7 +319,7 @@ class _CaseRun:
                     _, reason, message = decide(j["accept"], j["within-reject"])
             else:
                 decision, reason, message = decide(j["accept"], j["reject"])
-            clause_proved = any(key.startswith("reject#") and v.proved for key, v in j.items())
+            clause_proved = bool(self._proved_clause())
             if clause_proved and decision is Decision.UNDECIDED:
                 decision = Decision.REJECTED  # a clause proved false: so is the conjunction
             if decision is Decision.REJECTED:
@@ -502,11 +502,15 @@ class _CaseRun:
         )
 
     def _rejecting_clause(self) -> str:
-        """The first clause whose rejection is proved ("" when only the conjunction's is)."""
+        """The clause that rejects the output ("" when only the conjunction's rejection is proved)."""
         h = self.harness
         assert h is not None
-        if len(h.ens_texts) == 1:
-            return f"ensures {h.ens_texts[0]}"
+        return f"ensures {h.ens_texts[0]}" if len(h.ens_texts) == 1 else self._proved_clause()
+
+    def _proved_clause(self) -> str:
+        """The first clause whose own rejection program is proved, or ""."""
+        h = self.harness
+        assert h is not None
         for k, text in enumerate(h.ens_texts):
             judged = self.judged.get(f"reject#{k}")
             if judged is not None and judged.proved:

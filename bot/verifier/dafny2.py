@@ -57,6 +57,8 @@ from bot.verifier.output import (
 from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _wall_limit
 from bot.verifier.version import VerifierInfo
 
+_FLAGS = ("/compile:0", "/nologo", "/errorTrace:0", "/errorLimit:1")  # verify only; see the docstring
+
 
 @dataclass(frozen=True)
 class Dafny2Backend:
@@ -72,15 +74,14 @@ class Dafny2Backend:
     wall_per_method: float | None = None
 
     def flags_id(self, time_limit: int) -> str:
+        # the cache key: written from the flags `command` passes, so the two cannot disagree
         z3 = f" /z3exe:{self.z3_path}" if self.z3_path else ""
-        flags = f"/compile:0 /errorTrace:0 /errorLimit:1 /timeLimit:{time_limit} /proc:Impl*{z3}"
-        return f"dafny {self.info.version}: {flags}"
+        return f"dafny {self.info.version}: {' '.join(_FLAGS)} /timeLimit:{time_limit} /proc:Impl*{z3}"
 
     def command(
         self, names: Sequence[str], time_limit: int, xml_name: str, model_name: str | None = None
     ) -> list[str]:
-        argv = [*self.info.command, "/compile:0", "/nologo", "/errorTrace:0", "/errorLimit:1"]
-        argv.append(f"/timeLimit:{time_limit}")
+        argv = [*self.info.command, *_FLAGS, f"/timeLimit:{time_limit}"]
         argv += [f"/proc:Impl$$*.__default.{mangle(name)}" for name in names]
         if self.z3_path:
             argv.append(f"/z3exe:{self.z3_path}")
