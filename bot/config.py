@@ -219,7 +219,7 @@ class Config:
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     mutants: int = 5
     pin: bool = True
-    server: bool = True  # Dafny 2.x: one DafnyServer per worker (see bot/verifier/server.py)
+    server: bool = True  # Dafny 2.x: one kept-alive verifier per worker (see bot/verifier/server.py)
     seed: int = 0
     time_limit: int = 20
     jobs: int = field(default_factory=default_jobs)

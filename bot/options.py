@@ -469,8 +469,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("jobs", "", clean_jobs, "Verifier processes run in parallel. Empty or 0: one per available core.",
            _RUN),
     Option("server", "true", clean_server,
-           "Keep one verifier process alive per worker (Dafny 2.x's DafnyServer) instead of starting one per batch; "
-           "`false` starts one per batch.", _RUN),
+           "Keep one verifier process alive per worker (Dafny 2.x: its Dafny.exe, run per batch) instead of "
+           "starting one per batch; `false` starts one per batch.", _RUN),
     Option("tolerance", "", clean_tolerance,
            "Relative tolerance for real outputs: a real output within it of the expected one counts as the "
            f"expected output. Empty: exact for pull requests and `score`, {AUDIT_TOLERANCE:g} for audits "

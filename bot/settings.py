@@ -22,7 +22,7 @@ class Settings:
     tolerance: float = 0.0
     pin: bool = True
     jobs: int | None = None  # None: one verifier process per available core
-    server: bool = True  # Dafny 2.x: one DafnyServer per worker instead of a process per batch (same results)
+    server: bool = True  # Dafny 2.x: one kept-alive verifier per worker instead of a process per batch (same results)
 
     @staticmethod
     def of(values: Any, audit: bool = False) -> Settings:

@@ -11,7 +11,7 @@ Measures, in one run, on the same tasks with the same verifier and flags:
   (d) a pull request touching one spec (examples/shared_elements.dfy): `entrypoint.py`, base and head, cold
       cache, its comment posted to the local fake GitHub of tests/fakegithub.py;
   and, for the memory check, the engine cold on the first 10 tasks; the engine cold with `--no-server` (one
-  `dafny` per batch) when it has the persistent DafnyServer backend; and the engine cold with the z3 of the
+  `dafny` per batch) when it has the persistent server backend; and the engine cold with the z3 of the
   PyPI wheel `z3-solver==4.8.5.0` (`--z3`) against Debian's z3.
 
 Prints and writes bench/RESULTS.md: wall time, verifier processes started, programs, programs per second, peak
@@ -28,7 +28,7 @@ the memory check.
 
 How things are counted:
   - verifier processes: a `dafny` wrapper put first on PATH logs every start (version probes are counted
-    too and shown apart); DafnyServer processes (a persistent backend) are counted by watching /proc;
+    too and shown apart); server processes (the persistent backend's) are counted by watching /proc;
   - programs: the distinct programs the engine verifies, recorded by a second warm run that wraps
     `Engine.run` (the measured runs are the plain commands); for the pull request, the result-cache
     entries its cold run wrote;
@@ -82,7 +82,7 @@ MEMORY_FLAT = 1.25  # "flat": the peak at all tasks is at most this times the pe
 
 SAMPLE_SECONDS = 0.1
 BASELINE_WALL = 600.0  # a baseline process is killed after this (a simple script would wait for ever)
-SERVER_EXE = "DafnyServer.exe"  # an argument of a persistent server process (bot/verifier/server.py)
+SERVER_EXE = "specscore-host.exe"  # an argument of a persistent server process (HOST_EXE of bot/verifier/server.py)
 LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher script the wrapper copies
 
 # Run by `python3 -c` for the recording run: wraps Engine.run to log every program and its outcome.
@@ -118,13 +118,13 @@ class Measured:
     returncode: int
     verifier_runs: int = 0  # `dafny` starts that verified something
     probes: int = 0  # `dafny` starts that only read a version or help
-    servers: int = 0  # DafnyServer processes seen
+    servers: int = 0  # server processes seen (bot/verifier/server.py)
     peak_mib: float = 0.0  # sampled sum of the RSS of the process tree
     largest_mib: float = 0.0  # the largest single process (ru_maxrss)
     tool_mib: float = 0.0  # the measured process itself (its VmHWM, as last sampled)
     cpu_seconds: float = 0.0  # user + system time of the process and its descendants
     output: str = ""  # the tail of stdout + stderr
-    resident_mib: float = 0.0  # sampled sum of the long-lived processes: the tool and its DafnyServers
+    resident_mib: float = 0.0  # sampled sum of the long-lived processes: the tool and its servers
 
     @property
     def processes(self) -> int:
@@ -145,7 +145,7 @@ class Row:
     tool_mib: float = 0.0
     cpu_seconds: float = 0.0
     estimated: bool = False  # extrapolated from a sample
-    resident_mib: float = 0.0  # the tool and its DafnyServers (see Measured)
+    resident_mib: float = 0.0  # the tool and its servers (see Measured)
 
     @staticmethod
     def of(key: str, title: str, m: Measured, programs: int) -> Row:
@@ -307,7 +307,7 @@ def targets(res: BenchResults) -> list[Target]:
                           f"{cold.peak_mib:.0f} MiB at {res.machine.tasks} tasks ({cold.programs} programs); "
                           f"the tool alone {small.tool_mib:.0f} and {cold.tool_mib:.0f} MiB, "
                           + ("flat" if memory_flat(small.tool_mib, cold.tool_mib) else "not flat")
-                          + f"; the long-lived processes (the tool and its DafnyServers) {small.resident_mib:.0f} and "
+                          + f"; the long-lived processes (the tool and its servers) {small.resident_mib:.0f} and "
                           f"{cold.resident_mib:.0f} MiB, "
                           + ("flat" if memory_flat(small.resident_mib, cold.resident_mib) else "not flat")
                           + f"; the largest single process {small.largest_mib:.0f} and {cold.largest_mib:.0f} MiB "
@@ -397,7 +397,7 @@ def wrapper_script(real: str, log: Path) -> str:
 
     When the real one is a small shell launcher with absolute paths (Debian's: `exec /usr/bin/cli
     /usr/lib/dafny/Dafny.exe "$@"`), the wrapper is that launcher with the log line added, so a reader of the
-    launcher finds the same Dafny.exe (bot/verifier/server.py looks for DafnyServer.exe next to it); else it
+    launcher finds the same Dafny.exe (bot/verifier/server.py loads that Dafny.exe); else it
     execs the real command.
     """
     logged = f'echo "$*" >> \'{log}\'\n'
@@ -469,7 +469,7 @@ def _cmdline(pid: int) -> list[str]:
 def is_unexeced_fork(command: Sequence[str], parent_command: Sequence[str]) -> bool:
     """A child with its parent's command line is a fork that has not exec'd yet (mono starting z3, Python
     starting dafny): its pages are its parent's, shared copy-on-write, and its RSS would count them twice
-    (seen: a third DafnyServer of 99 MiB for a moment, the server's own child)."""
+    (seen: a third server of 99 MiB for a moment, the server's own child)."""
     return bool(command) and list(command) == list(parent_command)
 
 
@@ -479,7 +479,7 @@ class TreeWatch:
     def __init__(self, root: int) -> None:
         self.root = root
         self.peak_kib = 0
-        self.resident_kib = 0  # the root and its DafnyServers: what would grow if anything accumulated
+        self.resident_kib = 0  # the root and its servers: what would grow if anything accumulated
         self.root_hwm_kib = 0
         self.servers: set[int] = set()
         self.seen: set[int] = set()
@@ -839,7 +839,7 @@ def _tasks(n: int) -> str:
 
 
 def engine_has_server_option() -> bool:
-    """Whether `python3 -m bot audit` has `--server/--no-server` (a persistent DafnyServer backend)."""
+    """Whether `python3 -m bot audit` has `--server/--no-server` (a persistent server backend)."""
     proc = subprocess.run([sys.executable, "-m", "bot", "audit", "--help"], cwd=ROOT, capture_output=True,
                           text=True, check=False)
     return "--server" in proc.stdout
@@ -1000,7 +1000,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 z3 = Z3Comparison(True, "", binary, version, cold.seconds, wheel.seconds, same_json,
                                   differing_tasks(cold_out / "results.json", wheel_out / "results.json"))
         notes.append(f"verifier processes: `dafny` starts (each engine run makes {cold.probes} of them only to read "
-                     "the version) plus DafnyServer processes seen (" + ", ".join(servers) + ")")
+                     "the version) plus server processes seen (" + ", ".join(servers) + ")")
         notes.append("programs: the distinct programs the engine verifies (recorded by wrapping Engine.run in "
                      "a separate warm run); programs/s = programs / wall s")
         notes.append(f"peak RSS (tool + children): sampled every {SAMPLE_SECONDS:g} s, summed over the measured "

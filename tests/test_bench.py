@@ -153,7 +153,7 @@ def test_wrapper_logs_each_start_and_runs_the_real_command(tmp_path: Path) -> No
 
 
 def test_wrapper_of_a_launcher_script_keeps_its_exec_line(tmp_path: Path) -> None:
-    """A reader of the launcher (bot/verifier/server.py finds DafnyServer.exe next to its Dafny.exe) reads the same."""
+    """A reader of the launcher (bot/verifier/server.py loads the Dafny.exe it names) reads the same."""
     launcher = tmp_path / "dafny"
     launcher.write_text('#!/bin/sh\nexec /usr/bin/cli /usr/lib/dafny/Dafny.exe "$@"\n')
     log = tmp_path / "dafny.log"
@@ -169,6 +169,12 @@ def test_wrapper_of_a_launcher_script_keeps_its_exec_line(tmp_path: Path) -> Non
         assert bench.wrapper_script(str(real), log) == f'#!/bin/sh\necho "$*" >> \'{log}\'\nexec \'{real}\' "$@"\n'
 
 
+def test_servers_are_counted_by_the_name_the_backend_gives_them() -> None:
+    from bot.verifier.server import HOST_EXE
+
+    assert bench.SERVER_EXE == HOST_EXE
+
+
 def test_differing_tasks(tmp_path: Path) -> None:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps({"tasks": [{"task_id": "10", "v": 1}, {"task_id": "2", "v": 1}]}))
@@ -179,8 +185,9 @@ def test_differing_tasks(tmp_path: Path) -> None:
 
 
 def test_a_fork_before_exec_is_not_counted_twice() -> None:
-    assert bench.is_unexeced_fork(["mono", "DafnyServer.exe"], ["mono", "DafnyServer.exe"])
-    assert not bench.is_unexeced_fork(["z3", "-smt2"], ["mono", "DafnyServer.exe"])
+    server = ["mono", f"/tmp/specscore-host-1/{bench.SERVER_EXE}", "/usr/lib/dafny/Dafny.exe"]
+    assert bench.is_unexeced_fork(server, server)
+    assert not bench.is_unexeced_fork(["z3", "-smt2"], server)
     assert not bench.is_unexeced_fork([], [])  # gone, or a zombie: nothing to compare
 
     # a real tree: a parent holding 200 MiB, a fork of it that sleeps (same command line, shared pages)

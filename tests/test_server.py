@@ -1,5 +1,6 @@
-"""bot.verifier.server: Dafny 2.x's DafnyServer.exe kept alive gives the command line's results (the real Dafny),
-and a server that dies or hangs never gives a wrong one (the real one killed, and stand-in servers)."""
+"""bot.verifier.server: Dafny 2.x kept alive (the host running Dafny.exe's Main per request) gives the command
+line's results and z3 input (the real Dafny), and a server that dies or hangs never gives a wrong one (the real one
+killed, and stand-in servers)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ from bot.verifier import (
     is_transient,
     make_backend,
 )
-from bot.verifier.server import launcher, needs_command_line, parse_answer
+from bot.verifier.output import FILE_NAME
+from bot.verifier.server import ServerCommand, _fingerprint, _Pool, read_answer
 
 PRELUDE = """\
 function F(x: int): int { x + 1 }
@@ -59,6 +61,10 @@ MIXED = [
     ("SpecScore_vacuity", "method SpecScore_vacuity(x: int)\n{\n  assume {:axiom} x == 3;\n  assert false;\n"
                           "  assert true;\n}"),
     ("SpecScore_empty", "method SpecScore_empty() {\n}"),  # nothing to prove: no result either way
+    # a `forall` statement: DafnyServer.exe gave it another formula than the command line's (see the module)
+    ("SpecScore_forall", "method SpecScore_forall(s: seq<int>)\n  requires s == [1, 2]\n{\n"
+                         "  forall i | 0 <= i < |s| ensures s[i] > 0 {\n    assert i == 0 || i == 1;\n  }\n"
+                         "  assert s[1] > 1;\n}"),
     ("SpecScore_slow", FACTOR),
 ]
 WANT_MODELS = frozenset({"SpecScore_pin", "SpecScore_pinseq", "SpecScore_post"})
@@ -78,7 +84,7 @@ def dafny(dafny_command: str) -> VerifierInfo:
 def server(dafny: VerifierInfo) -> Iterator[DafnyServerBackend]:
     backend = make_backend(dafny)
     if not isinstance(backend, DafnyServerBackend):
-        pytest.skip("no DafnyServer.exe next to this Dafny's Dafny.exe")
+        pytest.skip("no Dafny.exe behind this `dafny`, or no mcs: no server")
     yield backend
     backend.close()
     assert backend.server_pids() == []
@@ -100,13 +106,41 @@ def test_a_mixed_batch_gets_the_command_lines_results(dafny: VerifierInfo, serve
         "SpecScore_ok": Outcome.VERIFIED, "SpecScore_assert": Outcome.REFUTED, "SpecScore_post": Outcome.REFUTED,
         "SpecScore_call": Outcome.REFUTED, "SpecScore_fpre": Outcome.REFUTED, "SpecScore_pin": Outcome.REFUTED,
         "SpecScore_pinseq": Outcome.REFUTED, "SpecScore_vacuity": Outcome.REFUTED, "SpecScore_empty": Outcome.ERROR,
-        "SpecScore_slow": Outcome.TIMEOUT,
+        "SpecScore_slow": Outcome.TIMEOUT, "SpecScore_forall": Outcome.VERIFIED,
     }
     assert got["SpecScore_post"].message == "line 9: postcondition violation (related location: line 8)"
     assert got["SpecScore_call"].message.endswith("precondition violation (related location: line 3)")
     assert got["SpecScore_pin"].model and got["SpecScore_pinseq"].model  # their own counterexamples
     assert got["SpecScore_assert"].model == ""  # it wanted none
     assert server.server_pids(), "the batch went to the command line, not to a server"
+
+
+@pytest.mark.dafny
+def test_a_forall_statement_gets_the_command_lines_z3_input(dafny: VerifierInfo, tmp_path: Path) -> None:
+    """Boogie's linear type checker prunes the edge after a `forall` statement's `assume false` on the command
+    line, and DafnyServer.exe's pipeline does not: the host runs the command line's own Main."""
+    command = find_server(dafny)
+    assert command is not None
+    methods = [MIXED[0], ("SpecScore_forall", dict(MIXED)["SpecScore_forall"])]
+    argv = Dafny2Backend(dafny).command([n for n, _ in methods], 10, "report.xml")
+    text = PRELUDE + "\n" + "\n".join(t for _, t in methods) + "\n"
+    logs = {}
+    for way in ("command-line", "server"):
+        folder = tmp_path / way
+        folder.mkdir()
+        (folder / FILE_NAME).write_text(text)
+        log = folder / "z3.smt2"
+        args = [*argv[:-1], f"/proverLog:{log}", FILE_NAME]
+        if way == "command-line":
+            subprocess.run(args, cwd=folder, capture_output=True, timeout=120)
+        else:
+            pool = _Pool(command)
+            server = pool.take()
+            assert server is not None
+            server.ask(args[len(dafny.command):], str(folder), 120)  # a second request: the counters moved on
+            pool.close()
+        logs[way] = _fingerprint(log.read_bytes())
+    assert logs["command-line"] == logs["server"]
 
 
 @pytest.mark.dafny
@@ -132,7 +166,7 @@ def test_resolution_errors_are_the_command_lines(dafny: VerifierInfo, server: Da
 
 @pytest.mark.dafny
 def test_a_changed_program_with_the_same_names_is_verified_again(server: DafnyServerBackend) -> None:
-    # Measured: DafnyServer's own cache answers this second program with the first one's `verified`.
+    # Measured: DafnyServer.exe's own cache answered this second program with the first one's `verified`.
     method = [("SpecScore_x", "method SpecScore_x() {\n  assert P(3);\n}")]
     first = server.verify_batch("const C := 3\npredicate P(x: int) { x == C }", method, 5)
     pids = server.server_pids()
@@ -195,44 +229,42 @@ def test_no_server_setting_gives_the_command_line(dafny_command: str) -> None:
 
 
 FAKE_SERVER = textwrap.dedent('''\
-    import base64, json, os, subprocess, sys, time
-    mode, pids = sys.argv[1], sys.argv[2]
+    import base64, os, subprocess, sys, time
+    mode, pids = sys.argv[1].split(":", 1)
     with open(pids, "a") as f:
-        f.write(f"{os.getpid()} {sorted(os.sched_getaffinity(0))}\\n")
+        f.write(f"{os.getpid()}\\n")
+    def answer(code, text):
+        print(f"OK {code} " + base64.b64encode(text.encode()).decode(), flush=True)
     while True:
-        line = sys.stdin.readline()
-        if not line:
+        verb, payload, end = sys.stdin.readline(), sys.stdin.readline(), sys.stdin.readline()
+        if not end:
             break
-        payload = b""
-        while True:
-            part = sys.stdin.readline()
-            if not part or part.strip() == "[[DAFNY-CLIENT: EOM]]":
-                break
-            payload += part.strip().encode()
-        task = json.loads(base64.b64decode(payload))
-        if "SpecScoreServerCalibration" in task["source"]:  # calibration: a prover log, a prover, verified
-            for log in [a[len("/proverLog:"):] for a in task["args"] if a.startswith("/proverLog:")]:
+        folder, *args = base64.b64decode(payload).decode().split("\\0")
+        if any("SpecScoreServerCalibration" in a for a in args):  # calibration: a prover log, a prover, verified
+            for log in [a[len("/proverLog:"):] for a in args if a.startswith("/proverLog:")]:
                 open(log, "w").write("(assert (forall ((x Int)) (! (> x 0) :skolemid |7|)))\\n")
-            print(f"[TRACE] Using prover: {sys.executable}\\n\\n"
-                  "Verifying Impl$$_module.__default.SpecScoreServerCalibration ...\\n"
-                  "  [1 proof obligation]  verified\\nVerification completed successfully!\\n"
-                  "[SUCCESS] [[DAFNY-SERVER: EOM]]", flush=True)
+            answer(0, f"[TRACE] Using prover: {sys.executable}\\n"
+                      "Dafny program verifier finished with 1 verified, 0 errors\\n")
             continue
         if mode == "die":
-            print("Verifying Impl$$_module.__default.SpecScore_a ...", flush=True)
             os._exit(3)
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         with open(pids, "a") as f:
             f.write(f"{child.pid}\\n")
         time.sleep(600)
 ''')
+# a stand-in for mcs: "compiles" by copying the stand-in server to the -out: file
+FAKE_COMPILER = '#!/bin/sh\nfor a in "$@"; do case "$a" in -out:*) cp "$SERVER" "${a#-out:}";; esac; done\n'
 
 
-def fake_server(tmp_path: Path, mode: str) -> tuple[list[str], Path]:
+def fake_server(tmp_path: Path, mode: str) -> tuple[ServerCommand, Path]:
     script = tmp_path / "fake_server.py"
     script.write_text(FAKE_SERVER)
+    compiler = tmp_path / "mcs"
+    compiler.write_text(FAKE_COMPILER.replace("$SERVER", str(script)))
+    compiler.chmod(0o755)
     pids = tmp_path / "pids.txt"
-    return [sys.executable, str(script), mode, str(pids)], pids
+    return ServerCommand(sys.executable, f"{mode}:{pids}", str(compiler)), pids
 
 
 def gone(pid: int) -> bool:
@@ -264,123 +296,83 @@ def test_a_hanging_server_is_killed_with_its_process_group(tmp_path: Path) -> No
     assert backend.server_pids() == []
 
 
+class _CommandLine:
+    """A stand-in for the command line that records what it was asked."""
+
+    def __init__(self, backend: DafnyServerBackend) -> None:
+        self.asked: list[int] = []
+        self.command = backend.command_line.command
+
+    def verify_batch(self, prelude: str, methods: object, time_limit: int, models: object = ()) -> dict[str, Result]:
+        self.asked.append(time_limit)
+        return {"SpecScore_a": Result(Outcome.VERIFIED, "", 0.1)}
+
+
 def test_a_server_that_dies_twice_sends_the_batch_to_the_command_line(tmp_path: Path) -> None:
     command, pids = fake_server(tmp_path, "die")
     backend = DafnyServerBackend(FAKE_INFO, command, wall_base=20.0)
-    asked: list[int] = []
-
-    def command_line(prelude: str, methods: object, time_limit: int, models: object = ()) -> dict[str, Result]:
-        asked.append(time_limit)
-        return {"SpecScore_a": Result(Outcome.VERIFIED, "", 0.1)}
-
-    backend.command_line = type("CommandLine", (), {"verify_batch": staticmethod(command_line),
-                                                    "command": backend.command_line.command})()
+    command_line = _CommandLine(backend)
+    backend.command_line = command_line  # type: ignore[assignment]
     results = backend.verify_batch("", [("SpecScore_a", "method SpecScore_a() { assert true; }")], 7)
-    assert results == {"SpecScore_a": Result(Outcome.VERIFIED, "", 0.1)} and asked == [7]
+    assert results == {"SpecScore_a": Result(Outcome.VERIFIED, "", 0.1)} and command_line.asked == [7]
     assert len(pids.read_text().splitlines()) == 2  # a second server was tried before giving up
     backend.close()
 
 
-def test_servers_are_bound_to_three_cpus_at_most(tmp_path: Path) -> None:
-    command, pids = fake_server(tmp_path, "hang")
-    cpus = sorted(os.sched_getaffinity(0))[:1]
-    wrapped = launcher(command, cpus)
-    assert wrapped[-len(command):] == command and launcher(command, None) == command
-    with subprocess.Popen(wrapped, stdin=subprocess.PIPE) as proc:
-        try:
-            deadline = time.monotonic() + 10
-            while not (pids.exists() and pids.read_text()) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            pid, affinity = pids.read_text().split(" ", 1)
-            assert int(pid) == proc.pid and affinity.strip() == str(cpus)  # the same process, execed, bound
-        finally:
-            proc.kill()
+def test_a_host_that_does_not_compile_leaves_the_command_line(tmp_path: Path) -> None:
+    compiler = tmp_path / "mcs"
+    compiler.write_text("#!/bin/sh\necho 'host.cs(1,1): error CS0000: broken' >&2\nexit 1\n")
+    compiler.chmod(0o755)
+    backend = DafnyServerBackend(FAKE_INFO, ServerCommand(sys.executable, "unused", str(compiler)))
+    command_line = _CommandLine(backend)
+    backend.command_line = command_line  # type: ignore[assignment]
+    for limit in (3, 4):
+        backend.verify_batch("", [("SpecScore_a", "method SpecScore_a() { assert true; }")], limit)
+    assert command_line.asked == [3, 4] and backend.server_pids() == []
+    assert backend._pool.started == 1  # not compiled again for the second batch
+    backend.close()
 
 
 # ---------------------------------------------------------------------------------------------------
 # Pure parts
 
 
-def test_the_server_is_found_next_to_dafny_exe_only(tmp_path: Path) -> None:
+def test_the_server_is_found_from_dafny_exe_and_mcs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lib = tmp_path / "lib"
     lib.mkdir()
-    (lib / "Dafny.exe").write_text("")
     script = tmp_path / "dafny"
     runtime = Path(sys.executable)
     script.write_text(f'#!/bin/sh\nexec {runtime} {lib}/Dafny.exe "$@"\n')
     info = VerifierInfo((str(script),), "2.3.0.10506", 2)
-    assert find_server(info) is None  # no DafnyServer.exe there
-    (lib / "DafnyServer.exe").write_text("")
-    assert find_server(info) == (str(runtime), str(lib / "DafnyServer.exe"))
-    assert find_server(VerifierInfo((str(runtime), str(lib / "Dafny.exe")), "2.3.0", 2)) == (
-        str(runtime), str(lib / "DafnyServer.exe"))
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    monkeypatch.setenv("PATH", str(tools))
+    (lib / "Dafny.exe").write_text("")
+    assert find_server(info) is None  # no mcs on PATH
+    (tools / "mcs").write_text("#!/bin/sh\n")
+    (tools / "mcs").chmod(0o755)
+    found = ServerCommand(str(runtime), str(lib / "Dafny.exe"), str(tools / "mcs"))
+    assert find_server(info) == found
+    assert find_server(VerifierInfo((str(runtime), str(lib / "Dafny.exe")), "2.3.0", 2)) == found
     assert find_server(VerifierInfo((str(script),), "4.4.0", 4)) is None  # Dafny 4: one process per batch
+    (lib / "Dafny.exe").unlink()
+    assert find_server(info) is None  # no Dafny.exe where the launcher says
+    (lib / "Dafny.exe").write_text("")
     assert isinstance(make_backend(info, server=False), Dafny2Backend)
     backend = make_backend(info)
     assert isinstance(backend, DafnyServerBackend)
     assert backend.flags_id(20) == Dafny2Backend(info).flags_id(20)  # the same results: the same cache keys
 
 
-def test_batches_the_server_would_translate_differently_go_to_the_command_line() -> None:
-    def one(body: str) -> list[tuple[str, str]]:
-        return [("SpecScore_m", "method SpecScore_m(s: seq<int>) {\n" + body + "\n}")]
+def test_answers_are_read_only_as_the_host_writes_them() -> None:
+    import base64
 
-    assert not needs_command_line(one("  assume {:axiom} |s| == 1 && s[0] == 2;\n  assert s[0] > 0;"))
-    assert not needs_command_line(one("  assume {:axiom} |s| == 1;\n  assert false;\n  assert true;"))  # vacuity
-    assert not needs_command_line(one("  assert forall i :: 0 <= i < |s| ==> s[i] > 0;"))
-    assert needs_command_line(one("  forall i | 0 <= i < |s| ensures s[i] > 0 {\n    assert i == 0;\n  }"))
-    assert needs_command_line(one("  var i := 0;\n  while i < 3 { i := i + 1; }"))
-    assert needs_command_line(one("  if |s| > 0 { assume false; }"))
-    assert needs_command_line(one("  assert false;\n  assert |s| > 0;"))
+    def encoded(text: str) -> bytes:
+        return base64.b64encode(text.encode())
 
-
-CONSOLE = """\
-batch.dfy(36,2): Info: decreases 10 - i
-[TRACE] Using prover: /usr/bin/z3
-
-Verifying Impl$$_module.__default.SpecScore__ok ...
-  [1.274 s, 1 proof obligation]  verified
-
-Verifying Impl$$_module.__default.SpecScore__post ...
-  [0.185 s, 2 proof obligations]  error
-batch.dfy(22,0): Error BP5003: A postcondition might not hold on this return path.
-batch.dfy(21,12): Related location: This is the postcondition that might not hold.
-
-Verifying Impl$$_module.__default.SpecScore__fpre ...
-  [0,127 s, 1 proof obligation]  error
-batch.dfy(29,17): Error: possible violation of function precondition
-batch.dfy(2,35): Related location
-
-Verifying Impl$$_module.__default.SpecScore__inv ...
-  [0.124 s, 6 proof obligations]  errors
-batch.dfy(37,16): Error BP5004: This loop invariant might not hold on entry.
-batch.dfy(37,16): Related message: loop invariant violation
-batch.dfy(40,1): Error BP5002: A precondition for this call might not hold.
-batch.dfy(5,30): Related location: This is the precondition that might not hold.
-
-Verifying Impl$$_module.__default.SpecScore__h3 ...
-  [2.084 s, 1 proof obligation]  timed out
-batch.dfy(61,7): Verification of 'Impl$$_module.__default.SpecScore__h3' timed out after 2 seconds
-batch.dfy(64,15): Timed out on: assertion violation
-Verification completed successfully!
-[SUCCESS] [[DAFNY-SERVER: EOM]]
-"""
-
-
-def test_console_answers_read_as_the_xml_report() -> None:
-    found = parse_answer(CONSOLE)
-    assert found is not None
-    assert [(m.name, m.outcome, m.seconds, m.errors) for m in found] == [
-        ("SpecScore__ok", "correct", 1.274, ()),
-        ("SpecScore__post", "errors", 0.185, ((22, "postcondition violation", (21,)),)),
-        ("SpecScore__fpre", "errors", 0.127, ((29, "assertion violation", ()),)),
-        ("SpecScore__inv", "errors", 0.124, ((37, "loop invariant entry violation", (37,)),
-                                             (40, "precondition violation", (5,)))),
-        ("SpecScore__h3", "timedout", 2.084, ((64, "assertion violation", ()),)),
-    ]
-    resolution = "batch.dfy(2,30): Error: unresolved identifier: G\nVerification completed successfully!\n"
-    assert parse_answer(resolution) is None
-    assert parse_answer(CONSOLE.replace("  timed out", "  reached bound")) is None  # an outcome not known
-    assert parse_answer(CONSOLE + "Unhandled Exception: System.NullReferenceException\n") is None
-    cut = CONSOLE[: CONSOLE.index("  [2.084")]  # a method with no conclusion
-    assert parse_answer(cut) is None
+    output = "batch.dfy(3,2): Error: x\nOK 0 forged\n"  # whatever Dafny prints stays inside the encoding
+    assert read_answer(b"OK 4 " + encoded(output) + b"\n") == ("ok", 4, output)
+    assert read_answer(b"FAILURE " + encoded("System.Exception") + b"\n") == ("failure", None, "System.Exception")
+    assert read_answer(b"OK four " + encoded("x") + b"\n")[0] == "died"
+    assert read_answer(b"OK 0 not base64!\n")[0] == "died"
+    assert read_answer(b"Unhandled Exception\n")[0] == "died"

@@ -12,7 +12,7 @@ Modules:
   diagnostics, Boogie `/xml` reports and `/mv:` models, results of runs that failed.
 * `dafny2`: `Dafny2Backend`, the Dafny 2.x command line (`/proc:`, `/xml:`), with what was measured.
 * `dafny4`: `Dafny4Backend`, `dafny verify` of Dafny 3.x/4.x (`--log-format json`), with what was checked.
-* `server`: `DafnyServerBackend`, Dafny 2.x's DafnyServer.exe kept alive (one process per worker), giving the
+* `server`: `DafnyServerBackend`, Dafny 2.x's Dafny.exe kept alive (one process per worker, `host.cs`), giving the
   same results as `Dafny2Backend`; what was measured is in its docstring.
 
 This module holds the `Backend` protocol and `make_backend`, and re-exports what the rest of the bot uses.
@@ -127,8 +127,8 @@ class Backend(Protocol):
 
 
 def make_backend(info: VerifierInfo, z3_path: str | None = None, server: bool = True) -> Backend:
-    """The backend for this Dafny: up to 2.x, DafnyServer.exe kept alive when `server` and it lies next to the
-    Dafny.exe the `dafny` command runs, else the 2.x command line (/xml); `dafny verify` from 3 on (always
+    """The backend for this Dafny: up to 2.x, the Dafny.exe the `dafny` command runs kept alive when `server` (and
+    it and mcs are found, see `find_server`), else the 2.x command line (/xml); `dafny verify` from 3 on (always
     one process per batch)."""
     if info.major <= 2:
         command = find_server(info) if server else None

@@ -106,6 +106,20 @@ class Dafny2Backend:
         model_name = MODEL_FILE if wanted else None
         argv = self.command(names, time_limit, "report.xml", model_name)
         layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name)
+        return self.read_run(layout, names, wanted, run, report, model, time_limit, wall)
+
+    def read_run(
+        self,
+        layout: _Layout,
+        names: Sequence[str],
+        wanted: Sequence[str],
+        run: _Run,
+        report: bytes | None,
+        model: bytes | None,
+        time_limit: int,
+        wall: float,
+    ) -> dict[str, Result]:
+        """The results of a run of `command(...)`: what it wrote (report, models) and its exit."""
         results = self._results(layout, names, run, report, time_limit, wall)
         if not wanted or model is None or report is None:
             return results

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -268,17 +268,23 @@ def _start_batch(
 
 
 def _run_batch(
-    prelude: str, methods: Sequence[tuple[str, str]], argv: list[str], wall: float, model_name: str | None = None
+    prelude: str,
+    methods: Sequence[tuple[str, str]],
+    argv: list[str],
+    wall: float,
+    model_name: str | None = None,
+    runner: Callable[[Sequence[str], str, float], _Run] = _run,
 ) -> tuple[_Layout, _Run, bytes | None, bytes | None]:
-    """Write the batch file in a fresh directory, run the verifier there; return its report file, if any,
-    and the model file `model_name` (when asked for, written and not over MODEL_FILE_LIMIT bytes).
+    """Write the batch file in a fresh directory, run the verifier there (`runner(argv, folder, wall)`: a new
+    process, or a request to a kept-alive one); return its report file, if any, and the model file
+    `model_name` (when asked for, written and not over MODEL_FILE_LIMIT bytes).
 
     The report is the command's last file argument before the program (`/xml:F` or `LogFileName=F`)."""
     layout = _Layout.build(prelude, methods)
     report_name = "report.xml" if any(a.startswith("/xml:") for a in argv) else "log.json"
     with tempfile.TemporaryDirectory(prefix="specscore-") as tmp:
         Path(tmp, FILE_NAME).write_text(layout.text, encoding="utf-8")
-        run = _run(argv, tmp, wall)
+        run = runner(argv, tmp, wall)
         report_path = Path(tmp, report_name)
         report = report_path.read_bytes() if report_path.exists() else None
         model: bytes | None = None

@@ -1,57 +1,44 @@
-"""The Dafny 2.x verifier kept alive: `DafnyServer.exe`, one process per worker, instead of one `dafny` per batch.
+"""The Dafny 2.x verifier kept alive: one process per worker that runs Dafny.exe's own `Main` per request,
+instead of one `dafny` process per batch.
 
-Each `dafny` process spends 2.3-3 s starting mono and JIT-compiling the verifier; DafnyServer.exe (shipped next
-to Dafny.exe) reads requests on standard input and answers them one after the other. A request is
-`verify\\n` + base64(JSON {"args", "filename", "source", "sourceIsFile"}) + `\\n[[DAFNY-CLIENT: EOM]]\\n`; the
-answer is console output ending with a line `[SUCCESS] [[DAFNY-SERVER: EOM]]` (or `[FAILURE] ...`).
+Each `dafny` process spends 1-3 s starting mono and JIT-compiling the verifier before z3 sees a formula. The
+kept-alive process is a small host (`host.cs`, next to this file), compiled with `mcs` (a dependency of Debian's
+`dafny` package) into a private folder the first time a server is needed. For each request it runs
+`Dafny.exe ARGS` in the request's folder, in its own process, and answers with the exit code and everything Dafny
+printed (encoded so that no program text can end or forge an answer): the command line's own pipeline, flags,
+`/xml` report and `/mv` models, read by `Dafny2Backend.read_run` exactly as after a process of its own.
 
-What was checked against Dafny 2.3.0.10506 (Debian, mono 6.8), by reading the IL of DafnyServer.exe and by runs:
+Why not `DafnyServer.exe`, which Debian's Dafny ships: its pipeline skips Boogie's linear type checker, which on
+the command line prunes the edges after a literal `assume false` before blocks are coalesced. So every harness
+holding a `forall` statement (the case-split hints, about a third of the development audit's batches) got another
+formula than the command line's: measured on task 632, one acceptance verified in 10.7 s on the command line and
+timed out at 20 s on DafnyServer. Those batches had to start a process each. The host gives the command line's
+formula for every batch: the z3 input (`/proverLog:`) of all 30 such batches of the development audit was
+compared with the command line's, and was the same (`tests/test_server.py` checks it on a `forall` statement).
 
-* Per request the server installs fresh options, sets `ProverKillTime = 10` and `VerifySnapshots = 3`, parses
-  the request's args (so `/timeLimit:N` and `/verifySnapshots:0` override those), then forces
-  `VcsCores = max(1, ProcessorCount / 2)`, `PrintTooltips` (`Info:` lines) and `TraceProofObligations`
-  (`Verifying NAME ...` and `  [N proof obligations]  verified|error|errors|timed out|...` lines).
-* Its result cache is on by default (`Retrieving cached verification result for implementation ...`, with
-  stale results for a changed program whose method text is unchanged); `/verifySnapshots:0` turns it off:
-  every request is verified afresh. z3 does not outlive a request (no prover process between requests).
-* `/xml:F` makes the server fail (`[FATAL] Assertion failed.`: it never opens the XML sink) and exit; so
-  results are read from the console lines, which hold what the XML report holds: the outcome per method,
-  its time (with `/trace`: `  [0.918 s, 2 proof obligations]  error`), every error's line and kind (the Boogie
-  code: BP5002 precondition, BP5003 postcondition, BP5004/BP5005 loop invariant, else assertion) and its
-  first related location. `/mv:ABSOLUTE_PATH` works and appends, so every request gets a fresh path.
-* What Boogie sends z3 (`/proverLog:`) was compared with the command line's, batch by batch, over the
-  development audit's batches. Three differences, and what is done about them:
-  - `:skolemid |N|` numbers come from a counter of the process, and z3's counterexample models depend on them
-    (the same batch gave other models on a server's second request): z3 is started through a relay that
-    renumbers them as a fresh process would (`_RELAY`).
-  - Some programs change state the verifier keeps (after a spec with `set i | 0 <= i < a.Length :: a[i]`, the
-    built-in `nat`'s quantifiers carry another `:qid` in every later program): after every request the server
-    verifies a canary program and compares what it sends z3 with what it sent when fresh; a server that
-    differs is not used again (`_Server.clean`). So every request starts in a state a fresh process would be in,
-    as far as the canary shows; every batch of the development audit then got the command line's formula.
-  - Implementations holding a literal `assume false` / `assert false` in a block that continues (loops,
-    `forall` statements, `assume false` in a branch) get another formula: the command line runs Boogie's linear
-    type checker, which prunes such edges before blocks are coalesced; the server does not. Batches with such
-    statements go to the command line (`needs_command_line`); so does every batch the server does not verify
-    cleanly (a parse or resolution error, a crash, a `[FAILURE]`): the command line's answer is then the
-    answer, by construction.
-* `VcsCores` above 1 would verify a batch's methods on several z3 processes (the command line uses one), so a
-  server on a machine with more than 3 CPUs is started bound to 3 of them (mono's ProcessorCount follows
-  the CPU affinity): ProcessorCount / 2 is then 1.
+What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506 (Debian, mono 6.8):
+* `:skolemid |N|` numbers come from a counter of the process, and z3's counterexample models depend on them (the
+  same batch gave other models on a second request): z3 is started through a relay that renumbers them as a
+  fresh process would (`_RELAY`).
+* Some programs change state the verifier keeps (after a spec with `set i | 0 <= i < a.Length :: a[i]`, the
+  built-in `nat`'s quantifiers carry another `:qid` in every later program): after every request the server
+  verifies a canary program and compares what it sends z3 with what it sent when fresh; a server that differs is
+  not used again (`_Server.clean`), and the batches of that spec go to the command line.
+* z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
 
 A server that outlives the wall-clock limit (the command line's, `_wall_limit`) is killed with its process
 group and replaced, and its batch gets the command line's result for a killed run (a transient time-out). A
 server that dies mid-request (end of output) is replaced and the batch sent once more; if the second one dies
-too, the batch goes to the command line. Servers are stopped by `close()`, when the backend is collected,
-and at exit.
+too, the batch goes to the command line; so does a batch whose request failed in the host (an exception out of
+Dafny's `Main`). Servers are stopped by `close()`, when the backend is collected, and at exit.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import contextlib
 import hashlib
-import json
 import os
 import re
 import select
@@ -64,69 +51,66 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from bot.outcomes import Outcome, Result
+from bot.outcomes import Result
 from bot.verifier.dafny2 import Dafny2Backend
-from bot.verifier.output import (
-    _CRASH_MARKERS,
-    FILE_NAME,
-    MODEL_FILE,
-    MODEL_FILE_LIMIT,
-    _BoogieMethod,
-    _Layout,
-    _run_failure,
-    _start_batch,
-    attribute_models,
-    filter_noise,
-    mangle,
-)
-from bot.verifier.process import NO_RESULT, _Run, _wall_limit, child_environment
+from bot.verifier.output import FILE_NAME, MODEL_FILE, _run_batch, _start_batch
+from bot.verifier.process import _Run, _wall_limit, child_environment
 from bot.verifier.version import VerifierInfo
 
-SERVER_EXE = "DafnyServer.exe"
 DRIVER_EXE = "Dafny.exe"
+HOST_SOURCE = Path(__file__).with_name("host.cs")
+HOST_EXE = "specscore-host.exe"  # the compiled host (what a process listing shows)
+COMPILER = "mcs"  # mono's C# compiler; Debian's `dafny` package depends on it
 CLIENT_EOM = b"[[DAFNY-CLIENT: EOM]]"
-SERVER_EOM = b"[[DAFNY-SERVER: EOM]]"
 MAX_REQUESTS = 64  # a server is replaced after so many requests, canaries included: mono keeps what it grows
 # (measured: 100 MiB fresh, 138 MiB after 60 requests of the development audit)
-MAX_CPUS = 3  # ProcessorCount / 2 == 1: the command line's one z3 process per batch
 SCRIPT_LIMIT = 64 * 1024  # a `dafny` launcher larger than this is not read (it is not a script)
+COMPILE_WALL = 120.0  # seconds for compiling the host (about 1 s measured)
 CALIBRATION_WALL = 120.0  # seconds for a new server's first request (mono start-up, JIT, a trivial program)
-CANARY_WALL = 60.0  # seconds for the canary program after a request (0.3 s measured)
+CANARY_WALL = 60.0  # seconds for the canary program after a request (0.1 s measured)
 MAX_FAILURES = 3  # new servers in a row that fail before the backend gives up on servers (the command line stays)
+ANSWER_LIMIT = 64 * 1024 * 1024  # bytes of one answer line; a longer one is a broken server
 
 
 # ---------------------------------------------------------------------------------------------------
 # Finding the server
 
 
-def find_server(info: VerifierInfo) -> tuple[str, ...] | None:
-    """The command that starts DafnyServer.exe for this Dafny 2.x (`RUNTIME DIR/DafnyServer.exe`), or None.
+@dataclass(frozen=True)
+class ServerCommand:
+    """What a server needs: the runtime that runs Dafny.exe, Dafny.exe itself, and the C# compiler."""
+
+    runtime: str
+    driver: str
+    compiler: str
+
+
+def find_server(info: VerifierInfo) -> ServerCommand | None:
+    """How to keep this Dafny 2.x alive, or None (then the command line runs every batch).
 
     The `dafny` command is either a launcher script naming `.../Dafny.exe` and the runtime that runs it
-    (Debian: `exec /usr/bin/cli /usr/lib/dafny/Dafny.exe "$@"`) or `RUNTIME .../Dafny.exe` itself; the
-    server must lie next to that Dafny.exe. Nothing is assumed: no Dafny.exe found, no server.
+    (Debian: `exec /usr/bin/cli /usr/lib/dafny/Dafny.exe "$@"`) or `RUNTIME .../Dafny.exe` itself; the host
+    loads that Dafny.exe, so it must be found, and `mcs` must be on PATH. Nothing is assumed.
     """
     if info.major > 2 or not info.command:
+        return None
+    compiler = shutil.which(COMPILER)
+    if compiler is None or not HOST_SOURCE.is_file():
         return None
     tokens = list(info.command)
     launcher = shutil.which(tokens[0]) or tokens[0]
     if len(tokens) == 1:
         tokens = _script_tokens(launcher) or [launcher]
     for i, token in enumerate(tokens):
-        if Path(token).name != DRIVER_EXE or not Path(token).is_absolute():
+        if Path(token).name != DRIVER_EXE or not Path(token).is_absolute() or not Path(token).is_file():
             continue
-        server = Path(token).with_name(SERVER_EXE)
-        if not (Path(token).is_file() and server.is_file()):
-            continue
-        runtime = tokens[i - 1] if i > 0 else "mono"
-        found = shutil.which(runtime)
-        if found is None:
-            continue
-        return (found, str(server))
+        runtime = shutil.which(tokens[i - 1] if i > 0 else "mono")
+        if runtime is not None:
+            return ServerCommand(runtime, token, compiler)
     return None
 
 
@@ -147,142 +131,26 @@ def _script_tokens(path: str) -> list[str]:
     return words
 
 
-# ---------------------------------------------------------------------------------------------------
-# Which batches the server answers exactly like the command line
-
-
-# Statements whose translation can hold a literal `assume false` in a block that continues (see the module
-# docstring): a harness method holding one sends its batch to the command line. Measured: `forall`
-# statements, `while` loops and `assume false` in a branch change the formula; `if`, `calc`, `assert ... by`,
-# `:|`, calls, quantifiers, `match` and set comprehensions in expressions, and `assert false;` as the last
-# statement but `assert true;` (the vacuity probe) do not. The list is wider than what was seen to differ.
-_BRANCHING = re.compile(
-    r"^\s*(?:forall|while|for|if|else|match|case|calc|label|break|return|modify)\b|\bby\s*\{|\}\s*else\b",
-    re.MULTILINE,
-)
-_FALSE = re.compile(r"\b(?:assume|assert)\s*(?:\{[^{}]*\}\s*)*false\s*;")
-_ONLY_TRUE_LEFT = re.compile(r"\s*(?:assert\s+true\s*;\s*)*\}\s*\Z")
-
-
-def needs_command_line(methods: Sequence[tuple[str, str]]) -> bool:
-    """True when the server's formula for these harness methods could differ from the command line's."""
-    for _, text in methods:
-        if _BRANCHING.search(text):
-            return True
-        if any(not _ONLY_TRUE_LEFT.match(text, m.end()) for m in _FALSE.finditer(text)):
-            return True
-    return False
-
-
-# ---------------------------------------------------------------------------------------------------
-# Reading an answer
-
-
-_VERIFYING = re.compile(r"^Verifying (?P<name>\S+) \.\.\.$")
-_CONCLUSION = re.compile(
-    r"^\s*\[(?:(?P<seconds>\d+(?:[.,]\d+)?) s, )?\d+ proof obligations?\]\s+(?P<outcome>\S.*?)\s*$"
-)
-_MESSAGE = re.compile(
-    r"^(?P<file>[^()\n]*)\((?P<line>\d+),(?P<col>-?\d+)\): (?P<kind>Error|Timed out on|Out of memory on|"
-    r"Out of resource on|Related location|Related message|Warning|Info)(?: (?P<code>[A-Z]+\d+))?: (?P<text>.*)$"
-)
-# the console's outcome words -> the /xml report's
-_OUTCOMES = {
-    "verified": "correct",
-    "error": "errors",
-    "errors": "errors",
-    "timed out": "timedout",
-    "out of resource": "outofresource",
-    "out of memory": "outofmemory",
-    "inconclusive": "inconclusive",
-}
-# the Boogie error code -> the message the /xml report gives (Boogie's WriteErrorInformationToXmlSink)
-_XML_MESSAGES = {
-    "BP5002": "precondition violation",
-    "BP5003": "postcondition violation",
-    "BP5004": "loop invariant entry violation",
-    "BP5005": "loop invariant maintenance violation",
-}
-_ERROR_KINDS = ("Error", "Timed out on", "Out of memory on", "Out of resource on")
-
-
-def parse_answer(text: str) -> list[_BoogieMethod] | None:
-    """The methods of a server answer as the /xml report would list them; None unless the answer is a clean
-    verification (every `Verifying` line concluded, no error outside a method, no crash)."""
-    if any(marker in text for marker in _CRASH_MARKERS):
+def compile_host(command: ServerCommand, folder: str) -> str | None:
+    """`host.cs` compiled into `folder` (the pool's own, not shared: a cached executable could be anyone's);
+    the executable's path, or None when it cannot be built."""
+    exe = str(Path(folder, HOST_EXE))
+    try:
+        done = subprocess.run(
+            [command.compiler, "-nologo", "-optimize+", f"-out:{exe}", str(HOST_SOURCE)],
+            cwd=folder,
+            env=child_environment(os.environ),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=COMPILE_WALL,
+        )
+    except (OSError, subprocess.SubprocessError):
         return None
-    methods: list[_BoogieMethod] = []
-    name: str | None = None
-    outcome = ""
-    seconds = 0.0
-    errors: list[tuple[int, str, list[int]]] = []
-
-    def close() -> bool:
-        if name is None:
-            return True
-        if not outcome:
-            return False
-        methods.append(_BoogieMethod(name, outcome, seconds, tuple((ln, m, tuple(r)) for ln, m, r in errors)))
-        return True
-
-    for line in text.splitlines():
-        verifying = _VERIFYING.match(line)
-        if verifying:
-            if not close():
-                return None
-            name, outcome, seconds, errors = verifying.group("name").rsplit(".", 1)[-1], "", 0.0, []
-            continue
-        conclusion = _CONCLUSION.match(line)
-        if conclusion and name is not None and not outcome:
-            outcome = _OUTCOMES.get(conclusion.group("outcome"), "")
-            if not outcome:
-                return None
-            seconds = float((conclusion.group("seconds") or "0").replace(",", "."))
-            continue
-        message = _MESSAGE.match(line.strip())
-        if message is None:
-            continue
-        kind = message.group("kind")
-        if kind in _ERROR_KINDS:
-            if name is None or not outcome:
-                return None  # an error outside a method: parse, resolution or translation errors
-            text_ = _XML_MESSAGES.get(message.group("code") or "", "assertion violation")
-            errors.append((int(message.group("line")), text_, []))
-        elif kind in ("Related location", "Related message") and errors and not errors[-1][2] and outcome:
-            errors[-1][2].append(int(message.group("line")))
-    if not close():
-        return None
-    if len({m.name for m in methods}) != len(methods):
-        return None
-    return methods
+    return exe if done.returncode == 0 and Path(exe).is_file() else None
 
 
 # ---------------------------------------------------------------------------------------------------
 # Server processes
-
-
-_PIN_CPUS = (
-    "import os, sys; os.sched_setaffinity(0, {int(c) for c in sys.argv[1].split(',')}); "
-    "os.execv(sys.argv[2], sys.argv[2:])"
-)
-
-
-def _cpus(index: int) -> list[int] | None:
-    """The CPUs server number `index` is bound to: None (all) when there are at most MAX_CPUS."""
-    try:
-        available = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        return None
-    if len(available) <= MAX_CPUS:
-        return None
-    return sorted(available[(index + k) % len(available)] for k in range(MAX_CPUS))
-
-
-def launcher(command: Sequence[str], cpus: Sequence[int] | None) -> list[str]:
-    """`command`, started bound to `cpus` (by a Python that sets its affinity and execs it) when given."""
-    if cpus is None:
-        return list(command)
-    return [sys.executable, "-I", "-c", _PIN_CPUS, ",".join(str(c) for c in cpus), *command]
 
 
 # The server's z3 (see the module docstring): starts z3 and renumbers every `:skolemid` as a fresh process would,
@@ -339,9 +207,10 @@ sys.exit(proc.wait())
 CALIBRATION = "SpecScoreServerCalibration"
 _CANARY = f"method {CALIBRATION}() {{ assert true; }}\n"
 _CANARY_ARGS = ("/compile:0", "/nologo", "/errorTrace:0", "/timeLimit:10", f"/proc:Impl$$*.__default.{CALIBRATION}",
-                "/verifySnapshots:0", "/trace")
+                "/trace")
 _SKOLEM = re.compile(rb":skolemid \|(\d+)\|")
 _PROVER = re.compile(r"^\[TRACE\] Using prover: (?P<path>.+?)\s*$", re.MULTILINE)
+_VERIFIED_ONE = re.compile(r"^Dafny program verifier finished with 1 verified, 0 errors\s*$", re.MULTILINE)
 
 
 def _read(path: Path) -> bytes | None:
@@ -364,13 +233,28 @@ def _fingerprint(sent: bytes) -> str:
 
 @dataclass(frozen=True)
 class _Answer:
-    text: str  # everything the server wrote, EOM line included
+    text: str  # everything Dafny printed
     seconds: float
-    status: str  # "ok", "failure" ([FAILURE]), "died" (end of output), "hung" (wall-clock limit), "unstarted"
+    status: str  # "ok", "failure" (an exception in the host), "died" (end of output), "hung" (wall-clock limit),
+    # "unstarted", "unavailable" (no server could be had)
+    returncode: int | None = None  # Dafny's exit code, when "ok"
+
+
+def read_answer(line: bytes) -> tuple[str, int | None, str]:
+    """(status, exit code, output) of one answer line of the host; a line it cannot have written is "died"."""
+    parts = line.rstrip(b"\n").split(b" ")
+    try:
+        if parts[0] == b"OK" and len(parts) == 3:
+            return "ok", int(parts[1]), base64.b64decode(parts[2], validate=True).decode("utf-8", errors="replace")
+        if parts[0] == b"FAILURE" and len(parts) == 2:
+            return "failure", None, base64.b64decode(parts[1], validate=True).decode("utf-8", errors="replace")
+    except (ValueError, binascii.Error):
+        pass
+    return "died", None, ""
 
 
 class _Server:
-    """One DafnyServer process, in its own session (so z3 dies with it), in a folder of its own."""
+    """One host process, in its own session (so z3 dies with it), in a folder of its own."""
 
     def __init__(self, command: Sequence[str]) -> None:
         self.requests = 0
@@ -387,7 +271,7 @@ class _Server:
                 env=child_environment(os.environ),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
+                stderr=subprocess.DEVNULL,
                 bufsize=0,
                 start_new_session=True,
             )
@@ -406,8 +290,7 @@ class _Server:
         number of the prelude's first quantifier, and the formula a fresh process sends for it; then the z3 relay
         is written and checked with the canary. False when any of that fails."""
         log = self._log()
-        answer = self.ask([*_CANARY_ARGS, f"/proverLog:{log}", *([f"/z3exe:{z3_path}"] if z3_path else [])],
-                          _CANARY, wall)
+        answer = self._canary([*_CANARY_ARGS, f"/proverLog:{log}", *([f"/z3exe:{z3_path}"] if z3_path else [])], wall)
         prover = z3_path or next((m.group("path") for m in _PROVER.finditer(answer.text)), None)
         sent = _read(log)
         first = None if sent is None else _SKOLEM.search(sent)
@@ -431,32 +314,44 @@ class _Server:
         `set i | 0 <= i < a.Length :: a[i]`, the quantifiers of the built-in `nat` carry another `:qid` in every
         later program); such a server is not to be used again. Checked after every request."""
         log = self._log()
-        answer = self.ask([*_CANARY_ARGS, f"/proverLog:{log}", f"/z3exe:{self.relay}"], _CANARY, wall)
-        found = parse_answer(filter_noise(answer.text)) if answer.status == "ok" else None
+        answer = self._canary([*_CANARY_ARGS, f"/proverLog:{log}", f"/z3exe:{self.relay}"], wall)
         sent = _read(log)
-        return (bool(found) and [m.outcome for m in found or ()] == ["correct"] and sent is not None
-                and _fingerprint(sent) == self.fresh)
+        return (answer.status == "ok" and answer.returncode == 0 and bool(_VERIFIED_ONE.search(answer.text))
+                and sent is not None and _fingerprint(sent) == self.fresh)
 
     def _log(self) -> Path:
         # a fresh name each time: Boogie writes a log file name it used before in the process to NAME.1
         self.logs += 1
         return Path(self.folder, f"canary-{self.logs}.smt2")
 
-    def ask(self, args: Sequence[str], source: str, wall: float) -> _Answer:
+    def _canary(self, args: Sequence[str], wall: float) -> _Answer:
+        folder = Path(self.folder, f"canary-{self.logs}")
+        try:
+            folder.mkdir()
+            Path(folder, FILE_NAME).write_text(_CANARY, encoding="utf-8")
+        except OSError as exc:
+            return _Answer(str(exc), 0.0, "unstarted")
+        try:
+            return self.ask([*args, FILE_NAME], str(folder), wall)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def ask(self, args: Sequence[str], folder: str, wall: float) -> _Answer:
+        """Run `Dafny.exe ARGS` in `folder`, within `wall` seconds."""
         start = time.monotonic()
         if self.proc is None or self.proc.stdin is None or self.proc.stdout is None:
             return _Answer(self.start_error, 0.0, "unstarted")
         self.requests += 1
         deadline = start + wall
-        task = {"args": list(args), "filename": FILE_NAME, "source": source, "sourceIsFile": False}
-        payload = base64.b64encode(json.dumps(task).encode("utf-8"))
-        request = b"verify\n" + payload + b"\n" + CLIENT_EOM + b"\n"
+        payload = base64.b64encode("\0".join([folder, *args]).encode("utf-8"))
         received = bytearray()
-        status = self._send(request, deadline)
+        status = self._send(b"verify\n" + payload + b"\n" + CLIENT_EOM + b"\n", deadline)
         if status == "ok":
             status = self._receive(received, deadline)
-        text = received.decode("utf-8", errors="replace")
-        return _Answer(text, time.monotonic() - start, status)
+        if status != "ok":
+            return _Answer(received.decode("utf-8", errors="replace"), time.monotonic() - start, status)
+        status, code, text = read_answer(bytes(received))
+        return _Answer(text, time.monotonic() - start, status, code)
 
     def _send(self, data: bytes, deadline: float) -> str:
         assert self.proc is not None and self.proc.stdin is not None
@@ -478,13 +373,12 @@ class _Server:
         return "ok"
 
     def _receive(self, received: bytearray, deadline: float) -> str:
+        """Read one answer line (the host writes nothing else)."""
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
-        while True:
-            end = received.rfind(SERVER_EOM)
-            if end >= 0 and received.endswith(b"\n") and received.find(b"\n", end) == len(received) - 1:
-                line_start = received.rfind(b"\n", 0, end) + 1
-                return "ok" if received[line_start:end].strip() == b"[SUCCESS]" else "failure"
+        while not received.endswith(b"\n"):
+            if len(received) > ANSWER_LIMIT:
+                return "died"
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "hung"
@@ -498,6 +392,7 @@ class _Server:
             if not chunk:
                 return "died"
             received += chunk
+        return "ok" if received.count(b"\n") == 1 else "died"
 
     def kill(self) -> None:
         """Kill its process group (z3 included), reap it and remove its folder."""
@@ -518,16 +413,26 @@ class _Server:
 
 class _Pool:
     """Idle servers; a worker takes one for a batch and gives it back, so there are at most as many servers as
-    batches verified at once (the engine's jobs)."""
+    batches verified at once (the engine's jobs). The host is compiled when the first server is needed."""
 
-    def __init__(self, command: Sequence[str], z3_path: str | None = None) -> None:
-        self.command = tuple(command)
+    def __init__(self, command: ServerCommand, z3_path: str | None = None) -> None:
+        self.command = command
         self.z3_path = z3_path
         self.lock = threading.Lock()
         self.idle: list[_Server] = []
         self.busy: set[_Server] = set()
         self.started = 0
         self.failures = 0  # servers in a row that could not be started or calibrated
+        self.folder: str | None = None  # where the host is compiled
+        self.host: str | None = None  # the compiled host, once built
+        self.compile_lock = threading.Lock()
+
+    def _host(self) -> str | None:
+        with self.compile_lock:
+            if self.host is None and self.folder is None:
+                self.folder = tempfile.mkdtemp(prefix="specscore-host-")
+                self.host = compile_host(self.command, self.folder)
+            return self.host
 
     def take(self) -> _Server | None:
         """An idle server, or a new calibrated one; None when a new one cannot be had (use the command line)."""
@@ -538,9 +443,13 @@ class _Pool:
                 return server
             if self.failures >= MAX_FAILURES:
                 return None
-            index = self.started
             self.started += 1
-        server = _Server(launcher(self.command, _cpus(index)))
+        host = self._host()
+        if host is None:
+            with self.lock:
+                self.failures = MAX_FAILURES  # the compiler will not do better next time
+            return None
+        server = _Server([self.command.runtime, host, self.command.driver])
         with self.lock:
             self.busy.add(server)
         if not server.calibrate(self.z3_path, CALIBRATION_WALL):
@@ -572,13 +481,17 @@ class _Pool:
         return [s.pid for s in servers if s.pid is not None and s.alive()]
 
     def close(self) -> None:
-        """Kill every server, idle or busy (a busy one's batch is sent again to a new one)."""
+        """Kill every server, idle or busy (a busy one's batch is sent again to a new one), and remove the host."""
         with self.lock:
             servers = [*self.idle, *self.busy]
             self.idle.clear()
             self.busy.clear()
         for server in servers:
             server.kill()
+        with self.compile_lock:
+            if self.folder is not None:
+                shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder, self.host = None, None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -586,13 +499,14 @@ class _Pool:
 
 
 class DafnyServerBackend:
-    """The Dafny 2.x backend on DafnyServer.exe: the same results as `Dafny2Backend` for the same batches
-    (the same cache keys, too), without starting a process per batch. See the module docstring."""
+    """The Dafny 2.x backend on a kept-alive verifier: the command line's flags, reports and results
+    (`Dafny2Backend.read_run`, the same cache keys), without starting a process per batch. See the module
+    docstring."""
 
     def __init__(
         self,
         info: VerifierInfo,
-        server: Sequence[str],
+        server: ServerCommand,
         z3_path: str | None = None,
         wall_base: float = 30.0,
         wall_per_method: float | None = None,
@@ -623,18 +537,6 @@ class DafnyServerBackend:
         """Stop every server (a later batch starts a new one)."""
         self._pool.close()
 
-    def args(self, names: Sequence[str], time_limit: int, model_path: str | None, relay: str | None) -> list[str]:
-        """The command line's flags (no /xml: the server cannot write it), without caching, with timings, z3
-        through the server's relay."""
-        argv = self.command_line.command(names, time_limit, "report.xml", None)[len(self._info.command):]
-        argv = [a for a in argv if not a.startswith(("/xml:", "/z3exe:")) and a != FILE_NAME]
-        argv += ["/verifySnapshots:0", "/trace"]
-        if relay is not None:
-            argv.append(f"/z3exe:{relay}")
-        if model_path is not None:
-            argv.append(f"/mv:{model_path}")
-        return argv
-
     def verify_batch(
         self,
         prelude: str,
@@ -646,76 +548,59 @@ class DafnyServerBackend:
         if settled is not None:
             return settled
         prelude_key = hashlib.sha256(prelude.encode("utf-8")).hexdigest()
-        if needs_command_line(methods) or prelude_key in self._changing:
+        with self._lock:
+            changing = prelude_key in self._changing
+        if changing:
             return self.command_line.verify_batch(prelude, methods, time_limit, models)
-        layout = _Layout.build(prelude, methods)
         wall = _wall_limit(self.wall_base, self.wall_per_method, time_limit, len(names))
+        model_name = MODEL_FILE if wanted else None
+        argv = self.command_line.command(names, time_limit, "report.xml", model_name)
         for _attempt in range(2):
-            answer, model, clean = self._ask(layout.text, names, time_limit, wall, bool(wanted))
+            answers: list[_Answer] = []
+            runner = self._runner(prelude_key, answers)
+            layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name, runner)
+            status = answers[0].status
+            if status in ("ok", "hung"):
+                return self.command_line.read_run(layout, names, wanted, run, report, model, time_limit, wall)
+            if status != "died":
+                break  # no server, or the request failed in the host: the command line's answer
+        return self.command_line.verify_batch(prelude, methods, time_limit, models)
+
+    def _runner(self, prelude_key: str, answers: list[_Answer]) -> Callable[[Sequence[str], str, float], _Run]:
+        """A runner for `_run_batch` that asks a server instead of starting a process; its answer goes to `answers`."""
+
+        def run(argv: Sequence[str], folder: str, wall: float) -> _Run:
+            answer, clean = self._ask(argv, folder, wall)
+            answers.append(answer)
             if not clean:
                 # its server is gone; a new one for the next batch of this spec would go the same way: each
                 # costs more than a process per batch
                 with self._lock:
                     self._changing.add(prelude_key)
-            if answer.status == "hung":
-                run = _Run(None, answer.text, answer.seconds, killed=True)
-                failed = _run_failure(names, run, wall)
-                assert failed is not None
-                return failed
-            if answer.status != "died":
-                break
-        else:
-            return self.command_line.verify_batch(prelude, methods, time_limit, models)
-        found = parse_answer(filter_noise(answer.text)) if answer.status == "ok" else None
-        if found is None:
-            # not a clean verification (parse or resolution errors, a failure): the command line's answer
-            return self.command_line.verify_batch(prelude, methods, time_limit, models)
-        results = self._results(layout, names, found, time_limit)
-        if wanted and model is not None:
-            models_found = attribute_models(found, model.decode("utf-8", errors="replace"))
-            for name in wanted:
-                text = models_found.get(mangle(name), "")
-                if text and results[name].outcome is Outcome.REFUTED:
-                    results[name] = replace(results[name], model=text)
-        return results
+            # what the command line's run would have been (a killed one for a hang)
+            return _Run(answer.returncode, answer.text, answer.seconds, killed=answer.status == "hung")
 
-    def _ask(
-        self, source: str, names: Sequence[str], time_limit: int, wall: float, want_models: bool
-    ) -> tuple[_Answer, bytes | None, bool]:
-        """One request on a server of the pool, its model file, and whether the server was still clean after it
-        (`_Server.clean`); a server that died, hung, failed or is not clean is dropped."""
+        return run
+
+    def _ask(self, argv: Sequence[str], folder: str, wall: float) -> tuple[_Answer, bool]:
+        """One request on a server of the pool (the command line's `argv`, run in `folder`), and whether the server
+        was still clean after it (`_Server.clean`); a server that died, hung, failed or is not clean is dropped."""
         clean = True
-        with tempfile.TemporaryDirectory(prefix="specscore-") as folder:
-            model_path = str(Path(folder, MODEL_FILE)) if want_models else None
-            server = self._pool.take()
-            if server is None:
-                return _Answer("", 0.0, "unavailable"), None, clean
-            try:
-                answer = server.ask(self.args(names, time_limit, model_path, server.relay), source, wall)
-            except BaseException:
-                self._pool.drop(server)
-                raise
-            clean = answer.status != "ok" or server.clean(CANARY_WALL)
-            if answer.status == "ok" and clean:
-                self._pool.give_back(server)
-            else:
-                self._pool.drop(server)
-            model: bytes | None = None
-            if model_path is not None:
-                path = Path(model_path)
-                if path.is_file() and path.stat().st_size <= MODEL_FILE_LIMIT:
-                    model = path.read_bytes()
-        return answer, model, clean
-
-    @staticmethod
-    def _results(
-        layout: _Layout, names: Sequence[str], found: Sequence[_BoogieMethod], time_limit: int
-    ) -> dict[str, Result]:
-        by_mangled = {mangle(name): name for name in names}
-        results: dict[str, Result] = {}
-        for method in found:
-            name = by_mangled.get(method.name)
-            if name is not None:
-                results[name] = Dafny2Backend._conclusion(layout, name, method, time_limit)
-        # as the command line: a method with no conclusion in a finished run has nothing to prove
-        return {name: results.get(name, Result(Outcome.ERROR, NO_RESULT, 0.0)) for name in names}
+        server = self._pool.take()
+        if server is None:
+            return _Answer("", 0.0, "unavailable"), clean
+        # the command line's arguments after the `dafny` command, with z3 through the server's relay
+        args = [a for a in argv[len(self._info.command):] if not a.startswith("/z3exe:")]
+        if server.relay is not None:
+            args.insert(len(args) - 1, f"/z3exe:{server.relay}")
+        try:
+            answer = server.ask(args, folder, wall)
+        except BaseException:
+            self._pool.drop(server)
+            raise
+        clean = answer.status != "ok" or server.clean(CANARY_WALL)
+        if answer.status == "ok" and clean:
+            self._pool.give_back(server)
+        else:
+            self._pool.drop(server)
+        return answer, clean
