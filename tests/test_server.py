@@ -302,6 +302,7 @@ class _CommandLine:
     def __init__(self, backend: DafnyServerBackend) -> None:
         self.asked: list[int] = []
         self.command = backend.command_line.command
+        self.wall_limit = backend.command_line.wall_limit
 
     def verify_batch(self, prelude: str, methods: object, time_limit: int, models: object = ()) -> dict[str, Result]:
         self.asked.append(time_limit)

@@ -51,14 +51,14 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.outcomes import Result
 from bot.verifier.dafny2 import Dafny2Backend
 from bot.verifier.output import FILE_NAME, MODEL_FILE, _run_batch, _start_batch
-from bot.verifier.process import _Run, _wall_limit, child_environment
+from bot.verifier.process import _Run, child_environment
 from bot.verifier.version import VerifierInfo
 
 DRIVER_EXE = "Dafny.exe"
@@ -325,16 +325,15 @@ class _Server:
         return Path(self.folder, f"canary-{self.logs}.smt2")
 
     def _canary(self, args: Sequence[str], wall: float) -> _Answer:
-        folder = Path(self.folder, f"canary-{self.logs}")
+        """The canary program, verified in the server's folder (written there once: Dafny writes nothing
+        besides the prover log asked for)."""
+        canary = Path(self.folder, FILE_NAME)
         try:
-            folder.mkdir()
-            Path(folder, FILE_NAME).write_text(_CANARY, encoding="utf-8")
+            if not canary.is_file():
+                canary.write_text(_CANARY, encoding="utf-8")
         except OSError as exc:
             return _Answer(str(exc), 0.0, "unstarted")
-        try:
-            return self.ask([*args, FILE_NAME], str(folder), wall)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        return self.ask([*args, FILE_NAME], self.folder, wall)
 
     def ask(self, args: Sequence[str], folder: str, wall: float) -> _Answer:
         """Run `Dafny.exe ARGS` in `folder`, within `wall` seconds."""
@@ -498,6 +497,14 @@ class _Pool:
 # The backend
 
 
+class _NoRun(Exception):
+    """A request that got no answer to read as a run: `status` is the _Answer's."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(status)
+        self.status = status
+
+
 class DafnyServerBackend:
     """The Dafny 2.x backend on a kept-alive verifier: the command line's flags, reports and results
     (`Dafny2Backend.read_run`, the same cache keys), without starting a process per batch. See the module
@@ -512,9 +519,6 @@ class DafnyServerBackend:
         wall_per_method: float | None = None,
     ) -> None:
         self._info = info
-        self.z3_path = z3_path
-        self.wall_base = wall_base
-        self.wall_per_method = wall_per_method
         self.command_line = Dafny2Backend(info, z3_path=z3_path, wall_base=wall_base, wall_per_method=wall_per_method)
         self._lock = threading.Lock()
         self._changing: set[str] = set()  # preludes after whose batches a server was not clean: command line
@@ -552,35 +556,35 @@ class DafnyServerBackend:
             changing = prelude_key in self._changing
         if changing:
             return self.command_line.verify_batch(prelude, methods, time_limit, models)
-        wall = _wall_limit(self.wall_base, self.wall_per_method, time_limit, len(names))
+        wall = self.command_line.wall_limit(time_limit, len(names))
         model_name = MODEL_FILE if wanted else None
         argv = self.command_line.command(names, time_limit, "report.xml", model_name)
+
+        def on_server(argv: Sequence[str], folder: str, wall: float) -> _Run:
+            return self._run_on_server(prelude_key, argv, folder, wall)
+
         for _attempt in range(2):
-            answers: list[_Answer] = []
-            runner = self._runner(prelude_key, answers)
-            layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name, runner)
-            status = answers[0].status
-            if status in ("ok", "hung"):
-                return self.command_line.read_run(layout, names, wanted, run, report, model, time_limit, wall)
-            if status != "died":
+            try:
+                layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name, on_server)
+            except _NoRun as no_run:
+                if no_run.status == "died":
+                    continue  # once more, on a new server
                 break  # no server, or the request failed in the host: the command line's answer
+            return self.command_line.read_run(layout, names, wanted, run, report, model, time_limit, wall)
         return self.command_line.verify_batch(prelude, methods, time_limit, models)
 
-    def _runner(self, prelude_key: str, answers: list[_Answer]) -> Callable[[Sequence[str], str, float], _Run]:
-        """A runner for `_run_batch` that asks a server instead of starting a process; its answer goes to `answers`."""
-
-        def run(argv: Sequence[str], folder: str, wall: float) -> _Run:
-            answer, clean = self._ask(argv, folder, wall)
-            answers.append(answer)
-            if not clean:
-                # its server is gone; a new one for the next batch of this spec would go the same way: each
-                # costs more than a process per batch
-                with self._lock:
-                    self._changing.add(prelude_key)
-            # what the command line's run would have been (a killed one for a hang)
-            return _Run(answer.returncode, answer.text, answer.seconds, killed=answer.status == "hung")
-
-        return run
+    def _run_on_server(self, prelude_key: str, argv: Sequence[str], folder: str, wall: float) -> _Run:
+        """What the command line's run of `argv` in `folder` would have been (a killed one for a hang), asked of a
+        server instead; raises _NoRun when there is no answer to read."""
+        answer, clean = self._ask(argv, folder, wall)
+        if not clean:
+            # its server is gone; a new one for the next batch of this spec would go the same way: each
+            # costs more than a process per batch
+            with self._lock:
+                self._changing.add(prelude_key)
+        if answer.status not in ("ok", "hung"):
+            raise _NoRun(answer.status)
+        return _Run(answer.returncode, answer.text, answer.seconds, killed=answer.status == "hung")
 
     def _ask(self, argv: Sequence[str], folder: str, wall: float) -> tuple[_Answer, bool]:
         """One request on a server of the pool (the command line's `argv`, run in `folder`), and whether the server
