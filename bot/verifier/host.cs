@@ -31,8 +31,9 @@ static class SpecScoreHost {
       string answer;
       try {
         Environment.CurrentDirectory = fields[0];
-        Console.SetOut(console);
-        Console.SetError(console);
+        TextWriter shared = TextWriter.Synchronized(console);  // Boogie may print from its prover threads
+        Console.SetOut(shared);
+        Console.SetError(shared);
         int code = (int)driver.Invoke(null, new object[] { args });
         answer = "OK " + code + " " + Convert.ToBase64String(utf8.GetBytes(console.ToString()));
       } catch (Exception e) {
