@@ -377,3 +377,13 @@ def test_answers_are_read_only_as_the_host_writes_them() -> None:
     assert read_answer(b"OK four " + encoded("x") + b"\n")[0] == "died"
     assert read_answer(b"OK 0 not base64!\n")[0] == "died"
     assert read_answer(b"Unhandled Exception\n")[0] == "died"
+
+
+def test_the_host_source_ships_with_the_package() -> None:
+    import tomllib
+
+    from bot.verifier.server import HOST_SOURCE
+
+    assert HOST_SOURCE.is_file()
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert HOST_SOURCE.name in project["tool"]["setuptools"]["package-data"]["bot.verifier"]  # non-editable installs
