@@ -4,7 +4,7 @@ instead of one `dafny` process per batch.
 Each `dafny` process spends 1-3 s starting mono and JIT-compiling the verifier before z3 sees a formula. The
 kept-alive process is a small host (`host.cs`, next to this file), compiled with `mcs` (a dependency of Debian's
 `dafny` package) into a private folder the first time a server is needed. For each request it runs
-`Dafny.exe ARGS` in the request's folder, in its own process, and answers with the exit code and everything Dafny
+`Dafny.exe ARGS` in the request's folder, inside the host's process, and answers with the exit code and everything Dafny
 printed (encoded so that no program text can end or forge an answer): the command line's own pipeline, flags,
 `/xml` report and `/mv` models, read by `Dafny2Backend.read_run` exactly as after a process of its own.
 
@@ -26,7 +26,7 @@ What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506
   not used again (`_Server.clean`), and the batches of that spec go to the command line.
 * z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
 
-A server that outlives the wall-clock limit (the command line's, `_wall_limit`) is killed with its process
+A server that outlives the wall-clock limit (the command line's, `Dafny2Backend.wall_limit`) is killed with its process
 group and replaced, and its batch gets the command line's result for a killed run (a transient time-out). A
 server that dies mid-request (end of output) is replaced and the batch sent once more; if the second one dies
 too, the batch goes to the command line; so does a batch whose request failed in the host (an exception out of
