@@ -11,7 +11,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -30,6 +30,7 @@ from bot.verifier import (
     make_backend,
 )
 from bot.verifier.output import FILE_NAME
+from bot.verifier.process import _Run
 from bot.verifier.server import ServerCommand, _fingerprint, _Pool, read_answer
 
 PRELUDE = """\
@@ -297,14 +298,23 @@ def test_a_hanging_server_is_killed_with_its_process_group(tmp_path: Path) -> No
 
 
 class _CommandLine:
-    """A stand-in for the command line that records what it was asked."""
+    """A stand-in for the command line that records the batches it was asked to start a process for; a batch
+    given a runner (a server) goes through the real Dafny2Backend with it."""
 
     def __init__(self, backend: DafnyServerBackend) -> None:
         self.asked: list[int] = []
-        self.command = backend.command_line.command
-        self.wall_limit = backend.command_line.wall_limit
+        self.real = backend.command_line
 
-    def verify_batch(self, prelude: str, methods: object, time_limit: int, models: object = ()) -> dict[str, Result]:
+    def verify_batch(
+        self,
+        prelude: str,
+        methods: Sequence[tuple[str, str]],
+        time_limit: int,
+        models: Collection[str] = frozenset(),
+        runner: Callable[[Sequence[str], str, float], _Run] | None = None,
+    ) -> dict[str, Result]:
+        if runner is not None:
+            return self.real.verify_batch(prelude, methods, time_limit, models, runner)
         self.asked.append(time_limit)
         return {"SpecScore_a": Result(Outcome.VERIFIED, "", 0.1)}
 

@@ -31,7 +31,7 @@ What was checked against what:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from bot.outcomes import Outcome, Result
@@ -54,7 +54,7 @@ from bot.verifier.output import (
     filter_noise,
     mangle,
 )
-from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _wall_limit
+from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _run, _wall_limit
 from bot.verifier.version import VerifierInfo
 
 _FLAGS = ("/compile:0", "/nologo", "/errorTrace:0", "/errorLimit:1")  # verify only; see the docstring
@@ -98,28 +98,17 @@ class Dafny2Backend:
         methods: Sequence[tuple[str, str]],
         time_limit: int,
         models: Collection[str] = frozenset(),
+        runner: Callable[[Sequence[str], str, float], _Run] = _run,
     ) -> dict[str, Result]:
+        """`runner(argv, folder, wall)` runs the command: a process of its own, or a kept-alive verifier
+        (bot/verifier/server.py), whose run is read the same way."""
         names, wanted, settled = _start_batch(prelude, methods, models)
         if settled is not None:
             return settled
         wall = self.wall_limit(time_limit, len(names))
         model_name = MODEL_FILE if wanted else None
         argv = self.command(names, time_limit, "report.xml", model_name)
-        layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name)
-        return self.read_run(layout, names, wanted, run, report, model, time_limit, wall)
-
-    def read_run(
-        self,
-        layout: _Layout,
-        names: Sequence[str],
-        wanted: Sequence[str],
-        run: _Run,
-        report: bytes | None,
-        model: bytes | None,
-        time_limit: int,
-        wall: float,
-    ) -> dict[str, Result]:
-        """The results of a run of `command(...)`: what it wrote (report, models) and its exit."""
+        layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name, runner)
         results = self._results(layout, names, run, report, time_limit, wall)
         if not wanted or model is None or report is None:
             return results

@@ -6,7 +6,7 @@ kept-alive process is a small host (`host.cs`, next to this file), compiled with
 `dafny` package) into a private folder the first time a server is needed. For each request it runs
 `Dafny.exe ARGS` in the request's folder, inside the host's process, and answers with the exit code and everything Dafny
 printed (encoded so that no program text can end or forge an answer): the command line's own pipeline, flags,
-`/xml` report and `/mv` models, read by `Dafny2Backend.read_run` exactly as after a process of its own.
+`/xml` report and `/mv` models, read by `Dafny2Backend.verify_batch` exactly as after a process of its own.
 
 Why not `DafnyServer.exe`, which Debian's Dafny ships: its pipeline skips Boogie's linear type checker, which on
 the command line prunes the edges after a literal `assume false` before blocks are coalesced. So every harness
@@ -57,7 +57,7 @@ from pathlib import Path
 
 from bot.outcomes import Result
 from bot.verifier.dafny2 import Dafny2Backend
-from bot.verifier.output import FILE_NAME, MODEL_FILE, _run_batch, _start_batch
+from bot.verifier.output import FILE_NAME
 from bot.verifier.process import _Run, child_environment
 from bot.verifier.version import VerifierInfo
 
@@ -507,9 +507,9 @@ class _NoRun(Exception):
 
 
 class DafnyServerBackend:
-    """The Dafny 2.x backend on a kept-alive verifier: the command line's flags, reports and results
-    (`Dafny2Backend.read_run`, the same cache keys), without starting a process per batch. See the module
-    docstring."""
+    """The Dafny 2.x backend on a kept-alive verifier: `Dafny2Backend.verify_batch` (the command line's flags,
+    reports, results and cache keys) with a runner that asks a server instead of starting a process per batch.
+    See the module docstring."""
 
     def __init__(
         self,
@@ -549,29 +549,22 @@ class DafnyServerBackend:
         time_limit: int,
         models: Collection[str] = frozenset(),
     ) -> dict[str, Result]:
-        names, wanted, settled = _start_batch(prelude, methods, models)
-        if settled is not None:
-            return settled
         prelude_key = hashlib.sha256(prelude.encode("utf-8")).hexdigest()
         with self._lock:
             changing = prelude_key in self._changing
         if changing:
             return self.command_line.verify_batch(prelude, methods, time_limit, models)
-        wall = self.command_line.wall_limit(time_limit, len(names))
-        model_name = MODEL_FILE if wanted else None
-        argv = self.command_line.command(names, time_limit, "report.xml", model_name)
 
         def on_server(argv: Sequence[str], folder: str, wall: float) -> _Run:
             return self._run_on_server(prelude_key, argv, folder, wall)
 
         for _attempt in range(2):
             try:
-                layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name, on_server)
+                return self.command_line.verify_batch(prelude, methods, time_limit, models, on_server)
             except _NoRun as no_run:
-                if no_run.status == "died":
-                    continue  # once more, on a new server
-                break  # no server, or the request failed in the host: the command line's answer
-            return self.command_line.read_run(layout, names, wanted, run, report, model, time_limit, wall)
+                if no_run.status != "died":
+                    break  # no server, or the request failed in the host: the command line's answer
+                # died: once more, on a new server
         return self.command_line.verify_batch(prelude, methods, time_limit, models)
 
     def _run_on_server(self, prelude_key: str, argv: Sequence[str], folder: str, wall: float) -> _Run:
