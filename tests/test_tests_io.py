@@ -27,7 +27,7 @@ from bot.tests_io.discover import (
     read_source,
 )
 from bot.tests_io.expectations import equalities
-from bot.tests_io.mbpp_json import parse_signature, read_mbpp_json, spec_method_for, task_ids
+from bot.tests_io.mbpp_json import argument_order, parse_signature, read_mbpp_json, spec_method_for, task_ids
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 from bot.tests_io.splitting import StmtKind, parse_statements
 from bot.tests_io.toml_cases import read_toml_cases
@@ -388,6 +388,42 @@ def test_read_mbpp_json_arity_mismatch() -> None:
     assert [p.reason for p in missing.problems] == ["task 99 is not in the file"]
     not_a_dict = read_mbpp_json([], path, "7", method(spec, "Last"))
     assert not_a_dict.problems[0].reason == "task 7 is not in the file"
+
+
+APPEND_SPEC = """method Append(s: seq<int>, a: array<int>) returns (r: seq<int>)
+  ensures r == s + a[..]
+"""
+
+
+def test_read_mbpp_json_parameters_in_another_order() -> None:
+    # the JSON lists the array first; read by position, the array's literal would become `s` and the spec
+    # would be said to reject the expected output (measured on the full data set's task 106)
+    spec = parse_file(APPEND_SPEC, "append.dfy")
+    code = "var a1:= new int[] [5, 6, 7];\nvar s1: seq<int> := [9, 10];\nvar res1:=addLists(a1,s1);\n" \
+           "assert res1==[9, 10, 5, 6, 7];"
+    data = {"9": {"method_signature": "method addLists(arr: array<int>, se:seq<int>) returns (res:seq<int>)",
+                  "test_cases": {"test_1": code}}}
+    read = read_mbpp_json(data, "t.json", "9", method(spec, "Append"))
+    assert read.problems == ()
+    [case] = read.cases
+    assert shown(spec, case) == (["[9, 10]", "[5, 6, 7]"], ["[9, 10, 5, 6, 7]"])
+    assert case.note == "the JSON signature lists the parameters in another order; read `se` as `s`, `arr` as `a`"
+
+
+def test_argument_order() -> None:
+    def order(json_params: str, spec_params: str) -> tuple[int, ...] | None:
+        sig = parse_signature(f"method j({json_params})")
+        spec = parse_file(f"method M({spec_params})\n", "m.dfy")
+        assert sig is not None
+        return argument_order(sig, method(spec, "M"))
+
+    assert order("arr: array<int>, se: seq<int>", "s: seq<int>, a: array<int>") == (1, 0)
+    assert order("n: int, s: string", "s: seq<char>, k: nat") == (1, 0)  # by shape: string as seq<char>, int as nat
+    assert order("a: array<int>, n: int", "s: seq<int>, n: nat") is None  # the shapes fit by position
+    assert order("x: int, y: int", "y: int, x: int") is None  # one type: only the position tells
+    assert order("a: int, s: seq<int>, b: int", "s: seq<int>, a: int, b: int") is None  # two orders fit
+    assert order("a: real, s: seq<int>", "s: seq<int>, a: int") is None  # no order fits: by position, as before
+    assert order("a: int", "a: int, b: int") is None  # arity differs (reported elsewhere)
 
 
 def test_spec_method_for() -> None:

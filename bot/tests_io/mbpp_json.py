@@ -2,23 +2,26 @@
 
 Pure code. Each case is a string of Dafny statements that calls the method named in the JSON's own
 `method_signature` and ends in a check (`assert out1 == 5;`, `assert arrayEquals(res1, e1);`). That
-signature often differs from the spec file's method (another name, other types, other arity): the
-call is mapped to the spec method by position, and every case that does not fit, or does not parse,
-is reported with the reason. The data set is noisy; about a fifth of its cases are broken.
+signature often differs from the spec file's method (another name, other types, other arity, another
+parameter order): the call is mapped to the spec method by position, unless the types show another order
+(`argument_order`), and every case that does not fit, or does not parse, is reported with the reason. The
+data set is noisy; about a fifth of its cases are broken.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
+from bot.dafny.types import ArrayT, CharT, DafnyType, IntT, NatT, SeqT, StringT, TupleT, TypeTooDeep, parse_type
 from bot.tests_io.dfy_methods import is_testable
 from bot.tests_io.expectations import CallProblem, ReadCall, read_calls
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
-from bot.tests_io.splitting import parse_statements, split_top
+from bot.tests_io.splitting import Stmt, parse_statements, split_top
 
 
 @dataclass(frozen=True)
@@ -157,13 +160,89 @@ def _read_case(
         stmts = parse_statements(code)
     except LexError as e:
         return f"line {e.line} of the case: cannot read the statements: {e.message}"
+    order = argument_order(sig, target)
+    if order is not None:
+        stmts = [_reordered(s, sig.name, order) for s in stmts]
     reads = read_calls(stmts, {sig.name, target.name}, target, lambda n: f"line {n} of the case")
+    if order is not None:
+        moved = _order_note(sig, target, order)
+        reads = [r if isinstance(r, CallProblem) else replace(r, note=_join(r.note, moved)) for r in reads]
     if not reads:
         broken = next((s for s in stmts if s.problem), None)
         if broken is not None:
             return f"line {broken.line} of the case: {broken.problem}"
         return f"no call of `{sig.name}` in the case"
     return reads
+
+
+MAX_REORDERED = 6  # parameters: beyond this, arguments are mapped by position (6! orders to try)
+
+
+def argument_order(sig: JsonSignature, target: Decl) -> tuple[int, ...] | None:
+    """For each spec parameter, the JSON argument it takes, when the types show that the JSON signature lists the
+    parameters in another order; None to map them by position.
+
+    Another order is used only when the types do not match by position and exactly one reordering matches them
+    all (e.g. `addLists(arr: array<int>, se: seq<int>)` for `Append(s: seq<int>, a: array<int>)`); parameters
+    of one type can be told apart by nothing but position. Types are compared as written first, then by shape
+    (`nat` as `int`, `array<T>` as `seq<T>`, `string` as `seq<char>`), since the JSON's often differ that way.
+    """
+    if len(sig.params) != len(target.params) or len(sig.params) > MAX_REORDERED:
+        return None
+    try:
+        theirs = [parse_type(_split_param(text)[1]) for text in sig.params]
+    except TypeTooDeep:
+        return None
+    ours = [p.type for p in target.params]
+    for compare in (lambda t: t, _shape):
+        a, b = [compare(t) for t in theirs], [compare(t) for t in ours]
+        if a == b:
+            return None
+        fits = [
+            order for order in itertools.permutations(range(len(b)))
+            if all(a[j] == b[i] for i, j in enumerate(order))
+        ]
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            return None  # several orders fit: only the position tells
+    return None
+
+
+def _split_param(text: str) -> tuple[str, str]:
+    """(name, type) of a parameter text `name: T`; the name is "" when there is none."""
+    name, colon, rest = text.partition(":")
+    return (name.strip(), rest) if colon and name.strip().isidentifier() else ("", text)
+
+
+def _shape(t: DafnyType) -> DafnyType:
+    if isinstance(t, NatT):
+        return IntT()
+    if isinstance(t, StringT):
+        return SeqT(CharT())
+    if isinstance(t, ArrayT | SeqT):
+        return SeqT(_shape(t.elem))
+    if isinstance(t, TupleT):
+        return TupleT(tuple(_shape(e) for e in t.elems))
+    return t
+
+
+def _reordered(stmt: Stmt, name: str, order: tuple[int, ...]) -> Stmt:
+    """The statement with the arguments of its call of `name` in the spec's order."""
+    call = stmt.call
+    if call is None or call.name != name or len(call.args) != len(order):
+        return stmt
+    return replace(stmt, call=replace(call, args=tuple(call.args[j] for j in order)))
+
+
+def _order_note(sig: JsonSignature, target: Decl, order: tuple[int, ...]) -> str:
+    names = [_split_param(text)[0] or f"argument {j + 1}" for j, text in enumerate(sig.params)]
+    pairs = ", ".join(f"`{names[j]}` as `{p.name}`" for p, j in zip(target.params, order, strict=True))
+    return f"the JSON signature lists the parameters in another order; read {pairs}"
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
