@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import re
@@ -88,6 +89,20 @@ def test_results_md_has_one_ratio_line_and_every_section() -> None:
     ended = bench.BenchResults(bench.Machine(**{**vars(machine()), "load_end": "1.00 2.00 3.00"}), results().rows,
                                results().baseline, results().z3)
     assert "load average at start 0.10 0.20 0.30, at the end 1.00 2.00 3.00" in bench.render_results(ended)
+
+
+def test_ratio_bound_is_the_baseline_over_the_programs_own_time_per_job() -> None:
+    res = results()
+    assert res.ratio_bound == 0.0  # not measured: no line, no bound in the target
+    text = bench.render_results(res)
+    assert "with no overhead at all" not in text and "**met** (75.0)" in text
+    timed = dataclasses.replace(res, method_seconds=1500.0)  # 750 s per job of 2
+    assert timed.ratio_bound == 6000.0 / 750.0
+    text = bench.render_results(timed)
+    assert "ratio: 75.0" in text.splitlines()
+    assert "(75.0; at most 8.0 with no overhead at all)" in text
+    assert "summed over the 3000 programs of the cold run) is 1500.0 s" in text
+    assert "the engine would take 750.0 s, a ratio of at most 8.0." in text
 
 
 def test_targets_met_and_not_met() -> None:
