@@ -61,7 +61,7 @@ from bot.scoring import (
     mutant_status,
     precondition_status,
 )
-from bot.tests_io.model import CaseProblem, ReadResult, TestCase
+from bot.tests_io.model import CaseProblem, ReadResult, TestCase, join_notes
 
 
 class EngineLike(Protocol):
@@ -289,7 +289,7 @@ class _CaseRun:
             return self._start_rejection()
         if self.stage is _Stage.CLAUSES:
             if all(j[f"accept#{k}"].proved for k in range(len(h.ens_texts))):
-                self.note = _join(self.note, "accepted clause by clause (the whole postcondition timed out)")
+                self.note = join_notes(self.note, "accepted clause by clause (the whole postcondition timed out)")
                 return self._start_mutants(whole_timed_out=True)
             self._start_rejection()
             if "within-reject" not in self.planned:  # with a tolerance, one rejected value proves nothing
@@ -313,7 +313,7 @@ class _CaseRun:
                 accepted = next((v for v in tried if v.proved), tried[-1])
                 decision, reason, message = decide(accepted, j["within-reject"])
                 if decision is Decision.ACCEPTED:
-                    self.note = _join(self.note, "accepted within the real tolerance (not the exact value)")
+                    self.note = join_notes(self.note, "accepted within the real tolerance (not the exact value)")
                     return self._start_mutants()
                 if decision is Decision.UNDECIDED:
                     _, reason, message = decide(j["accept"], j["within-reject"])
@@ -447,7 +447,7 @@ class _CaseRun:
         if self.options.pin and whole_timed_out and "pin" not in self.planned:
             # a pin check asks about every output under the whole postcondition, which timed out on this one
             # output (measured: both pin checks of such a case timed out, 40 s); the mutants are asked one by one
-            self.note = _join(self.note, "no pin check: the whole postcondition timed out on the expected output")
+            self.note = join_notes(self.note, "no pin check: the whole postcondition timed out on the expected output")
         elif self.options.pin:
             try:
                 if "pin" not in self.planned:  # not already asked with the case's checks
@@ -565,10 +565,6 @@ def close(a: tuple[Value, ...], b: tuple[Value, ...], rel: float) -> bool:
         elif x != y:
             return False
     return True
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a}; {b}" if a else b
 
 
 _CLAUSE = re.compile(r"`((?:ensures|requires) [^`]*)`")

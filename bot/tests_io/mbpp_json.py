@@ -15,12 +15,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.decls import DafnyFile, Decl, Param
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
-from bot.dafny.types import ArrayT, CharT, DafnyType, IntT, NatT, SeqT, StringT, TupleT, TypeTooDeep, parse_type
+from bot.dafny.parser import DafnyParseError, parse_file
+from bot.dafny.types import ArrayT, CharT, DafnyType, IntT, NatT, SeqT, StringT, TupleT, TypeTooDeep
 from bot.tests_io.dfy_methods import is_testable
 from bot.tests_io.expectations import CallProblem, ReadCall, read_calls
-from bot.tests_io.model import CaseProblem, ReadResult, TestCase
+from bot.tests_io.model import CaseProblem, ReadResult, TestCase, join_notes
 from bot.tests_io.splitting import Stmt, parse_statements, split_top
 
 
@@ -105,13 +106,16 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
         return _one_problem(path, _task_line(text, task_id), f"task {task_id} has no `test_cases`", target)
     sig_text = _scalars(str(entry.get("method_signature", "")))
     sig = parse_signature(sig_text)
+    # the same for every case of the task
+    order = None if sig is None else argument_order(sig, target)
+    moved = "" if sig is None or order is None else _order_note(sig, target, order)
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
     for test_name, raw_code in tests.items():
         name = _scalars(str(test_name))
         code = _scalars(raw_code) if isinstance(raw_code, str) else raw_code
         line = _test_line(text, task_id, name)
-        got = _read_case(name, code, sig, sig_text, target)
+        got = _read_case(name, code, sig, sig_text, target, order, moved)
         if isinstance(got, str):
             problems.append(CaseProblem(path, line, f"{name}: {got}", method=target.qualified, name=name))
             continue
@@ -139,9 +143,11 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
 
 
 def _read_case(
-    name: str, code: object, sig: JsonSignature | None, sig_text: str, target: Decl
+    name: str, code: object, sig: JsonSignature | None, sig_text: str, target: Decl,
+    order: tuple[int, ...] | None = None, moved: str = "",
 ) -> str | list[ReadCall | CallProblem]:
-    """The reads of one case string, or why it cannot be read at all."""
+    """The reads of one case string, or why it cannot be read at all; `order` is `argument_order`'s, and `moved`
+    the note that says so."""
     if not isinstance(code, str):
         return "the case is not a string of Dafny statements"
     if sig is None:
@@ -160,13 +166,11 @@ def _read_case(
         stmts = parse_statements(code)
     except LexError as e:
         return f"line {e.line} of the case: cannot read the statements: {e.message}"
-    order = argument_order(sig, target)
     if order is not None:
         stmts = [_reordered(s, sig.name, order) for s in stmts]
     reads = read_calls(stmts, {sig.name, target.name}, target, lambda n: f"line {n} of the case")
     if order is not None:
-        moved = _order_note(sig, target, order)
-        reads = [r if isinstance(r, CallProblem) else replace(r, note=_join(r.note, moved)) for r in reads]
+        reads = [r if isinstance(r, CallProblem) else replace(r, note=join_notes(r.note, moved)) for r in reads]
     if not reads:
         broken = next((s for s in stmts if s.problem), None)
         if broken is not None:
@@ -187,12 +191,10 @@ def argument_order(sig: JsonSignature, target: Decl) -> tuple[int, ...] | None:
     of one type can be told apart by nothing but position. Types are compared as written first, then by shape
     (`nat` as `int`, `array<T>` as `seq<T>`, `string` as `seq<char>`), since the JSON's often differ that way.
     """
-    if len(sig.params) != len(target.params) or len(sig.params) > MAX_REORDERED:
+    params = _json_params(sig)
+    if params is None or len(params) != len(target.params) or len(params) > MAX_REORDERED:
         return None
-    try:
-        theirs = [parse_type(_split_param(text)[1]) for text in sig.params]
-    except TypeTooDeep:
-        return None
+    theirs = [p.type for p in params]
     ours = [p.type for p in target.params]
     for compare in (lambda t: t, _shape):
         a, b = [compare(t) for t in theirs], [compare(t) for t in ours]
@@ -209,10 +211,13 @@ def argument_order(sig: JsonSignature, target: Decl) -> tuple[int, ...] | None:
     return None
 
 
-def _split_param(text: str) -> tuple[str, str]:
-    """(name, type) of a parameter text `name: T`; the name is "" when there is none."""
-    name, colon, rest = text.partition(":")
-    return (name.strip(), rest) if colon and name.strip().isidentifier() else ("", text)
+def _json_params(sig: JsonSignature) -> tuple[Param, ...] | None:
+    """The JSON signature's parameters, read as a spec method's are; None when its header does not parse."""
+    try:
+        decl = parse_file(sig.head + "\n").find(sig.name)
+    except (DafnyParseError, TypeTooDeep):
+        return None
+    return None if decl is None else decl.params
 
 
 def _shape(t: DafnyType) -> DafnyType:
@@ -236,13 +241,10 @@ def _reordered(stmt: Stmt, name: str, order: tuple[int, ...]) -> Stmt:
 
 
 def _order_note(sig: JsonSignature, target: Decl, order: tuple[int, ...]) -> str:
-    names = [_split_param(text)[0] or f"argument {j + 1}" for j, text in enumerate(sig.params)]
+    params = _json_params(sig) or ()
+    names = [p.name or f"argument {j + 1}" for j, p in enumerate(params)]
     pairs = ", ".join(f"`{names[j]}` as `{p.name}`" for p, j in zip(target.params, order, strict=True))
     return f"the JSON signature lists the parameters in another order; read {pairs}"
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a}; {b}" if a else b
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

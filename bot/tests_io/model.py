@@ -27,6 +27,11 @@ class TestCase:
     note: str = ""
 
 
+def join_notes(a: str, b: str) -> str:
+    """Two notes of one case as one ("; " between them)."""
+    return f"{a}; {b}" if a else b
+
+
 @dataclass(frozen=True)
 class CaseProblem:
     """A case that could not be read; reported with file, line and reason, never scored."""
