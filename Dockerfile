@@ -1,6 +1,6 @@
-# The Action's image. Released images are built from this file by .github/workflows/release.yml and
-# pulled by action.yml (ghcr.io, tag = the package version); a fork can build it per run instead with
-# `image: Dockerfile` in action.yml. Sizes and build times: bench/IMAGE.md.
+# The Action's image. action.yml on the default branch builds it on every run (`image: Dockerfile`); a release
+# builds it once (.github/workflows/release.yml) and its release commit's action.yml pulls it by digest.
+# Sizes and build times: bench/IMAGE.md.
 # By default the verifier is Debian's `dafny` package (Dafny 2.3 on mono, with z3), installed by the same
 # scripts/setup.sh that the README and CI use.
 # `--build-arg DAFNY_VERSION=4.9.1` installs that official Dafny 4 release instead (with the .NET 8

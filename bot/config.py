@@ -337,6 +337,9 @@ class _Reader:
                 f"{workdir}: no such directory",
                 FROM_INPUT.format(name="working-directory", env=input_env_name("working-directory")),
             )
+        elif self.get("mode") is Mode.POST_COMMENT:
+            # The posting workflow's workspace holds a fork run's artifact: nothing in it is configuration.
+            pass
         else:
             try:
                 explicit = config_text != DEFAULT_CONFIG_FILE

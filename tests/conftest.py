@@ -10,6 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
+NO_DATASET = "none"
 
 
 def _in_ci() -> bool:
@@ -29,8 +30,14 @@ def dafny_command() -> str:
 
 @pytest.fixture(scope="session")
 def dataset_root() -> Path:
-    """../shared/mbpp-dfy, or $DAFNY_SPEC_SCORE_DATASET; skips outside CI when missing."""
-    root = Path(os.environ.get("DAFNY_SPEC_SCORE_DATASET") or ROOT.parent / "shared" / "mbpp-dfy")
+    """../shared/mbpp-dfy, or $DAFNY_SPEC_SCORE_DATASET; skips outside CI when missing.
+
+    `DAFNY_SPEC_SCORE_DATASET=none` says the machine has no copy (the repository's own GitHub workflow, ci.yml):
+    its tests skip with that reason, in CI too, instead of failing on a path that was never meant to be there."""
+    named = os.environ.get("DAFNY_SPEC_SCORE_DATASET", "")
+    if named == NO_DATASET:
+        pytest.skip(f"DAFNY_SPEC_SCORE_DATASET={NO_DATASET}: this machine has no copy of the dataset")
+    root = Path(named or ROOT.parent / "shared" / "mbpp-dfy")
     if not root.is_dir():
         if _in_ci():
             pytest.fail(f"CI=true but the dataset is missing at {root}", pytrace=False)

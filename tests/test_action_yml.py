@@ -24,14 +24,9 @@ def action() -> dict[str, Any]:
 
 
 def test_docker_action(action: dict[str, Any]) -> None:
-    import re
-
-    import bot
-
     assert action["runs"]["using"] == "docker"
-    # the image release.yml pushes for this version (tests/test_release.py); forks may use "Dockerfile"
-    assert re.fullmatch(r"docker://ghcr\.io/[^/]+/dafny-spec-score:v\d+\.\d+\.\d+", action["runs"]["image"])
-    assert action["runs"]["image"].endswith(f":v{bot.__version__}")
+    # main builds from source; a release commit pulls by digest (tests/test_release.py)
+    assert action["runs"]["image"] == "Dockerfile"
     assert action["name"] and action["description"]
     assert set(action["branding"]) == {"icon", "color"}
 

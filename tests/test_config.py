@@ -358,3 +358,19 @@ def test_environment_helpers_kept() -> None:
     assert default_cache_dir({"XDG_CACHE_HOME": "/x"}) == "/x/dafny-spec-score"
     assert default_z3({}) is None and default_z3({"DAFNY_SPEC_SCORE_Z3": "/z"}) == "/z"
     assert default_jobs() >= 1
+
+
+def test_post_comment_reads_no_config_file_from_the_workspace(tmp_path: Path) -> None:
+    # the posting workflow's workspace holds a fork run's artifact: a config file in it is the fork's
+    (tmp_path / ".dafny-spec-score.toml").write_text('comment = "on-change"\ncomment-id = "forked"\n')
+    (tmp_path / "saved").mkdir()
+    (tmp_path / "saved" / "c.json").write_text("{}")
+    pr = Config.from_environ(action_env(tmp_path))
+    assert pr.comment is CommentMode.ON_CHANGE and pr.comment_id == "forked"  # the file is real and read in `pr`
+    cfg = Config.from_environ(action_env(tmp_path, mode="post-comment", comment_file="saved/c.json"))
+    assert cfg.config_file is None
+    assert cfg.comment is CommentMode.ALWAYS and cfg.comment_id == "default"
+    # nor does a broken one stop the posting
+    (tmp_path / ".dafny-spec-score.toml").write_text("not = [toml")
+    assert Config.from_environ(action_env(tmp_path, mode="post-comment", comment_file="saved/c.json")).mode \
+        is Mode.POST_COMMENT

@@ -31,7 +31,7 @@ from bot.audit.tracking import LAST_RUN_TAG, NO_BASELINE
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "examples" / "nightly-audit.yml"
 FIXTURE = Path(__file__).resolve().parent / "data" / "audit"
-ACTION = "OWNER/dafny-spec-score@v0.1.0"
+ACTION = "dafny-spec-score/dafny-spec-score@main"  # the README's and the recipe's `uses:` (tests/test_release.py)
 IN_CONTAINER = "/github/workspace"
 
 
