@@ -328,6 +328,7 @@ class _Reader:
         workdir_text = self.get("working-directory")
         workdir = _under(workspace, workdir_text)
         config_text = self.get("config")
+        mode = self.get("mode")  # an input only (never the file's), so it is known before the file is read
         config_path = _under(workdir, config_text)
         self.file_label = str(config_path)
         config_file: Path | None = None
@@ -337,7 +338,7 @@ class _Reader:
                 f"{workdir}: no such directory",
                 FROM_INPUT.format(name="working-directory", env=input_env_name("working-directory")),
             )
-        elif self.get("mode") is Mode.POST_COMMENT:
+        elif mode is Mode.POST_COMMENT:
             # The posting workflow's workspace holds a fork run's artifact: nothing in it is configuration.
             pass
         else:
@@ -350,12 +351,13 @@ class _Reader:
             self.problems += _file_problems(config_path, self.file_values)
 
         # every input whose Config field holds its cleaned value as is
-        values = {o.field: self.get(o.name) for o in INPUTS if o.name not in _PLACED}
+        values = {o.field: self.get(o.name) for o in INPUTS if o.name not in _PLACED and o.name != "mode"}
         jobs = values.pop("jobs")
         audit_root_text = values.pop("audit_root")
         comment_file_text = values.pop("comment_file")
         cfg = Config(
             **values,
+            mode=mode,
             token=self.get("github-token"),
             jobs=jobs if jobs is not None else default_jobs(),
             config_file=config_file,

@@ -84,10 +84,10 @@ def test_mains_action_yml_builds_the_dockerfile() -> None:
 
 
 def _tracked_files() -> list[Path]:
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=False)
-    if listed.returncode == 0 and listed.stdout:
-        return [ROOT / name for name in listed.stdout.decode().split("\0") if name]
-    return [p for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts]  # an export without .git
+    if not (ROOT / ".git").exists():  # an export without its history: every file
+        return [p for p in ROOT.rglob("*") if p.is_file()]
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True)
+    return [ROOT / name for name in listed.stdout.decode().split("\0") if name]
 
 
 def test_no_owner_placeholder_remains_anywhere() -> None:
@@ -139,30 +139,43 @@ def test_release_runs_on_version_tags_with_least_privilege(release: dict[Any, An
     assert rel["permissions"] == {"contents": "write"} and rel["needs"] == "image"
     assert image["outputs"]["digest"] == "${{ steps.push.outputs.digest }}"
     assert image["outputs"]["image"] == "${{ steps.version.outputs.image }}"
-    # only the job that pushes tags keeps the token in .git/config
+    # only the job that pushes tags keeps the token in .git/config; both see the history (default branch, tags)
     for job, persist in (("image", False), ("release", True)):
         (checkout,) = _uses(release, job, "actions/checkout")
-        assert _steps(release, job)[checkout]["with"]["persist-credentials"] is persist
+        assert _steps(release, job)[checkout]["with"] == {"fetch-depth": 0, "persist-credentials": persist}
 
 
-def test_release_smoke_tests_before_it_logs_in_and_pushes(release: dict[Any, Any]) -> None:
+def test_release_pushes_the_image_it_smoke_tested(release: dict[Any, Any]) -> None:
     steps = _steps(release, "image")
-    build, push = _uses(release, "image", "docker/build-push-action")
+    (build,) = _uses(release, "image", "docker/build-push-action")
     (login,) = _uses(release, "image", "docker/login-action")
     assert steps[build]["with"].get("load") is True and "push" not in steps[build]["with"]
-    assert steps[push]["with"]["push"] is True and steps[push]["id"] == "push"
-    assert steps[build]["with"]["labels"] == steps[push]["with"]["labels"]  # the image tested is the one pushed
+    assert steps[build]["with"]["tags"] == "${{ env.SMOKE_TAG }}"
     smoke = [i for i, s in enumerate(steps) if "scripts/smoke.py" in s.get("run", "")]
-    assert smoke and build < smoke[0] < login < push
+    push = [i for i, s in enumerate(steps) if s.get("id") == "push"]
+    assert smoke and push and build < smoke[0] < login < push[0]
     assert 'docker run --rm -v "$PWD/smoke:/smoke" --entrypoint python3 "$SMOKE_TAG"' in steps[smoke[0]]["run"]
     assert "/app/examples/shared_elements.dfy" in steps[smoke[0]]["run"]
     assert re.search(r"^COPY examples /app/examples$", (ROOT / "Dockerfile").read_text(), re.M)
     assert steps[login]["with"] == {"registry": "ghcr.io", "username": "${{ github.actor }}",
                                     "password": "${{ secrets.GITHUB_TOKEN }}"}
-    assert steps[push]["with"]["tags"].splitlines() == [
-        "${{ steps.version.outputs.image }}:${{ steps.version.outputs.tag }}",
-        "${{ steps.version.outputs.image }}:${{ steps.version.outputs.major }}",
-    ]
+    # the tested build itself is tagged and pushed (no second build), and its registry digest is the output
+    script = steps[push[0]]["run"]
+    assert 'docker tag "$SMOKE_TAG" "$IMAGE:$TAG"' in script and 'docker push "$IMAGE:$TAG"' in script
+    assert "docker inspect --format '{{index .RepoDigests 0}}'" in script
+    assert 'echo "digest=${pushed#*@}" >> "$GITHUB_OUTPUT"' in script
+
+
+def test_the_image_job_refuses_a_tag_off_the_default_branch(release: dict[Any, Any], tmp_path: Path) -> None:
+    repo = _project_copy(tmp_path / "repo")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "main")
+    _git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    _git(repo, "checkout", "-q", "-b", "side")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "not on main")
+    code, log, values = _check(release, repo, f"v{_version()}", "o", sha=_git(repo, "rev-parse", "HEAD"))
+    assert code == 1 and "is not on main" in log and values == {}
 
 
 def _project_copy(tmp: Path) -> Path:
@@ -174,10 +187,19 @@ def _project_copy(tmp: Path) -> Path:
     return tmp
 
 
-def _check(release: dict[Any, Any], repo: Path, tag: str, owner: str) -> tuple[int, str, dict[str, str]]:
-    output = repo / "github_output"
+def _check(release: dict[Any, Any], repo: Path, tag: str, owner: str, sha: str = "") -> tuple[int, str, dict[str, str]]:
+    """The image job's check step in `repo` (a git repository whose `origin/main` holds `sha`, made here when not
+    given)."""
+    if not sha:
+        _git(repo, "init", "-q", "-b", "main")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-q", "-m", "main")
+        _git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+        sha = _git(repo, "rev-parse", "HEAD")
+    output = repo.parent / "github_output"
     output.write_text("")
-    env = {**os.environ, "GITHUB_REF_NAME": tag, "GITHUB_REPOSITORY_OWNER": owner, "GITHUB_OUTPUT": str(output)}
+    env = {**os.environ, "GITHUB_REF_NAME": tag, "GITHUB_REPOSITORY_OWNER": owner, "GITHUB_OUTPUT": str(output),
+           "GITHUB_SHA": sha, "DEFAULT_BRANCH": "main"}
     proc = subprocess.run(["bash", "-c", _run_step(release, "image", "Check the tag")], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=60)
     values = dict(line.split("=", 1) for line in output.read_text().splitlines())
@@ -186,19 +208,29 @@ def _check(release: dict[Any, Any], repo: Path, tag: str, owner: str) -> tuple[i
 
 def test_check_names_the_image_after_the_owner_in_lowercase(release: dict[Any, Any], tmp_path: Path) -> None:
     tag = f"v{_version()}"
-    code, log, values = _check(release, _project_copy(tmp_path), tag, "Some-Owner")
+    code, log, values = _check(release, _project_copy(tmp_path / "repo"), tag, "Some-Owner")
     assert code == 0, log
     assert values == {"image": "ghcr.io/some-owner/dafny-spec-score", "tag": tag, "major": tag.split(".")[0]}
 
 
 def test_check_refuses_another_tag(release: dict[Any, Any], tmp_path: Path) -> None:
-    code, log, values = _check(release, _project_copy(tmp_path), "v999.0.0", "some-owner")
+    code, log, values = _check(release, _project_copy(tmp_path / "a"), "v999.0.0", "some-owner")
     assert code == 1 and "::error::tag v999.0.0 is not v + the package version" in log
     assert values == {}
+    code, log, values = _check(release, _project_copy(tmp_path / "b"), f"v{_version()}rc1", "some-owner")
+    assert code == 1 and "is not vX.Y.Z" in log and "Traceback" not in log and values == {}
+
+
+def test_the_major_tag_moves_only_to_the_newest_release_of_its_line() -> None:
+    release = _load("release")
+    tags = ["v1.0.0", "v1.2.0", "v1.0.5", "v2.0.0", "v1.10.0-rc", "other"]
+    assert release.is_latest("v1.2.1", tags) and release.is_latest("v1.10.0", tags)
+    assert not release.is_latest("v1.0.6", tags) and release.is_latest("v2.0.0", tags)
+    assert release.is_latest("v3.0.0", tags)
 
 
 def test_check_refuses_a_tag_on_a_release_commit(release: dict[Any, Any], tmp_path: Path) -> None:
-    repo = _project_copy(tmp_path)
+    repo = _project_copy(tmp_path / "repo")
     action = repo / "action.yml"
     action.write_text(_load("release").pin(action.read_text(), f"ghcr.io/o/dafny-spec-score@{DIGEST}"))
     code, log, values = _check(release, repo, f"v{_version()}", "o")

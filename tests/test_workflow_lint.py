@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / ".github" / "zizmor.yml"
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2"
 
 
@@ -35,9 +36,11 @@ def readme_blocks() -> list[str]:
 
 
 def audit(zizmor: str, files: list[Path]) -> tuple[int, list[dict[str, Any]]]:
-    """zizmor's exit code and its findings (ignored ones left out), with no config file of anyone's."""
-    proc = subprocess.run([zizmor, "--offline", "--no-config", "--no-progress", "--format", "json",
-                           *map(str, files)], capture_output=True, text=True, timeout=120, check=False)
+    """zizmor's exit code and its findings (ignored ones left out), with the repository's config only; a file it
+    cannot read as a workflow or an action fails the run instead of being skipped with a warning."""
+    proc = subprocess.run([zizmor, "--offline", "--config", str(CONFIG), "--strict-collection", "--no-progress",
+                           "--format", "json", *map(str, files)], capture_output=True, text=True, timeout=120,
+                          check=False)
     try:
         findings = json.loads(proc.stdout)
     except ValueError:
@@ -46,11 +49,15 @@ def audit(zizmor: str, files: list[Path]) -> tuple[int, list[dict[str, Any]]]:
 
 
 def shown(findings: list[dict[str, Any]]) -> list[str]:
+    """Findings in a line each; whatever zizmor's JSON holds, the finding is shown."""
     out = []
     for f in findings:
-        where = f["locations"][0]["symbolic"]["key"]["Local"]["verbatim_path"]
-        row = f["locations"][0]["concrete"]["location"]["start_point"]["row"] + 1
-        out.append(f"{Path(where).name}:{row}: {f['ident']} ({f['desc']})")
+        try:
+            where = Path(f["locations"][0]["symbolic"]["key"]["Local"]["verbatim_path"]).name
+            where += f":{f['locations'][0]['concrete']['location']['start_point']['row'] + 1}"
+        except (KeyError, IndexError, TypeError):
+            where = "?"
+        out.append(f"{where}: {f.get('ident')} ({f.get('desc')})")
     return out
 
 
@@ -72,6 +79,21 @@ def test_every_shipped_and_shown_workflow_passes_zizmor(zizmor: str, tmp_path: P
     assert len(files) >= 9
     code, findings = audit(zizmor, files)
     assert shown(findings) == [] and code == 0
+
+
+def test_only_this_actions_own_snippets_are_let_off_the_commit_pin() -> None:
+    import yaml
+
+    policies = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))["rules"]["unpinned-uses"]["config"]["policies"]
+    assert policies == {"dafny-spec-score/dafny-spec-score": "ref-pin", "*": "hash-pin"}
+
+
+def test_a_file_zizmor_cannot_read_fails_the_lint(zizmor: str, tmp_path: Path) -> None:
+    broken = tmp_path / "README-block-1.yml"
+    broken.write_text("on: push\njobs:\n  x:\n    stepz:\n      - uses: actions/checkout@v4\n")
+    proc = subprocess.run([zizmor, "--offline", "--config", str(CONFIG), "--strict-collection", "--no-progress",
+                           "--format", "json", str(broken)], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode != 0
 
 
 @pytest.mark.parametrize("regression, ident", [
