@@ -275,7 +275,7 @@ def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, h
         "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
         "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
         "gate": {"min_correctness": config.min_correctness, "min_completeness": config.min_completeness,
-                 "fail_on_unknown": config.fail_on_unknown},
+                 "fail_on_unknown": config.fail_on_unknown, "allow_axioms": config.allow_axioms},
         "head": [method_dict(s) for s in head], "base": [method_dict(s) for s in base],
     }
 
@@ -323,7 +323,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
             raise ReportError("`gate` must be an object")
         gate = Gate(clean_min_correctness(gate_d.get("min_correctness", 1.0)),
                     clean_min_completeness(gate_d.get("min_completeness", 0.0)),
-                    gate_d.get("fail_on_unknown") is True)
+                    gate_d.get("fail_on_unknown") is True, gate_d.get("allow_axioms") is True)
         head = methods_from_list(saved.get("head"), "head")
         base = methods_from_list(saved.get("base"), "base")
         verifier = str(saved.get("verifier", ""))[:100]

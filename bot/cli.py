@@ -43,7 +43,7 @@ def gate_of(args: argparse.Namespace) -> Gate | None:
     """The gate the options ask for; None when none was asked (the exit code then ignores scores)."""
     if args.min_correctness is None and args.min_completeness is None and not args.fail_on_unknown:
         return None
-    return Gate(args.min_correctness or 0.0, args.min_completeness or 0.0, args.fail_on_unknown)
+    return Gate(args.min_correctness or 0.0, args.min_completeness or 0.0, args.fail_on_unknown, args.allow_axioms)
 
 
 def add_local_options(p: argparse.ArgumentParser) -> None:

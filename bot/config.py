@@ -38,6 +38,7 @@ from bot.options import (  # noqa: F401  (re-exported: the cleaners are part of 
     Option,
     Use,
     _show,
+    clean_allow_axioms,
     clean_allow_unscored,
     clean_audit_baseline,
     clean_audit_fail_on,
@@ -216,6 +217,7 @@ class Config:
     min_correctness: float = 1.0
     min_completeness: float = 0.0
     fail_on_unknown: bool = False
+    allow_axioms: bool = False  # verdicts relative to trusted axioms warn instead of failing
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     mutants: int = 5
     pin: bool = True
@@ -271,7 +273,7 @@ class Config:
 
     @property
     def gate(self) -> Gate:
-        return Gate(self.min_correctness, self.min_completeness, self.fail_on_unknown)
+        return Gate(self.min_correctness, self.min_completeness, self.fail_on_unknown, self.allow_axioms)
 
     @property
     def run_url(self) -> str:

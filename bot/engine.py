@@ -62,6 +62,7 @@ class _Task:
     prelude: str
     items: tuple[_Item, ...]  # empty for a prelude probe
     limit: int  # the verifier's time limit for every program of the batch
+    checks: tuple[str, ...] = ()  # a background check (`Program.checks`): alone in its batch
 
 
 class Engine:
@@ -123,10 +124,11 @@ class Engine:
         for twin in twins:
             if twin in results:
                 run.settle_twins(twin, results[twin])
-        groups: dict[tuple[str, int], list[_Item]] = {}
+        groups: dict[tuple[str, int, bool], list[_Item]] = {}
         for key, program in unique.items():
             if key not in results and key not in answered:
-                groups.setdefault((program.prelude, self.limit_of(program)), []).append(_Item(key, program))
+                group = (program.prelude, self.limit_of(program), bool(program.checks))
+                groups.setdefault(group, []).append(_Item(key, program))
         run.report()
         runs = run.execute(self._plan(list(groups.items()))) if groups else 0
 
@@ -144,7 +146,7 @@ class Engine:
         """The time limit `program` is verified with: its own when lower than the engine's."""
         return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
 
-    def _plan(self, groups: list[tuple[tuple[str, int], list[_Item]]]) -> list[_Task]:
+    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]]) -> list[_Task]:
         """Batches of at most batch_size, one prelude each; split further until every worker has one.
 
         A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets small
@@ -153,7 +155,10 @@ class Engine:
         while the other idles.
         """
         batches: list[_Task] = []
-        for (prelude, limit), items in groups:
+        for (prelude, limit, whole), items in groups:
+            if whole:  # each verifies its whole file: one per batch
+                batches += [_Task(prelude, (item,), limit, item.program.checks) for item in items]
+                continue
             size = self._size(prelude)
             batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
         while len(batches) < self.jobs:
@@ -240,7 +245,9 @@ class _Run:
                     methods = [(PROBE_NAME, PROBE_METHOD)]
                 wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
                 backend = self.engine.backend
-                if wanted:
+                if task.checks:
+                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit, checks=task.checks)
+                elif wanted:
                     future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit, wanted)
                 else:
                     # exactly the call made before models existed (test backends need not know them)
@@ -269,7 +276,8 @@ class _Run:
         found = {item.key: outcomes.get(item.program.name, missing) for item in task.items}
         if len(task.items) > 1 and all(r.outcome is Outcome.ERROR for r in found.values()):
             return self._after_failure(task)
-        self.engine.observe(task.prelude, list(found.values()))
+        if not task.checks:  # a background check's time says nothing of its harness programs' time
+            self.engine.observe(task.prelude, list(found.values()))
         self._settle(found)
         return []
 

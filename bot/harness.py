@@ -104,7 +104,8 @@ def _is_proc(d: Decl) -> bool:
 
 
 def make_prelude(
-    file: DafnyFile, dialect: Dialect, include_root: Path | None = None, spec_path: Path | None = None
+    file: DafnyFile, dialect: Dialect, include_root: Path | None = None, spec_path: Path | None = None,
+    keep_proofs: bool = False,
 ) -> str:
     """The spec file with every method/lemma body removed, in the verifier's dialect, with the declarations
     of the files it includes after it.
@@ -115,20 +116,24 @@ def make_prelude(
     becomes blank space and each included file, stripped the same way, is appended once, so the spec's
     lines keep their numbers and no directive reaches the verifier. Raises IncludeError (a ValueError)
     for an include that cannot be followed, and on any include when no root is given.
+    `keep_proofs`: the bodies of lemmas and ghost methods stay (the background check verifies them,
+    bot/background.py); only those of methods and constructors, implementations rather than background, go.
     """
-    texts = [to_dialect(_strip(part), dialect).text for part in (file, *included_files(file, include_root, spec_path))]
+    parts = (file, *included_files(file, include_root, spec_path))
+    texts = [to_dialect(_strip(part, keep_proofs), dialect).text for part in parts]
     return "".join(t if t.endswith("\n") else t + "\n" for t in texts[:-1]) + texts[-1]
 
 
-def _strip(file: DafnyFile) -> str:
-    """`file`'s source with procedure bodies removed and include directives blanked, line numbers unchanged."""
+def _strip(file: DafnyFile, keep_proofs: bool = False) -> str:
+    """`file`'s source with procedure bodies (but lemmas' with `keep_proofs`) removed and include directives
+    blanked, line numbers unchanged."""
     # blanking keeps every offset, so the declarations' spans still apply
     src = blank(file.source, [(i.start, i.end) for i in find_includes(file.source, file.path)])
     cuts: list[tuple[int, int]] = []
     for d in file.decls:
         if d.body is None:
             continue
-        if _is_proc(d):
+        if _is_proc(d) and not (keep_proofs and ("lemma" in d.kind or d.ghost)):
             cuts.append((d.body[0], d.body[1]))
         elif d.end > d.body[1] and src[d.body[1] : d.end].lstrip().startswith("by"):
             # `function ... by method { }`: keep the function body, drop the compiled twin
@@ -432,6 +437,19 @@ class CaseHarness:
         spec = _tagged(self.requires + self.modifies, _PLAIN)
         body = [*self.assume, ("  assert false;", _GOAL)]
         return self._planned(ProgramKind.VACUITY, Goal.ACCEPT, header, spec, body, attrs="")
+
+    def consistency(self) -> Planned:
+        """Is `false` provable once the spec is assumed of the expected output? It must not be: an inconsistent
+        background (trusted axioms whose terms the `ensures` brings in) makes every claim provable."""
+        body = [
+            *self.assume,
+            *_tagged(_outputs(self.method, self.case, self.case.expected, self.case.post), _PLAIN),
+            *([(f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN)] if self.ens_texts else []),
+            ("  assert false;", _GOAL),
+        ]
+        header = _signature(self.method, "@NAME@", True)
+        spec = _tagged(self.requires + self.modifies, _PLAIN)
+        return self._planned(ProgramKind.VACUITY, Goal.ACCEPT, header, spec, body)
 
     def output(
         self,

@@ -143,6 +143,10 @@ def clean_server(value: object) -> bool:
     return clean_fail_on_unknown(value)
 
 
+def clean_allow_axioms(value: object) -> bool:
+    return clean_fail_on_unknown(value)
+
+
 def clean_allow_unscored(value: object) -> bool:
     return clean_fail_on_unknown(value)
 
@@ -455,6 +459,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("fail-on-unknown", "false", clean_fail_on_unknown,
            "Also fail the check when a case or mutant is unknown (the verifier proved neither acceptance nor "
            "rejection). Off by default, since unknowns count neither way.", _GATE),
+    Option("allow-axioms", "false", clean_allow_axioms,
+           "Let a changed method whose verdicts rest on trusted axioms (a body-less function or lemma with "
+           "`ensures`, `{:verify false}`, `{:axiom}`, `{:extern}`, an `assume` in its helpers or spec) pass with a "
+           "warning. A spec whose helpers do not verify always fails.", _GATE),
     Option("allow-unscored", "false", clean_allow_unscored,
            "Let a changed method that cannot be scored (no readable test case, nothing decided) pass with a "
            "warning, when it is new or was not scored at base either. A method scored at base that cannot be "

@@ -6,10 +6,15 @@ Pure data. "The tool could not decide" (TIMEOUT, ERROR) is kept apart from "the 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
 MODEL_KEY_MARKER = b"want_model\0"
+# A background check's result (Program.checks): one line per reported procedure, then whether the run finished
+CHECK_LINE = re.compile(r"^check (?P<name>\S+): (?P<how>ok|not concluded|failed: (?P<why>.*))$")
+RUN_FINISHED = "check-run: finished"
+CHECKS_KEY_MARKER = b"checks\0"
 
 
 class Outcome(Enum):
@@ -43,6 +48,8 @@ class Program:
     `want_model`: also return the counterexample models of its failures (`Result.model`).
     `time_limit`: seconds for this program when lower than the engine's (None: the engine's); for programs
     whose answer only adds a detail to a report (which clause, another accepted output), never a verdict.
+    `checks`: declarations of the prelude to verify besides the method (the background check, bot/background.py):
+    the result stands for all of them and names each failing declaration (`name: message` lines).
     """
 
     prelude: str
@@ -50,6 +57,7 @@ class Program:
     method: str
     want_model: bool = False
     time_limit: int | None = None
+    checks: tuple[str, ...] = ()
 
     def text(self) -> str:
         return self.prelude.rstrip() + "\n\n" + self.method.strip() + "\n"
@@ -63,4 +71,7 @@ class Program:
         if self.want_model:
             # only then: a program that wants no model keeps the key it always had
             h.update(MODEL_KEY_MARKER)
+        if self.checks:
+            h.update(CHECKS_KEY_MARKER)
+            h.update("\0".join(self.checks).encode())
         return h.hexdigest()

@@ -24,6 +24,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Protocol
 
+from bot.background import (
+    BACKGROUND_METHOD,
+    BACKGROUND_NAME,
+    axioms,
+    background_status,
+    may_trust_statements,
+    reached,
+    read_check,
+    trusted_statements,
+)
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import ArrayT, DafnyType, RealT, SeqT, TupleT, unsupported_parts
@@ -40,12 +50,16 @@ from bot.harness import (
     split_mutant,
     split_values,
 )
+from bot.includes import included_files
 from bot.models import decode_all
 from bot.mutants import Mutant, mutate, neighbours, same_elements
 from bot.outcomes import Program, Result
 from bot.proofs import Judged, Proof, judge
 from bot.scoring import (
+    INCONSISTENT_MESSAGE,
     VACUOUS_MESSAGE,
+    Axiom,
+    BackgroundStatus,
     CaseResult,
     CaseStatus,
     Decision,
@@ -77,6 +91,7 @@ class ScoreOptions:
 
 
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
+GUESS_REJECTED = "the spec rejects the guessed expected value, which the test never states: this refutes nothing"
 DESCRIPTIVE_SECONDS = 5  # time limit of the programs that only describe (see _descriptive); most take under 1 s
 MAX_CANDIDATES = 4  # other outputs confirmed per case when the pin check fails (the solver's first)
 SOLVER, SEARCH, MUTANT = "solver", "search", "mutant"  # where a witness came from
@@ -200,7 +215,9 @@ class _Mutant:
 class _CaseRun:
     """One case through the stages; each stage asks only what the previous left open."""
 
-    def __init__(self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions) -> None:
+    def __init__(
+        self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions, guarded: bool = False
+    ) -> None:
         self.job, self.case, self.options = job, case, options
         self.stage = _Stage.CHECK
         self.planned: dict[str, Planned] = {}
@@ -219,6 +236,8 @@ class _CaseRun:
             if pre is not None:
                 self.planned["pre"] = pre
             self.planned["vacuity"] = self.harness.vacuity()
+            if guarded:  # trusted axioms: the case's context itself must not prove `false`
+                self.planned["consistency"] = self.harness.consistency()
             self.planned["accept"] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
             if options.pin and len(self.planned["accept"].program.method) <= EAGER_PIN_BELOW:
                 # a small case's pin check goes with its checks, saving the round it would need after them;
@@ -273,6 +292,8 @@ class _CaseRun:
                 return None
             if j["vacuity"].proved:
                 return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
+            if "consistency" in j and j["consistency"].proved:
+                return self._finish(CaseStatus.INCONSISTENT, None, INCONSISTENT_MESSAGE)
             if j["accept"].proved:
                 return self._start_mutants()
             if j["accept"].proof is Proof.ERROR:
@@ -497,6 +518,10 @@ class _CaseRun:
     ) -> CaseResult:
         inputs, expected = _display(self.job, self.case)
         c = self.case
+        if status is CaseStatus.REFUTED and c.guessed:
+            # a guess may confirm a spec, never refute it: the test never said this value is expected
+            status, reason, clause = CaseStatus.UNKNOWN, Undecided.GUESSED, ""
+            message = join_notes(GUESS_REJECTED, message)
         return CaseResult(
             c.name, c.line, inputs, expected, c.text, c.source, status, message, mutants, reason, clause, self.note
         )
@@ -595,7 +620,12 @@ def score_methods(
     runs: list[list[_CaseRun]] = []
     for job in jobs:
         prelude = preludes.get(id(job.file))
-        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options) for c in job.cases])
+        guarded = bool(axioms(job.method, _files(job))) or may_trust_statements(job.method, _files(job))
+        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded) for c in job.cases])
+    # per spec file, the check of the helpers its scored methods reach; it goes with the first round
+    backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect)
+    checked = list(dict.fromkeys(backgrounds.values()))
+    checks: dict[Program, Result] = {}
     # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
     # stage moves on (so the loop ends)
     for phase in itertools.chain(("cases", "rejections", "mutants", "survivors"), itertools.repeat("last")):
@@ -604,7 +634,9 @@ def score_methods(
             break
         if on_phase:
             on_phase(phase)
-        results = engine.run([p.program for p in todo])
+        extra = list(dict.fromkeys(checked)) if not checks else []
+        results = engine.run([p.program for p in todo] + extra)
+        checks.update({p: results[p] for p in extra})
         for row in runs:
             for r in row:
                 if r.stage is not _Stage.DONE:
@@ -617,6 +649,8 @@ def score_methods(
         if not job.cases and not job.problems and not note:
             note = "no test cases found"
         problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
+        status, message, trusted = _background(job, checks.get(backgrounds[id(job.file)])
+                                                if id(job.file) in backgrounds else None, bool(row))
         scores.append(
             method_score(
                 job.display_path or job.file.path,
@@ -625,6 +659,59 @@ def score_methods(
                 tuple(cases),
                 problems,
                 note,
+                status,
+                message,
+                trusted,
             )
         )
     return scores
+
+
+def _files(job: MethodJob) -> list[DafnyFile]:
+    """The spec file and the files it includes (those the prelude holds)."""
+    try:
+        return [job.file, *included_files(job.file, job.include_root, job.spec_path)]
+    except ValueError:
+        return [job.file]  # the prelude failed the same way: nothing is scored
+
+
+def _background_checks(jobs: Sequence[MethodJob], dialect: Dialect) -> dict[int, Program]:
+    """Per spec file (by id), the program that verifies the helpers its methods' specs reach, with their bodies
+    and proofs; none for a file whose specs reach no helper."""
+    names: dict[int, set[str]] = {}
+    for job in jobs:
+        names.setdefault(id(job.file), set()).update(d.name for _, d in reached(job.method, _files(job)))
+    found: dict[int, Program] = {}
+    for job in jobs:
+        key = id(job.file)
+        if names.get(key) and key not in found:
+            try:
+                text = make_prelude(job.file, dialect, job.include_root, job.spec_path, keep_proofs=True)
+            except (ValueError, HarnessError):
+                continue  # its prelude failed the same way: nothing is scored
+            found[key] = Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=tuple(sorted(names[key])))
+    return found
+
+
+def _background(
+    job: MethodJob, check: Result | None, scored: bool
+) -> tuple[BackgroundStatus | None, str, tuple[Axiom, ...]]:
+    """The method's background: whether what its spec reaches verifies (None: not checked, nothing was scored),
+    the failing declarations or why it is not known, and the trusted axioms its verdicts are relative to."""
+    files = _files(job)
+    trusted = axioms(job.method, files)
+    status: BackgroundStatus | None = None
+    message = ""
+    if scored and check is None:
+        status = BackgroundStatus.VERIFIED  # its spec reaches no helper: nothing to check
+    elif scored and check is not None:
+        report = read_check(check.message)
+        if report.checks or report.finished:
+            status, message = background_status(job.method, files, report)
+            trusted += trusted_statements(job.method, files, report)
+        else:  # the run said nothing of the declarations: a crash, a resolution error, a time-out
+            first = check.message.splitlines()[0] if check.message else check.outcome.value
+            status, message = BackgroundStatus.UNKNOWN, f"{check.outcome.value}: {first}"
+    shown = job.display_path or job.file.path
+    trusted = tuple(replace(a, file=shown) if a.file == job.file.path else a for a in trusted)
+    return status, message, trusted

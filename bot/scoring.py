@@ -6,7 +6,7 @@ is proved, accepted when its acceptance is proved; anything else is unknown, wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.proofs import Judged, Proof
@@ -20,6 +20,7 @@ class CaseStatus(Enum):
     PRECONDITION_VIOLATED = "precondition-violated"  # proved: the inputs violate `requires`
     UNSUPPORTED = "unsupported"
     VACUOUS = "vacuous"
+    INCONSISTENT = "inconsistent"  # `false` proved once the spec is assumed of the expected output: no verdict
 
     @property
     def scored(self) -> bool:
@@ -34,6 +35,8 @@ class Undecided(Enum):
     HINT_FAULT = "hint-fault"  # a line the tool wrote failed; kept for diagnosis
     PRECONDITION = "precondition-undecided"  # neither `requires` nor its violation was proved
     VERIFIER = "verifier-error"  # the verifier crashed or gave no result for the program
+    BACKGROUND = "background"  # a declaration the spec reaches does not verify, or was not shown to
+    GUESSED = "guessed-expectation"  # rejected, but the expected value is a guess the test does not state
 
 
 class Determinacy(Enum):
@@ -88,6 +91,24 @@ class CaseResult:
 
 
 @dataclass(frozen=True)
+class Axiom:
+    """A declaration a method's verdicts rest on without any check (bot/background.py)."""
+
+    name: str  # the declaration; the method itself for an `assume` in its own spec
+    line: int
+    file: str
+    why: str  # "body-less function with `ensures`", "{:verify false}", "`assume` in its body", ...
+
+
+class BackgroundStatus(Enum):
+    """Whether the declarations a method's spec reaches verify as written (bot/background.py)."""
+
+    VERIFIED = "verified"
+    FAILED = "failed"  # one of them fails its own check: nothing proved on top of it means anything
+    UNKNOWN = "unknown"  # not established (a time-out, a verifier error): no verdict either
+
+
+@dataclass(frozen=True)
 class Surviving:
     case: str
     inputs: str
@@ -106,6 +127,9 @@ class MethodScore:
     cases: tuple[CaseResult, ...]
     problems: tuple[str, ...] = ()  # cases that could not be read: "file:line: reason"
     note: str = ""  # why the method was not scored at all, when it was not
+    background: BackgroundStatus | None = None  # None: not checked (no case was scored)
+    background_message: str = ""  # the failing declarations, or why the check was not conclusive
+    axioms: tuple[Axiom, ...] = ()  # trusted declarations the verdicts are relative to
 
     @property
     def surviving(self) -> tuple[Surviving, ...]:
@@ -243,6 +267,8 @@ def precondition_status(accept: Judged, reject: Judged | None) -> tuple[CaseStat
 
 
 VACUOUS_MESSAGE = "the assumptions about the inputs are contradictory (`assert false` verified)"
+INCONSISTENT_MESSAGE = ("the spec assumed of the expected output proves `false` (its trusted axioms contradict "
+                        "each other there): every claim about this case would be provable")
 
 
 def case_status(decision: Decision, reason: Undecided | None) -> tuple[CaseStatus, Undecided | None]:
@@ -286,9 +312,56 @@ def method_score(
     cases: tuple[CaseResult, ...],
     problems: tuple[str, ...] = (),
     note: str = "",
+    background: BackgroundStatus | None = None,
+    background_message: str = "",
+    axioms: tuple[Axiom, ...] = (),
 ) -> MethodScore:
+    if background in (BackgroundStatus.FAILED, BackgroundStatus.UNKNOWN):
+        # nothing proved on top of an unchecked background means anything: no case keeps a verdict
+        head = BACKGROUND_FAILS if background is BackgroundStatus.FAILED else BACKGROUND_UNKNOWN
+        cases = tuple(_without_verdict(c, f"{head}: {background_message}" if background_message else head)
+                      for c in cases)
     corr = correctness(cases)
-    return MethodScore(file, method, line, corr, completeness(cases, corr), cases, problems, note)
+    return MethodScore(file, method, line, corr, completeness(cases, corr), cases, problems, note, background,
+                       background_message, axioms)
+
+
+def _without_verdict(case: CaseResult, message: str) -> CaseResult:
+    if case.status in (CaseStatus.ERROR, CaseStatus.UNSUPPORTED):
+        return case  # not a verdict: the defect stands
+    return replace(case, status=CaseStatus.UNKNOWN, reason=Undecided.BACKGROUND, clause="", mutants=(),
+                   determinacy=None, witness="", witness_source="", message=message)
+
+
+BACKGROUND_FAILS = "the declarations the spec reaches do not verify"
+AXIOMS_HINT = "set allow-axioms to accept verdicts that rest on them"
+
+
+def background_lines(s: MethodScore) -> list[str]:
+    """What a method's verdicts rest on, when worth saying: a background that does not verify (or was not shown
+    to), and trusted axioms. Shared by every report."""
+    lines = []
+    if s.background is BackgroundStatus.FAILED:
+        lines.append(f"no verdict: {BACKGROUND_FAILS}: {s.background_message}")
+    elif s.background is BackgroundStatus.UNKNOWN:
+        lines.append(f"no verdict: {BACKGROUND_UNKNOWN}: {s.background_message}")
+    if s.axioms:
+        lines.append(f"verdicts {axioms_text(s.axioms)}")
+    return lines
+
+
+def never_passes(s: MethodScore) -> bool:
+    """A method whose background fails or whose spec proves `false` on a case: no threshold or allowance lets it
+    through (`allow-unscored` and `allow-axioms` included)."""
+    return s.background is BackgroundStatus.FAILED or any(c.status is CaseStatus.INCONSISTENT for c in s.cases)
+
+
+def axioms_text(axioms: tuple[Axiom, ...]) -> str:
+    """"relative to 2 trusted axioms (Norm at f.dfy:3: body-less function with `ensures`; ...)"."""
+    noun = "axiom" if len(axioms) == 1 else "axioms"
+    listed = "; ".join(f"{a.name} at {a.file}:{a.line}: {a.why}" for a in axioms)
+    return f"relative to {len(axioms)} trusted {noun} ({listed})"
+BACKGROUND_UNKNOWN = "the declarations the spec reaches were not shown to verify"
 
 
 @dataclass(frozen=True)
@@ -296,6 +369,7 @@ class Gate:
     min_correctness: float = 1.0
     min_completeness: float = 0.0
     fail_on_unknown: bool = False  # strict: an unknown case or mutant fails the gate too
+    allow_axioms: bool = False  # verdicts relative to trusted axioms pass (with a warning) instead of failing
 
 
 def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
@@ -306,6 +380,15 @@ def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
     """
     out = []
     for s in scores:
+        if s.background is BackgroundStatus.FAILED:
+            out.append(f"{s.file}: {s.method}: {BACKGROUND_FAILS} ({s.background_message})")
+            continue
+        inconsistent = [c.name for c in s.cases if c.status is CaseStatus.INCONSISTENT]
+        if inconsistent:
+            out.append(f"{s.file}: {s.method}: {', '.join(inconsistent)} inconsistent: the spec assumed of the "
+                       "expected output proves `false`")
+        if s.axioms and not gate.allow_axioms:
+            out.append(f"{s.file}: {s.method}: {axioms_text(s.axioms)}; {AXIOMS_HINT}")
         if s.correctness is not None and s.correctness < gate.min_correctness:
             out.append(f"{s.file}: {s.method}: correctness {s.correctness:.2f} < {gate.min_correctness:.2f}")
         elif s.completeness is not None and s.completeness < gate.min_completeness:

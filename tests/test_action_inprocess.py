@@ -44,7 +44,7 @@ from bot.engine import Engine
 from bot.github_api import GitHubClient
 from bot.harness import PREFIX
 from bot.options import AUDIT_TOLERANCE, OPTIONS, Use, input_env_name
-from bot.outcomes import Outcome, Result
+from bot.outcomes import RUN_FINISHED, Outcome, Result
 from bot.pipeline import DESCRIPTIVE_SECONDS
 from bot.verifier import VerifierInfo, VerifierNotFound
 
@@ -105,7 +105,10 @@ class FakeBackend:
         methods: Sequence[tuple[str, str]],
         time_limit: int,
         models: Collection[str] = frozenset(),
+        checks: Sequence[str] = (),
     ) -> dict[str, Result]:
+        if checks:  # the background check of the helpers a spec reaches: they verify here (not a harness program)
+            return {name: Result(Outcome.VERIFIED, RUN_FINISHED) for name, _ in methods}
         with self.lock:
             self.calls.append(Call(prelude, tuple(n for n, _ in methods), time_limit, frozenset(models)))
         found = re.search(r"^// fake: (\w+)", prelude, re.MULTILINE)
@@ -745,6 +748,21 @@ def _allow_unscored(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.Monk
     ran = run_action(env, fake)
     assert ran.code == EXIT_OK and ran.outputs["passed"] == "true", ran.log
     assert "::warning::specs/new.dfy: New: not scored" in ran.log and "allowed by allow-unscored" in ran.log
+
+
+@input_case("allow-axioms")
+def _allow_axioms(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a strong spec whose helper is trusted, not checked: its verdicts rest on that helper
+    helper = "function {:verify false} Succ(x: int): int { x + 1 }\n"
+    ran, _, env = pr_run(tmp, server, fake, {}, {"specs/inc.dfy": helper + spec(ensures="r == Succ(x)")})
+    assert ran.code == EXIT_FAILED, ran.log  # the default: a verdict relative to an axiom does not pass
+    body = comments(server)[0].body
+    assert "Inc: relative to 1 trusted axiom \\(Succ at specs/inc.dfy:1: \\{:verify false\\}\\)" in body, body
+    env.vars[input_env_name("allow-axioms")] = "true"
+    ran = run_action(env, fake)
+    assert ran.code == EXIT_OK and ran.outputs["passed"] == "true", ran.log
+    assert "::warning::specs/inc.dfy: Inc: relative to 1 trusted axiom" in ran.log
+    assert "allowed by allow-axioms" in ran.log
 
 
 @input_case("mutants")

@@ -120,6 +120,24 @@ def test_broken_test_file_is_not_a_silent_removal(dafny_command: str, tmp_path: 
         assert "cube.tests.toml" in body  # the problem is reported
 
 
+def test_a_case_readable_at_base_and_not_at_head_fails(dafny_command: str, tmp_path: Path,
+                                                       github_server: Any) -> None:
+    # the spec is unchanged and the first case still verifies: only the second check stopped being read
+    broken = CUBE_TESTS.replace("assert b == 27;", "assert b == Twenty7;")
+    repo, base, head = make_repo(tmp_path, {"specs/cube.dfy": CUBE + CUBE_TESTS}, {"specs/cube.dfy": CUBE + broken})
+    code, log, outputs, body = run(repo, tmp_path, github_server, base, head, ["specs/cube.dfy"])
+    assert code == 1, log
+    assert outputs["passed"] == "false" and outputs["regressions"] == "1"
+    assert "case CubeTest\\#2 can no longer be read" in body and "Twenty7" in body, body
+    # deleting a test is not a test that can no longer be read
+    (tmp_path / "deleted").mkdir()
+    fewer = CUBE_TESTS.replace("  var b := Cube(3);\n  assert b == 27;\n", "")
+    repo, base, head = make_repo(tmp_path / "deleted", {"specs/cube.dfy": CUBE + CUBE_TESTS},
+                                 {"specs/cube.dfy": CUBE + fewer})
+    code, log, outputs, body = run(repo, tmp_path / "deleted", github_server, base, head, ["specs/cube.dfy"])
+    assert code == 0 and "can no longer be read" not in body, log + body
+
+
 def test_crashing_verifier_fails_the_gate(dafny_command: str, tmp_path: Path, github_server: Any,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     bin_dir = tmp_path / "bin"

@@ -420,9 +420,14 @@ def test_argument_order() -> None:
     assert order("arr: array<int>, se: seq<int>", "s: seq<int>, a: array<int>") == (1, 0)
     assert order("n: int, s: string", "s: seq<char>, k: nat") == (1, 0)  # by shape: string as seq<char>, int as nat
     assert order("a: array<int>, n: int", "s: seq<int>, n: nat") is None  # the shapes fit by position
-    assert order("x: int, y: int", "y: int, x: int") is None  # one type: only the position tells
-    assert order("a: int, s: seq<int>, b: int", "s: seq<int>, a: int, b: int") is None  # two orders fit
-    assert order("a: real, s: seq<int>", "s: seq<int>, a: int") is None  # no order fits: by position, as before
+    # names settle it first: the same names in another order give that order, by position keep it whatever the types
+    assert order("x: int, y: int", "y: int, x: int") == (1, 0)
+    assert order("s: array<int>, a: seq<int>", "s: seq<int>, a: array<int>") is None
+    assert order("p: int, q: int", "y: int, x: int") is None  # one type, other names: only the position tells
+    assert order("a: int, s: seq<int>, b: int", "s: seq<int>, a: int, b: int") == (1, 0, 2)  # by the names
+    assert order("x: int, s: seq<int>, y: int", "t: seq<int>, a: int, b: int") is None  # two orders fit the types
+    assert order("a: real, s: seq<int>", "s: seq<int>, a: int") == (1, 0)  # the names (the real is reported later)
+    assert order("x: real, t: seq<int>", "s: seq<int>, a: int") is None  # no order fits: by position, as before
     assert order("a: int", "a: int, b: int") is None  # arity differs (reported elsewhere)
 
 

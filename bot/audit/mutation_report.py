@@ -28,7 +28,7 @@ from bot import __version__
 from bot.audit.model import TaskResult, task_order
 from bot.dafny.decls import DafnyFile
 from bot.dafny.parser import parse_file
-from bot.scoring import CaseResult, KillProof, MutantResult, MutantStatus, Undecided
+from bot.scoring import Axiom, CaseResult, KillProof, MutantResult, MutantStatus, Undecided, axioms_text
 
 SCHEMA_VERSION = "2"
 LANGUAGE = "dafny"  # no Prism grammar: the viewers show it as plain text, which is right rather than misleading
@@ -75,7 +75,7 @@ def mutation_report(
             })
             for k, m in enumerate(c.mutants, start=1):
                 mutant_id = _unique(f"{r.task_id}:{c.name}:{k}", mutant_ids)
-                entry["mutants"].append(_mutant(mutant_id, test_id, c, m, location))
+                entry["mutants"].append(_mutant(mutant_id, test_id, c, m, location, r.score.axioms))
     report: dict[str, Any] = {
         "schemaVersion": SCHEMA_VERSION,
         "thresholds": {"high": high, "low": max(0, high - LOW_GAP)},
@@ -168,8 +168,11 @@ def _unique(wanted: str, seen: set[str]) -> str:
     return out
 
 
-def _mutant(mutant_id: str, test_id: str, c: CaseResult, m: MutantResult, location: Location) -> dict[str, Any]:
+def _mutant(mutant_id: str, test_id: str, c: CaseResult, m: MutantResult, location: Location,
+            axioms: tuple[Axiom, ...] = ()) -> dict[str, Any]:
     status, reason = status_of(m)
+    if axioms and status in ("Killed", "Survived"):
+        reason += f" ({axioms_text(axioms)})"
     out: dict[str, Any] = {
         "id": mutant_id,
         "mutatorName": mutator_name(m.description),

@@ -21,7 +21,7 @@ from bot.audit.verdicts import pin_disagrees, spec_or_test
 from bot.report.fmt import pct
 from bot.report.json_report import method_dict
 from bot.report.markdown import code, esc
-from bot.scoring import CaseResult, CaseStatus, MutantStatus, Surviving
+from bot.scoring import CaseResult, CaseStatus, MutantStatus, Surviving, background_lines
 
 AUDIT_SCHEMA_VERSION = 2
 
@@ -284,6 +284,10 @@ def _coverage(tasks: list[TaskResult]) -> list[str]:
         lines += [f"- task {esc(r.task_id)}: {code(p)}" for r, p in details[:MAX_PROBLEMS]]
         if len(details) > MAX_PROBLEMS:
             lines.append(f"- ... and {len(details) - MAX_PROBLEMS} more (see results.json)")
+    trusting = [r for r in tasks if r.score is not None and r.score.axioms]
+    if trusting:
+        lines += ["", f"Tasks whose verdicts are relative to trusted axioms ({len(trusting)}):", ""]
+        lines += [f"- task {esc(r.task_id)}: {esc(background_lines(r.score)[-1])}" for r in trusting if r.score]
     return [*lines, ""]
 
 

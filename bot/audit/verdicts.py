@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.audit.model import Verdict
-from bot.scoring import CaseStatus, MethodScore, MutantStatus
+from bot.scoring import BackgroundStatus, CaseStatus, MethodScore, MutantStatus, background_lines
 
 
 def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
@@ -17,6 +17,8 @@ def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
     if not statuses:
         return Verdict.INCONCLUSIVE, "no readable test case" + (f" ({len(score.problems)} unreadable)"
                                                                  if score.problems else "")
+    if score.background in (BackgroundStatus.FAILED, BackgroundStatus.UNKNOWN):
+        return Verdict.INCONCLUSIVE, background_lines(score)[0]
     if score.correctness is None:
         return Verdict.INCONCLUSIVE, "no case decided: " + _counts(score)
     if score.correctness == 1.0 and score.witnesses:

@@ -28,13 +28,15 @@ class MethodDelta:
     completeness_delta: float | None  # head - base, when both are known
     new_survivors: tuple[Surviving, ...]  # wrong outputs the head spec accepts and the base spec did not
     lost_pins: tuple[Surviving, ...] = ()  # cases pinned at base and not at head, with the head's witness
+    # cases read at base that cannot be read at head: "case SharedElementsTest#3 can no longer be read: <why>"
+    unreadable: tuple[str, ...] = ()
 
     @property
     def regression(self) -> bool:
         worse = self.completeness_delta is not None and self.completeness_delta < -1e-9
         lost = self.base is not None and self.base.decided and self.head is not None and not self.head.decided
         fresh = bool(self.new_survivors and self.base is not None)
-        return self.correctness_lost or worse or lost or fresh or bool(self.lost_pins)
+        return self.correctness_lost or worse or lost or fresh or bool(self.lost_pins) or bool(self.unreadable)
 
 
 def _survivor_key(s: Surviving) -> tuple[str, str, str]:
@@ -52,6 +54,17 @@ def _lost_pins(head: MethodScore, base: MethodScore) -> tuple[Surviving, ...]:
         for c in head.cases
         if c.determinacy is Determinacy.NOT_PINNED and (c.inputs, c.expected) in pinned
     )
+
+
+def _unreadable(head: MethodScore, base: MethodScore) -> tuple[str, ...]:
+    """Cases read at base that are gone at head while head has cases it cannot read that base did not have: a
+    test broken (or made unreadable) is not a test deleted, and must not pass by vanishing."""
+    gone = sorted({c.name for c in base.cases} - {c.name for c in head.cases})
+    new_problems = [p for p in head.problems if p not in base.problems]
+    if not gone or not new_problems:
+        return ()
+    why = "; ".join(new_problems)
+    return tuple(f"case {name} can no longer be read ({why})" for name in gone)
 
 
 def compare(head: Sequence[MethodScore], base: Sequence[MethodScore]) -> list[MethodDelta]:
@@ -75,7 +88,9 @@ def compare(head: Sequence[MethodScore], base: Sequence[MethodScore]) -> list[Me
         seen = {_survivor_key(s) for s in b.surviving}
         fresh = tuple(s for s in h.surviving if _survivor_key(s) not in seen)
         pins = _lost_pins(h, b)
-        same = (h.correctness, h.completeness) == (b.correctness, b.completeness) and not fresh and not pins
+        unreadable = _unreadable(h, b)
+        same = ((h.correctness, h.completeness) == (b.correctness, b.completeness) and not fresh and not pins
+                and not unreadable)
         change = Change.UNCHANGED if same else Change.CHANGED
-        out.append(MethodDelta(key[0], key[1], h, b, change, lost, regained, delta, fresh, pins))
+        out.append(MethodDelta(key[0], key[1], h, b, change, lost, regained, delta, fresh, pins, unreadable))
     return out

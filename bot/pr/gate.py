@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.pr.compare import Change, MethodDelta
-from bot.scoring import Gate, MethodScore, gate_failures
+from bot.scoring import Gate, MethodScore, axioms_text, gate_failures, never_passes
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,16 @@ def pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool = Fa
     warnings: list[str] = []
     scored = [d.head for d in deltas if d.head is not None and d.head.decided]
     failures += gate_failures(scored, gate)
+    if gate.allow_axioms:
+        warnings += [f"{s.file}: {s.method}: {axioms_text(s.axioms)}; allowed by allow-axioms"
+                     for s in scored if s.axioms]
+    # a case the base could read and the head cannot is a check that no longer runs: it fails, always
+    failures += [f"{d.file}: {d.method}: {why}" for d in deltas for why in d.unreadable]
     for d in deltas:
         if d.head is None or d.head.decided:
+            continue
+        if never_passes(d.head):  # allow-unscored or not
+            failures += gate_failures([d.head], gate)
             continue
         where = f"{d.file}: {d.method}"
         reason = why_unscored(d.head)

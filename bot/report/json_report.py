@@ -18,6 +18,8 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
         "correctness": s.correctness,
         "completeness": s.completeness,
         "note": s.note,
+        "background": {"status": s.background.value, "message": s.background_message} if s.background else None,
+        "axioms": [{"name": a.name, "file": a.file, "line": a.line, "why": a.why} for a in s.axioms],
         "cases": [
             {
                 "name": c.name,

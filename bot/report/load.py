@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from bot.scoring import (
+    Axiom,
+    BackgroundStatus,
     CaseResult,
     CaseStatus,
     KillProof,
@@ -87,9 +89,21 @@ def _case(v: Any, where: str) -> CaseResult:
 def method_from_dict(v: Any, where: str = "method") -> MethodScore:
     d = _obj(v, where)
     problems = tuple(_list(d, "problems", where, lambda x, w: x[:MAX_TEXT] if isinstance(x, str) else _bad(w)))
+    background = d.get("background")
+    status, message = None, ""
+    if background is not None:
+        b = _obj(background, f"{where}.background")
+        status, message = _enum(BackgroundStatus, b, "status", f"{where}.background"), _str(b, "message", where)
+    axioms = tuple(_list(d, "axioms", where, _axiom)) if "axioms" in d else ()
     # scores are recomputed from the cases: a saved file cannot claim numbers its cases do not give
     return method_score(_str(d, "file", where), _str(d, "method", where), _int(d, "line", where),
-                        tuple(_list(d, "cases", where, _case)), problems, _str(d, "note", where))
+                        tuple(_list(d, "cases", where, _case)), problems, _str(d, "note", where), status, message,
+                        axioms)
+
+
+def _axiom(v: Any, where: str) -> Axiom:
+    d = _obj(v, where)
+    return Axiom(_str(d, "name", where), _int(d, "line", where), _str(d, "file", where), _str(d, "why", where))
 
 
 def methods_from_list(v: Any, where: str) -> list[MethodScore]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from bot.report.fmt import pct
-from bot.scoring import MethodScore
+from bot.scoring import MethodScore, background_lines
 
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+!|~"})
 
@@ -43,6 +43,8 @@ def render_markdown(scores: list[MethodScore], verifier_version: str) -> str:
             f"| {len(s.surviving)} |"
         )
     lines.append("")
+    rests = [(s, line) for s in ordered for line in background_lines(s)]
+    lines += [f"- {code(s.method)}: {esc(line)}" for s, line in rests] + ([""] if rests else [])
     survivors = [s for s in ordered if s.surviving]
     if survivors:
         lines += ["<details><summary>Surviving mutants: wrong outputs the spec accepts</summary>", ""]

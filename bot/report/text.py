@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.report.fmt import pct
-from bot.scoring import MethodScore, MutantStatus
+from bot.scoring import MethodScore, MutantStatus, background_lines
 
 
 def render_text(scores: list[MethodScore], verifier_version: str) -> str:
@@ -32,6 +32,7 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
         details: list[str] = []
         if s.note:
             details.append(f"  not scored: {s.note}")
+        details += [f"  {line}" for line in background_lines(s)]
         for c in s.cases:
             if c.status.value != "verified":
                 status = c.status.value + (f" ({c.reason.value})" if c.reason else "")

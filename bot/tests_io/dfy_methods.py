@@ -197,4 +197,5 @@ def _to_case(
         line=read.line,
         text=text,
         note=read.note,
+        guessed=read.guessed,
     )

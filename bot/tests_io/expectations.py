@@ -45,6 +45,7 @@ class ReadCall:
     post: tuple[tuple[int, Value], ...]
     lines: tuple[int, ...]  # the case's source lines: definitions used, then the call to the expectation
     note: str = ""  # how the expectation was read, when not from a check (see TestCase.note)
+    guessed: bool = False  # the expected value is inferred, not stated by a check (see TestCase.guessed)
 
 
 @dataclass(frozen=True)
@@ -269,6 +270,7 @@ def _read_call(scan: _Scan, k: int, target: Decl, where: Callable[[int], str]) -
         tuple(sorted(post, key=lambda p: p[0])),
         tuple(sorted(lines)),
         taken,
+        bool(taken),
     )
 
 

@@ -137,6 +137,7 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
                         line=line,
                         text=str(code).strip(),
                         note=read.note,
+                        guessed=read.guessed,
                     )
                 )
     return ReadResult(tuple(cases), tuple(problems))
@@ -186,7 +187,8 @@ def argument_order(sig: JsonSignature, target: Decl) -> tuple[int, ...] | None:
     """For each spec parameter, the JSON argument it takes, when the types show that the JSON signature lists the
     parameters in another order; None to map them by position.
 
-    Another order is used only when the types do not match by position and exactly one reordering matches them
+    Names come first: the same names by position keep the order, the same names in another order give it. Else
+    another order is used only when the types do not match by position and exactly one reordering matches them
     all (e.g. `addLists(arr: array<int>, se: seq<int>)` for `Append(s: seq<int>, a: array<int>)`); parameters
     of one type can be told apart by nothing but position. Types are compared as written first, then by shape
     (`nat` as `int`, `array<T>` as `seq<T>`, `string` as `seq<char>`), since the JSON's often differ that way.
@@ -194,6 +196,13 @@ def argument_order(sig: JsonSignature, target: Decl) -> tuple[int, ...] | None:
     params = _json_params(sig)
     if params is None or len(params) != len(target.params) or len(params) > MAX_REORDERED:
         return None
+    # the names settle it when they can: the same names by position keep the order whatever the types say, and
+    # the same names in another order give that order
+    names, our_names = [p.name for p in params], [p.name for p in target.params]
+    if names == our_names:
+        return None
+    if sorted(names) == sorted(our_names) and len(set(names)) == len(names):
+        return tuple(names.index(n) for n in our_names)
     theirs = [p.type for p in params]
     ours = [p.type for p in target.params]
     for compare in (lambda t: t, _shape):

@@ -25,6 +25,9 @@ class TestCase:
     # how the case was read when it is a guess rather than a check as written, e.g. "expected value taken
     # from `e1` (line 11), declared before the call and never compared"; "" for a plain case
     note: str = ""
+    # the expected value is an inference the test does not state (e.g. a variable never compared): it may confirm
+    # a spec, never refute it (bot/pipeline.py makes such a rejection `unknown`, reason `guessed-expectation`)
+    guessed: bool = False
 
 
 def join_notes(a: str, b: str) -> str:

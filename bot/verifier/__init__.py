@@ -116,12 +116,17 @@ class Backend(Protocol):
         methods: Sequence[tuple[str, str]],
         time_limit: int,
         models: Collection[str] = frozenset(),
+        *,
+        checks: Sequence[str] = (),
     ) -> dict[str, Result]:
         """Verify `methods` ((name, text) pairs) as members of one file after `prelude`.
 
         Every name gets a Result; never raises because of the program. The methods named in `models`
         want the counterexample models of their failures in `Result.model` (when the backend can read
-        them); with none named, the command line is the same as without the argument.
+        them); with none named, the command line is the same as without the argument. `checks`: these
+        declarations of the prelude are verified too (a function against its `ensures` and for termination, a
+        lemma's proof), and each name's result stands for all of them (`bot.verifier.output.whole_file_result`);
+        the engine passes it only when there are some.
         """
         ...
 

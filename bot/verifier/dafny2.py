@@ -43,6 +43,7 @@ from bot.verifier.output import (
     _BoogieMethod,
     _crash,
     _describe,
+    _diagnostics,
     _Layout,
     _parse_boogie_xml,
     _run_batch,
@@ -51,8 +52,11 @@ from bot.verifier.output import (
     _tail,
     _timeout_message,
     attribute_models,
+    boogie_declaration,
     filter_noise,
     mangle,
+    mangle_name,
+    whole_file_result,
 )
 from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _run, _wall_limit
 from bot.verifier.version import VerifierInfo
@@ -79,10 +83,15 @@ class Dafny2Backend:
         return f"dafny {self.info.version}: {' '.join(_FLAGS)} /timeLimit:{time_limit} /proc:Impl*{z3}"
 
     def command(
-        self, names: Sequence[str], time_limit: int, xml_name: str, model_name: str | None = None
+        self, names: Sequence[str], time_limit: int, xml_name: str, model_name: str | None = None,
+        checks: Sequence[str] = (),
     ) -> list[str]:
+        """`checks`: declarations verified besides the methods (the background check): every procedure of each
+        (`CheckWellformed$$`: a function against its `ensures` and for termination; `Impl$$`: a lemma's proof)."""
         argv = [*self.info.command, *_FLAGS, f"/timeLimit:{time_limit}"]
         argv += [f"/proc:Impl$$*.__default.{mangle(name)}" for name in names]
+        # each declaration's procedures, and a co-lemma's or inductive lemma's prefix lemma (`L#`)
+        argv += [f"/proc:*$$*.{mangle_name(n)}" for name in checks for n in (name, name + "#")]
         if self.z3_path:
             argv.append(f"/z3exe:{self.z3_path}")
         if model_name is not None:
@@ -99,16 +108,22 @@ class Dafny2Backend:
         time_limit: int,
         models: Collection[str] = frozenset(),
         runner: Callable[[Sequence[str], str, float], _Run] = _run,
+        *,
+        checks: Sequence[str] = (),
     ) -> dict[str, Result]:
         """`runner(argv, folder, wall)` runs the command: a process of its own, or a kept-alive verifier
-        (bot/verifier/server.py), whose run is read the same way."""
+        (bot/verifier/server.py), whose run is read the same way. `checks`: declarations verified too; then each
+        name's result stands for all of them (`whole_file_result`)."""
         names, wanted, settled = _start_batch(prelude, methods, models)
         if settled is not None:
             return settled
-        wall = self.wall_limit(time_limit, len(names))
+        # a checked declaration runs up to two procedures (a lemma: its well-formedness and its proof)
+        wall = self.wall_limit(time_limit, len(names) + 2 * len(checks))
         model_name = MODEL_FILE if wanted else None
-        argv = self.command(names, time_limit, "report.xml", model_name)
+        argv = self.command(names, time_limit, "report.xml", model_name, checks)
         layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name, runner)
+        if checks:
+            return self._whole(layout, names, run, report, time_limit, wall)
         results = self._results(layout, names, run, report, time_limit, wall)
         if not wanted or model is None or report is None:
             return results
@@ -149,6 +164,30 @@ class Dafny2Backend:
         if report is None:
             return {**concluded, **_crash(rest, run, "no /xml report was written\n" + output)}
         return {**concluded, **{name: Result(Outcome.ERROR, NO_RESULT, 0.0) for name in rest}}
+
+    def _whole(
+        self, layout: _Layout, names: Sequence[str], run: _Run, report: bytes | None, time_limit: int, wall: float
+    ) -> dict[str, Result]:
+        """Every procedure of the report but the named methods' (`CheckWellformed$$`: a function against its
+        `ensures` and for termination; `Impl$$`: a lemma's proof) as one result for each name
+        (`whole_file_result`). The background's lines are the prelude's own: no method range to map them into."""
+        methods = _parse_boogie_xml(report or b"")
+        own = {mangle(name) for name in names}
+        concluded: list[tuple[str, str | None]] = []
+        for m in methods:
+            if m.name in own or not m.outcome:
+                continue
+            why: str | None = None if m.outcome not in ("correct", "errors") else "; ".join(
+                f"line {line}: {text}" + "".join(f" (related location: line {r})" for r in rel)
+                for line, text, rel in m.errors)
+            concluded.append((boogie_declaration(m.full), why))
+        finished = run.returncode in (0, 4) and not run.killed and not run.start_error
+        if not concluded and not finished:
+            return self._results(layout, names, run, report, time_limit, wall)
+        output = filter_noise(run.output)
+        warnings = [f"warning line {d.line}: {d.text}" for d in _diagnostics(output) if d.kind == "Warning"]
+        seconds = sum(m.seconds for m in methods)
+        return dict.fromkeys(names, whole_file_result(concluded, finished, seconds, warnings))
 
     @staticmethod
     def _conclusion(layout: _Layout, name: str, method: _BoogieMethod, time_limit: int) -> Result:

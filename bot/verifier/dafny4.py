@@ -35,6 +35,7 @@ from bot.verifier.output import (
     FILE_NAME,
     _all,
     _crash,
+    _diagnostics,
     _Layout,
     _messages_by_method,
     _run_batch,
@@ -44,6 +45,7 @@ from bot.verifier.output import (
     _timeout_message,
     filter_noise,
     mangle,
+    whole_file_result,
 )
 from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _wall_limit
 from bot.verifier.version import VerifierInfo
@@ -138,8 +140,11 @@ class Dafny4Backend:
         return []
 
     def command(
-        self, names: Sequence[str], time_limit: int, log_name: str, counterexamples: bool = False
+        self, names: Sequence[str], time_limit: int, log_name: str, counterexamples: bool = False,
+        whole: bool = False,
     ) -> list[str]:
+        """`whole`: no filter, every declaration of the file is verified (the background check: `--filter-symbol`
+        takes one prefix, so the declarations to check cannot be named one by one)."""
         extract = ["--extract-counterexample"] if counterexamples and self.can_extract_counterexamples else []
         return [
             *self.info.command,
@@ -149,7 +154,7 @@ class Dafny4Backend:
             *extract,
             "--log-format",
             f"json;LogFileName={log_name}",
-            *self.filter_flags(names),
+            *([] if whole else self.filter_flags(names)),
         ]
 
     @property
@@ -166,14 +171,18 @@ class Dafny4Backend:
         methods: Sequence[tuple[str, str]],
         time_limit: int,
         models: Collection[str] = frozenset(),
+        *,
+        checks: Sequence[str] = (),
     ) -> dict[str, Result]:
         names, wanted, settled = _start_batch(prelude, methods, models)
         if settled is not None:
             return settled
-        wall = self.wall_limit(time_limit, len(names))
-        argv = self.command(names, time_limit, "log.json", counterexamples=bool(wanted))
+        wall = self.wall_limit(time_limit, len(names) + 2 * len(checks))
+        argv = self.command(names, time_limit, "log.json", counterexamples=bool(wanted), whole=bool(checks))
         layout, run, data, _ = _run_batch(prelude, methods, argv, wall)
         log = None if data is None else data.decode("utf-8", errors="replace")
+        if checks:
+            return self._whole(layout, names, run, log, time_limit, wall)
         results = self._results(layout, names, run, log, time_limit, wall)
         if not wanted or "--extract-counterexample" not in argv:
             return results
@@ -218,6 +227,30 @@ class Dafny4Backend:
         if log is None:
             return {**concluded, **_crash(rest, run, "no JSON verification log was written\n" + output)}
         return {**concluded, **{name: Result(Outcome.ERROR, NO_RESULT, 0.0) for name in rest}}
+
+    def _whole(
+        self, layout: _Layout, names: Sequence[str], run: _Run, log: str | None, time_limit: int, wall: float
+    ) -> dict[str, Result]:
+        """Every symbol of the log but the named methods' as one result for each name (`whole_file_result`). The
+        log carries no messages: a failing symbol gets the console's error diagnostics (all of them: they are not
+        attributed to symbols here)."""
+        scopes = parse_json_log(log or "")
+        output = filter_noise(run.output)
+        errors = "; ".join(f"line {d.line}: {d.text}" for d in _diagnostics(output) if d.kind == "Error")
+        concluded: list[tuple[str, str | None]] = []
+        for symbol, found in sorted(scopes.items()):
+            if symbol in names:
+                continue
+            outcomes = {o.lower() for o, _ in found}
+            why = (errors or "verification failed") if "errors" in outcomes else (
+                "" if outcomes <= {"correct"} else None)
+            concluded.append((symbol, why))
+        finished = run.returncode in (0, 4) and not run.killed and not run.start_error
+        if not concluded and not finished:
+            return self._results(layout, names, run, log, time_limit, wall)
+        warnings = [f"warning line {d.line}: {d.text}" for d in _diagnostics(output) if d.kind == "Warning"]
+        seconds = sum(sec for found in scopes.values() for _, sec in found)
+        return dict.fromkeys(names, whole_file_result(concluded, finished, seconds, warnings))
 
     @staticmethod
     def _conclusion(scopes: Sequence[tuple[str, float]], details: Sequence[str], time_limit: int) -> Result:

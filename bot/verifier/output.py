@@ -12,7 +12,7 @@ from typing import cast
 
 from bot.includes import IncludeError, find_includes
 from bot.models import split_boogie_models
-from bot.outcomes import Outcome, Result
+from bot.outcomes import RUN_FINISHED, Outcome, Result
 from bot.verifier.process import CRASHED, INCLUDE_LEFT, KILLED, NOT_RUN, _Run, _run
 
 FILE_NAME = "batch.dfy"  # relative, so messages never name a temporary directory
@@ -152,6 +152,57 @@ def _run_failure(names: Sequence[str], run: _Run, wall: float) -> dict[str, Resu
     return None
 
 
+
+
+def whole_file_result(
+    concluded: Sequence[tuple[str, str | None]], finished: bool, seconds: float, warnings: Sequence[str] = ()
+) -> Result:
+    """One result for a background check: every procedure the run reported, by declaration.
+
+    `concluded` holds (qualified declaration name, "" when proved, else the failure) for each reported check;
+    one line each in the message, `check NAME: ok`, `check NAME: failed: MESSAGE` or `check NAME: not concluded`
+    (bot/pipeline.py reads them with CHECK_LINE; Dafny 2.3 reports no procedure for a declaration with nothing to
+    prove, such as a function without `ensures` whose body is a plain expression), then `check-run: finished` when
+    the run ended by itself. `warnings` (e.g. a loop without a body, which Dafny takes on trust) follow as they
+    are. Proved failures make it REFUTED; else a run that did not finish, or a check not concluded, a TIMEOUT.
+    """
+    lines = [f"check {name}: " + ("ok" if why == "" else "not concluded" if why is None else f"failed: {why}")
+             for name, why in concluded]
+    message = "\n".join([*lines, *([RUN_FINISHED] if finished else []), *warnings])
+    if any(why for _, why in concluded):
+        return Result(Outcome.REFUTED, message, seconds)
+    if not finished or any(why is None for _, why in concluded):
+        return Result(Outcome.TIMEOUT, message, seconds)
+    return Result(Outcome.VERIFIED, message, seconds)
+
+
+def mangle_name(name: str) -> str:
+    """Dafny 2's Boogie spelling of a declaration's name (measured: `_` doubled, `'` as `_k`, `?` as `_q`, and a
+    prefix lemma's `#` as `_h`)."""
+    return name.replace("_", "__").replace("'", "_k").replace("?", "_q").replace("#", "_h")
+
+
+def boogie_declaration(full: str) -> str:
+    """`CheckWellformed$$A.__default.F_k` -> `A.F'`: the qualified Dafny name of a Boogie procedure's declaration
+    (top-level scope and default classes dropped, like `Decl.qualified`)."""
+    parts = full.split("$$", 1)[-1].split(".")
+    kept = [p for p in parts if p not in ("_module", "__default")]
+    return ".".join(_unmangle_part(p) for p in kept)
+
+
+def _unmangle_part(part: str) -> str:
+    out, i = [], 0
+    while i < len(part):
+        pair = part[i : i + 2]
+        if pair in ("__", "_k", "_q", "_h"):
+            out.append({"__": "_", "_k": "'", "_q": "?", "_h": "#"}[pair])
+            i += 2
+        else:
+            out.append(part[i])
+            i += 1
+    return "".join(out)
+
+
 def _crash(names: Sequence[str], run: _Run, output: str) -> dict[str, Result]:
     how = f"exit code {run.returncode}"
     if run.returncode is not None and run.returncode < 0:
@@ -173,6 +224,7 @@ class _BoogieMethod:
     outcome: str  # "" when the report has no conclusion (cut short)
     seconds: float
     errors: tuple[tuple[int, str, tuple[int, ...]], ...]  # (line, message, related lines)
+    full: str = ""  # the whole Boogie name (`CheckWellformed$$_module.__default.F`)
 
 
 def _parse_boogie_xml(data: bytes) -> list[_BoogieMethod]:
@@ -196,6 +248,7 @@ def _parse_boogie_xml(data: bytes) -> list[_BoogieMethod]:
                     outcome="" if conclusion is None else conclusion.get("outcome", "").lower(),
                     seconds=_float(None if conclusion is None else conclusion.get("duration")),
                     errors=tuple(errors),
+                    full=elem.get("name", ""),
                 )
             )
     except ET.ParseError:

@@ -51,7 +51,7 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -548,24 +548,38 @@ class DafnyServerBackend:
         methods: Sequence[tuple[str, str]],
         time_limit: int,
         models: Collection[str] = frozenset(),
+        *,
+        checks: Sequence[str] = (),
     ) -> dict[str, Result]:
         prelude_key = hashlib.sha256(prelude.encode("utf-8")).hexdigest()
         with self._lock:
             changing = prelude_key in self._changing
+        line = self.command_line
+
+        def command_line(runner: Callable[[Sequence[str], str, float], _Run] | None = None) -> dict[str, Result]:
+            # exactly the calls made before background checks existed, when there are none
+            if runner is None:
+                if checks:
+                    return line.verify_batch(prelude, methods, time_limit, models, checks=checks)
+                return line.verify_batch(prelude, methods, time_limit, models)
+            if checks:
+                return line.verify_batch(prelude, methods, time_limit, models, runner, checks=checks)
+            return line.verify_batch(prelude, methods, time_limit, models, runner)
+
         if changing:
-            return self.command_line.verify_batch(prelude, methods, time_limit, models)
+            return command_line()
 
         def on_server(argv: Sequence[str], folder: str, wall: float) -> _Run:
             return self._run_on_server(prelude_key, argv, folder, wall)
 
         for _attempt in range(2):
             try:
-                return self.command_line.verify_batch(prelude, methods, time_limit, models, on_server)
+                return command_line(on_server)
             except _NoRun as no_run:
                 if no_run.status != "died":
                     break  # no server, or the request failed in the host: the command line's answer
                 # died: once more, on a new server
-        return self.command_line.verify_batch(prelude, methods, time_limit, models)
+        return command_line()
 
     def _run_on_server(self, prelude_key: str, argv: Sequence[str], folder: str, wall: float) -> _Run:
         """What the command line's run of `argv` in `folder` would have been (a killed one for a hang), asked of a
