@@ -11,6 +11,7 @@ verification can check is named: a body-less function or lemma with `ensures`, `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -186,13 +187,32 @@ def _entries(report: CheckReport, d: Decl) -> list[str | None]:
     return [why for key, whys in report.checks.items() if own(key) for why in whys]
 
 
+def _where(text: str, files: Sequence[DafnyFile]) -> str:
+    """`line N` of the checked text as the line of the file it comes from: the spec file's lines come first and
+    are its own; an included file's are named with it (bot/harness.py appends them in this order)."""
+    first = files[0].source.count("\n") + (0 if files[0].source.endswith("\n") else 1)
+
+    def place(m: re.Match[str]) -> str:
+        n, offset = int(m.group(1)), first
+        if n <= offset:
+            return m.group(0)
+        for f in files[1:]:
+            size = f.source.count("\n") + (0 if f.source.endswith("\n") else 1)
+            if n <= offset + size:
+                return f"{f.path} line {n - offset}"
+            offset += size
+        return m.group(0)
+
+    return re.sub(r"\bline (\d+)", place, text)
+
+
 def background_status(method: Decl, files: Sequence[DafnyFile], report: CheckReport) -> tuple[BackgroundStatus, str]:
     """Whether what the method's spec reaches verified, with the failing or unchecked declarations."""
     failed, open_ = [], []
     for _, d in reached(method, files):
         for why in _entries(report, d):
             if why:
-                failed.append(f"{d.qualified}: {why}")
+                failed.append(f"{d.qualified}: {_where(why, files)}")
             elif why is None:
                 open_.append(f"{d.qualified}: not concluded")
     if failed:

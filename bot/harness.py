@@ -37,6 +37,7 @@ from bot.hints import fuel_attributes, hints_for
 from bot.includes import blank, find_includes, included_files
 from bot.mutants import Mutant
 from bot.outcomes import Program
+from bot.tests_io.bindings import modified_params
 from bot.tests_io.model import TestCase
 
 PREFIX = "SpecScore_"
@@ -438,16 +439,46 @@ class CaseHarness:
         body = [*self.assume, ("  assert false;", _GOAL)]
         return self._planned(ProgramKind.VACUITY, Goal.ACCEPT, header, spec, body, attrs="")
 
+    def _havoc(self, indexes: Sequence[int]) -> tuple[list[str], list[tuple[str, str]]]:
+        """Declarations and calls of body-less methods that leave these array parameters arbitrary."""
+        decls, calls = [], []
+        for idx in indexes:
+            p = self.method.params[idx]
+            decls.append(f"method @HAVOC@{idx}({p.name}: {p.type_text}) modifies {p.name}")
+            calls.append((f"  @HAVOC@{idx}({p.name});", _PLAIN))
+        return decls, calls
+
+    def _unstated(self) -> list[int]:
+        """The arrays the method modifies whose state after the call the test does not give: after the call they
+        are arbitrary in every program (not unchanged, which the test never said)."""
+        given = {idx for idx, _ in self.case.post}
+        return [i for i in modified_params(self.method)
+                if i not in given and isinstance(self.method.params[i].type, ArrayT)]
+
+    @property
+    def unstated_note(self) -> str:
+        """What the case's note says of the arrays the test leaves open after the call ("" when none)."""
+        names = [f"`{self.method.params[i].name}`" for i in self._unstated()]
+        if not names:
+            return ""
+        return f"the state of {', '.join(names)} after the call is not given by the test: arbitrary in every program"
+
+    def _after_call(self) -> tuple[str, list[tuple[str, str]]]:
+        """The program's header and the body's first lines: the inputs, then the call's effect on the arrays whose
+        state after it the test leaves open."""
+        decls, calls = self._havoc(self._unstated())
+        return "\n".join([*decls, _signature(self.method, "@NAME@", True)]), [*self.assume, *calls]
+
     def consistency(self) -> Planned:
         """Is `false` provable once the spec is assumed of the expected output? It must not be: an inconsistent
         background (trusted axioms whose terms the `ensures` brings in) makes every claim provable."""
+        header, start = self._after_call()
         body = [
-            *self.assume,
+            *start,
             *_tagged(_outputs(self.method, self.case, self.case.expected, self.case.post), _PLAIN),
             *([(f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN)] if self.ens_texts else []),
             ("  assert false;", _GOAL),
         ]
-        header = _signature(self.method, "@NAME@", True)
         spec = _tagged(self.requires + self.modifies, _PLAIN)
         return self._planned(ProgramKind.VACUITY, Goal.ACCEPT, header, spec, body)
 
@@ -479,8 +510,10 @@ class CaseHarness:
             assume = _tagged(_assumptions(self.method, self.case, assigned), _PLAIN)
         help = self._help(texts, env)
         accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
+        header, start = self._after_call()
         body = [
             *assume,
+            *start[len(self.assume):],
             *_tagged(_outputs(self.method, self.case, expected, post), _PLAIN),
             *_tagged(_output_facts(self.method, expected), _HINT),
             *help.body(accepting),
@@ -494,7 +527,6 @@ class CaseHarness:
             rejected = _conj(self.ens_texts) if clause is None else self.ens_texts[clause]
             ensures = [(f"  ensures {help.claim(f'!({rejected})', False)}", _GOAL)]
         spec = _tagged(self.requires + self.modifies, _PLAIN) + ensures
-        header = _signature(self.method, "@NAME@", True)
         return self._planned(kind, goal, header, spec, body, mutant=mutant, clause=clause, limits=help.limits)
 
     def pin(self, goal: Goal) -> Planned | None:
@@ -514,12 +546,8 @@ class CaseHarness:
         if goal is Goal.PIN_MULTISET and not any(isinstance(t, SeqT | ArrayT) for _, t, _ in targets):
             return None
         claims = [self._pin_claim(name, t, v, goal is Goal.PIN_MULTISET) for name, t, v in targets]
-        havoc: list[str] = []
-        body = list(self.assume)
-        for idx, _ in case.post:
-            p = m.params[idx]
-            havoc.append(f"method @HAVOC@{idx}({p.name}: {p.type_text}) modifies {p.name}")
-            body.append((f"  @HAVOC@{idx}({p.name});", _PLAIN))
+        havoc, calls = self._havoc(sorted([idx for idx, _ in case.post] + self._unstated()))
+        body = [*self.assume, *calls]
         if self.ens_texts:
             body.append((f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN))
         body += _tagged(self._help(self.req_texts, dict(self.inputs)).facts, _HINT)
@@ -577,10 +605,10 @@ class CaseHarness:
         for p, value in fixed:
             stmts, expr = build_value(value, p.type, p.type_text, fresh)
             lines += [f"  {s}" for s in stmts] + [f"  {p.name} := {expr};"]
-        header = _signature(self.method, "@NAME@", True)
+        header, start = self._after_call()
         spec = _tagged(self.requires + self.modifies, _PLAIN)
         # no case splits or mentions: they would speak of the output before it is chosen
-        body = [*self.assume, *_tagged(lines, _PLAIN), *_tagged(help.facts, _HINT)]
+        body = [*start, *_tagged(lines, _PLAIN), *_tagged(help.facts, _HINT)]
         if goal is Goal.ACCEPT_WITHIN:
             wanted = " && ".join(bounds + [f"({t})" for t in self.ens_texts])
             body.append((f"  {', '.join(p.name for _, p, _ in reals)} :| {wanted};", _GOAL))

@@ -232,6 +232,8 @@ class _CaseRun:
         self.order_free: Planned | None = None  # the order-free pin check, asked only if the exact one is not proved
         try:
             self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
+            if self.harness.unstated_note:
+                self.note = join_notes(self.note, self.harness.unstated_note)
             pre = self.harness.precondition(Goal.ACCEPT)
             if pre is not None:
                 self.planned["pre"] = pre

@@ -377,3 +377,14 @@ def test_a_check_that_did_not_finish_is_never_verified() -> None:
     assert background_status(m, [f], done)[0] is BackgroundStatus.VERIFIED  # G had nothing to prove
     # a crash's output that happens to look like `name: message` is not a check
     assert read_check("Error: out of memory\nG: failed") == read_check("")
+
+
+@pytest.mark.dafny
+def test_a_false_helper_in_an_included_file_is_named_with_its_file(dafny_command: str, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "helpers.dfy").write_text("function Dbl(x: int): int\n  ensures Dbl(x) == x + 1\n{ 2 * x }\n")
+    monkeypatch.chdir(tmp_path)
+    report = score(tmp_path, "main.dfy", 'include "helpers.dfy"\n' + TWICE.replace("Dbl(x) + 100", "Dbl(x)"))
+    m = method(report, "Twice")
+    assert m["background"]["status"] == "failed"
+    assert "Dbl: helpers.dfy line 1: postcondition violation" in m["background"]["message"]

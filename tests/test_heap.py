@@ -1,0 +1,49 @@
+"""The heap as the test leaves it: an array the method modifies whose state after the call the test does not give is
+arbitrary after the call in every program, not unchanged. Assuming it unchanged proved a rejection of a correct spec
+(the case below was `refuted` before)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+
+pytestmark = pytest.mark.dafny
+
+SPEC = """\
+method ZeroFirst(a: array<int>) returns (r: int)
+  requires a.Length > 0
+  modifies a
+  ensures a[0] == 0 && r == old(a[0])
+{
+  r := a[0];
+  a[0] := 0;
+}
+
+method ZeroFirstTest()
+{
+  var a := new int[] [5, 6];
+  var r := ZeroFirst(a);
+  expect r == 5;
+  var b := new int[] [7, 8];
+  var s := ZeroFirst(b);
+  expect s == 7 && b[..] == [0, 8];
+}
+"""
+
+
+def test_an_array_left_open_after_the_call_is_arbitrary(dafny_command: str, tmp_path: Path) -> None:
+    spec = tmp_path / "zero.dfy"
+    spec.write_text(SPEC)
+    out = tmp_path / "r.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    report: dict[str, Any] = json.loads(out.read_text())
+    open_case, stated = report["methods"][0]["cases"]
+    # never refuted from an assumption the test did not make; the note says why nothing was proved
+    assert open_case["status"] == "unknown" and "`a` after the call is not given" in open_case["note"]
+    # the state the test gives is used as given
+    assert stated["status"] == "verified" and stated["note"] == ""
