@@ -24,6 +24,7 @@ from bot.assembly import (
     Verifier,
     build_jobs,
     files_matching,
+    specs_including,
     specs_tested_by,
     tested_methods,
 )
@@ -181,7 +182,8 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             roots = [root, base_root] if have_base else [root]
             specs = affected_specs(paths, config.specs, config.tests, lambda p: (root / p).is_file(),
                                    lambda p: have_base and (base_root / p).is_file(),
-                                   lambda p: specs_tested_by(roots, p, config.specs))
+                                   lambda p: specs_tested_by(roots, p, config.specs),
+                                   lambda changed: specs_including(roots, changed, config.specs))
             if not specs:
                 emit(out, NOTHING_CHANGED, Level.WARNING)
                 marker = marker_for(config.comment_id)

@@ -13,7 +13,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from bot.cache import ResultCache
 from bot.config import default_jobs
@@ -21,6 +21,7 @@ from bot.dafny.decls import DafnyFile
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.engine import Engine
+from bot.includes import find_includes, included_files
 from bot.outcomes import Result
 from bot.outfiles import inside
 from bot.pipeline import MethodJob, method_jobs
@@ -222,6 +223,28 @@ def files_matching(root: Path, globs: Sequence[str]) -> list[str]:
             rel = path.relative_to(root).as_posix()
             if not path.is_symlink() and path.is_file() and matches(rel, globs):
                 out.append(rel)
+    return out
+
+
+def specs_including(roots: Sequence[Path], changed: Sequence[str], spec_globs: Sequence[str]) -> set[str]:
+    """The spec files (matching the globs, in any of the checkouts) that include one of `changed`, directly or
+    through other included files. A spec whose includes cannot be followed there is kept: scoring it shows why."""
+    wanted = {PurePosixPath(p).as_posix() for p in changed}
+    out: set[str] = set()
+    for root in roots:
+        for rel in files_matching(root, spec_globs):
+            if not rel.endswith(".dfy") or rel in out:
+                continue
+            try:
+                spec = load_dafny(str(root / rel))
+                if not find_includes(spec.source, rel):
+                    continue
+                found = {Path(f.path).as_posix() for f in included_files(spec, root, root / rel)}
+            except (OSError, UnicodeDecodeError, DafnyParseError, ValueError):
+                out.add(rel)
+                continue
+            if found & wanted:
+                out.add(rel)
     return out
 
 

@@ -138,6 +138,19 @@ def test_a_case_readable_at_base_and_not_at_head_fails(dafny_command: str, tmp_p
     assert code == 0 and "can no longer be read" not in body, log + body
 
 
+def test_a_change_to_an_included_file_rescores_the_specs_that_include_it(dafny_command: str, tmp_path: Path,
+                                                                       github_server: Any) -> None:
+    helper = "function Cubed(n: int): int\n  ensures Cubed(n) == n * n * n\n{ n * n * n }\n"
+    false_helper = helper.replace("{ n * n * n }", "{ n * n }")  # its `ensures` no longer holds
+    spec = 'include "lib/cubed.dfy"\n' + CUBE.replace("ensures r == n * n * n", "ensures r == Cubed(n)")
+    repo, base, head = make_repo(tmp_path, {"specs/cube.dfy": spec + CUBE_TESTS, "specs/lib/cubed.dfy": helper},
+                                 {"specs/lib/cubed.dfy": false_helper})
+    # only the included file changed: the spec that includes it is scored at head and base
+    code, log, outputs, body = run(repo, tmp_path, github_server, base, head, ["specs/lib/cubed.dfy"])
+    assert code == 1, log
+    assert "<code>Cube</code>" in body and "do not verify" in body and "Cubed" in body, body
+
+
 def test_crashing_verifier_fails_the_gate(dafny_command: str, tmp_path: Path, github_server: Any,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     bin_dir = tmp_path / "bin"

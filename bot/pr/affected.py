@@ -55,8 +55,11 @@ def affected_specs(
     exists_head: Callable[[str], bool],
     exists_base: Callable[[str], bool],
     tested_by: Callable[[str], Iterable[str]] = lambda _: (),
+    including: Callable[[Sequence[str]], Iterable[str]] = lambda _: (),
 ) -> list[str]:
-    """Spec files to score at head and base: changed specs, and the specs of changed test files.
+    """Spec files to score at head and base: changed specs, the specs of changed test files, and the specs that
+    `include` a changed Dafny file, directly or not (`including(changed .dfy paths)`): a helper changed there
+    changes what their specs mean.
 
     A test file is a spec's by the layout (`X.tests.toml`, `../test/X.dfy`) or, when it matches
     `test_globs`, by `tested_by(path)`: the spec files whose methods it tests. A spec file removed by
@@ -72,4 +75,7 @@ def affected_specs(
                 out.add(spec)
         if test_globs and matches(path, test_globs):
             out.update(p for p in tested_by(path) if matches(p, spec_globs))
+    dafny = [p for p in changed if p.endswith(".dfy")]
+    if dafny:
+        out.update(p for p in including(dafny) if matches(p, spec_globs))
     return sorted(p for p in out if exists_head(p) or exists_base(p))
