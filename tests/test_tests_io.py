@@ -633,3 +633,15 @@ def test_dataset_test_files_and_json(dataset_root: Path) -> None:
             print(f"  {p}")
         assert with_cases >= 38
         assert json_tasks >= 30
+
+
+def test_a_live_check_wins_over_a_commented_one() -> None:
+    spec = "method Inc(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
+    test = ("method IncTest() {\n"
+            "  var a := Inc(1);\n  //assert a == 5;\n  assert a == 2;\n"     # a stale comment, then the live check
+            "  var b := Inc(2);\n  assert b == 3;\n  //assert b == 7;\n"     # the live check, then a stale comment
+            "  var c := Inc(3);\n  //assert c == 4;\n"                        # a comment alone is still read
+            "  var d := Inc(4);\n  //expected 9\n  expect d == 5;\n}\n")      # an `//expected` comment too
+    read = read_dfy_tests(parse_file(spec + test, "t.dfy"))
+    assert [c.expected for c in read.cases] == [(IntV(2),), (IntV(3),), (IntV(4),), (IntV(5),)]
+    assert read.problems == ()

@@ -342,6 +342,9 @@ def _find_expectations(
     """
     stmts = scan.stmts
     found: dict[str, _Expectation] = {}
+    # a commented check is taken only when no live one is found: a live check wins, and a commented one that it
+    # contradicts is ignored (the code says what the test checks; a comment may be stale)
+    commented: dict[str, _Expectation] = {}
     pending = set(watch)
     note = ""
     after_next_call = False
@@ -364,7 +367,7 @@ def _find_expectations(
                     note = note or f"`{name}` is assigned again at line {s.line} before any check"
         if s.kind is StmtKind.EXPECTED_COMMENT:
             # a value without a variable: it belongs to the nearest call before it
-            if after_next_call or found:
+            if after_next_call or found or commented:
                 return
             texts = _comment_targets(s, watch, n_outs, n_changed)
             if isinstance(texts, str):
@@ -372,8 +375,7 @@ def _find_expectations(
                 return
             for name, text in texts.items():
                 if name in pending:
-                    found[name] = _Expectation(text, s.line, j)
-                    pending.discard(name)
+                    commented.setdefault(name, _Expectation(text, s.line, j))
             return
         hit = False
         other_vars: list[str] = []
@@ -381,8 +383,11 @@ def _find_expectations(
             for side, other in ((a, b), (b, a)):
                 name = _plain_var(side)
                 if name is not None and name in pending:
-                    found[name] = _Expectation(other, s.line, j, s.problem)
-                    pending.discard(name)
+                    if s.commented:
+                        commented.setdefault(name, _Expectation(other, s.line, j, s.problem))
+                    else:
+                        found[name] = _Expectation(other, s.line, j, s.problem)
+                        pending.discard(name)
                     hit = True
                     break
                 if name is not None:
@@ -406,6 +411,8 @@ def _find_expectations(
             if not pending:
                 break
             read(i)
+    for name, expectation in commented.items():
+        found.setdefault(name, expectation)
     return found, note
 
 
