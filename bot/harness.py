@@ -267,15 +267,24 @@ def _assumptions(method: Decl, case: TestCase, by_elements: frozenset[str] = fro
         )
     lines = []
     arrays: list[tuple[str, DafnyType]] = []
-    for p, v in zip(method.params, case.inputs, strict=True):
+    positions: list[int] = []  # each array's parameter index
+    for k, (p, v) in enumerate(zip(method.params, case.inputs, strict=True)):
         facts = input_facts(p.name, v, p.type, whole=p.name not in by_elements)
         lines.append(f"  assume {{:axiom}} {' && '.join(facts)};")
         if isinstance(p.type, ArrayT):
             arrays.append((p.name, p.type))
-    # test code allocates each array afresh: rule out aliasing the solver might otherwise pick
+            positions.append(k)
+    # what the test says of the arrays' identities, no more: one array passed twice is one array, arrays it
+    # allocated apart are distinct, and the others may or may not be the same
+    said = {(i, j): how for i, j, how in case.arrays} if case.arrays is not None else None
     for i, (a, ta) in enumerate(arrays):
-        for b, tb in arrays[i + 1 :]:
-            if ta == tb:
+        for j, (b, tb) in enumerate(arrays[i + 1 :], i + 1):
+            if ta != tb:
+                continue
+            how = "distinct" if said is None else said.get((positions[i], positions[j]), "unknown")
+            if how == "same":
+                lines.append(f"  assume {{:axiom}} {a} == {b};")
+            elif how == "distinct":
                 lines.append(f"  assume {{:axiom}} {a} != {b};")
     return lines
 

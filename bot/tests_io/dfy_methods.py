@@ -198,4 +198,5 @@ def _to_case(
         text=text,
         note=read.note,
         guessed=read.guessed,
+        arrays=read.arrays,
     )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.dafny.decls import Decl
 from bot.dafny.lexer import LexError, TokKind, tokenize
-from bot.dafny.types import DafnyType
+from bot.dafny.types import ArrayT, DafnyType
 from bot.dafny.values import Value
 from bot.tests_io.bindings import Binding, EvalError, _environments, evaluate, modified_params
 from bot.tests_io.splitting import (
@@ -46,6 +46,7 @@ class ReadCall:
     lines: tuple[int, ...]  # the case's source lines: definitions used, then the call to the expectation
     note: str = ""  # how the expectation was read, when not from a check (see TestCase.note)
     guessed: bool = False  # the expected value is inferred, not stated by a check (see TestCase.guessed)
+    arrays: tuple[tuple[int, int, str], ...] | None = None  # see TestCase.arrays
 
 
 @dataclass(frozen=True)
@@ -271,7 +272,44 @@ def _read_call(scan: _Scan, k: int, target: Decl, where: Callable[[int], str]) -
         tuple(sorted(lines)),
         taken,
         bool(taken),
+        _array_identities(scan, k, target),
     )
+
+
+def _array_identities(scan: _Scan, k: int, target: Decl) -> tuple[tuple[int, int, str], ...]:
+    """For each pair of array parameters of one type: whether the call passes them the same array ("same": one
+    variable twice), arrays the test allocated apart ("distinct": each argument a `new` array or a variable last
+    bound to one), or arrays it does not tell apart ("unknown": e.g. `var b := a;`)."""
+    call = scan.stmts[k].call
+    assert call is not None
+    arrays = [i for i, p in enumerate(target.params) if isinstance(p.type, ArrayT)]
+
+    def fresh(arg: str) -> bool:
+        text = arg.strip()
+        if text.startswith("new "):
+            return True
+        name = _plain_var(text)
+        if name is None:
+            return False
+        for j in range(k - 1, -1, -1):
+            s = scan.stmts[j]
+            if not s.commented and s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and name in s.targets:
+                return len(s.targets) == 1 and s.expr.strip().startswith("new ")
+        return False
+
+    out = []
+    for n, i in enumerate(arrays):
+        for j in arrays[n + 1 :]:
+            if target.params[i].type != target.params[j].type:
+                continue
+            a, b = call.args[i].strip(), call.args[j].strip()
+            if _plain_var(a) is not None and a == b:
+                out.append((i, j, "same"))
+            elif fresh(a) and fresh(b):
+                out.append((i, j, "distinct"))
+            else:
+                out.append((i, j, "unknown"))
+    return tuple(out)
 
 
 def _region(scan: _Scan, k: int) -> tuple[int, int]:

@@ -138,6 +138,7 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
                         text=str(code).strip(),
                         note=read.note,
                         guessed=read.guessed,
+                        arrays=read.arrays,
                     )
                 )
     return ReadResult(tuple(cases), tuple(problems))

@@ -28,6 +28,10 @@ class TestCase:
     # the expected value is an inference the test does not state (e.g. a variable never compared): it may confirm
     # a spec, never refute it (bot/pipeline.py makes such a rejection `unknown`, reason `guessed-expectation`)
     guessed: bool = False
+    # pairs (i, j) of array parameters of one type: "same" (the test passes one array twice), "distinct" (arrays it
+    # allocated apart) or "unknown" (it does not tell them apart); None: every such pair is distinct (literal
+    # arguments, as in TOML cases). The harness assumes exactly this, no more.
+    arrays: tuple[tuple[int, int, str], ...] | None = None
 
 
 def join_notes(a: str, b: str) -> str:
