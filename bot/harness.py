@@ -21,6 +21,7 @@ from pathlib import Path
 from bot.candidates import real_candidates
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect, to_dialect
+from bot.dafny.lexer import LexError, Token, TokKind, significant, tokenize
 from bot.dafny.types import (
     ArrayT,
     CharT,
@@ -289,6 +290,65 @@ def _assumptions(method: Decl, case: TestCase, by_elements: frozenset[str] = fro
     return lines
 
 
+def _module_scope(method: Decl) -> str:
+    """The modules around the method (`A.B`), whose names its harness opens; "" at top level."""
+    return ".".join(p.split()[-1] for p in method.container.split(".") if p.startswith("module "))
+
+
+_BINDERS = frozenset({"forall", "exists", "var", "set", "iset", "map", "imap"})
+
+
+def _bound_names(tokens: Sequence[Token]) -> set[str]:
+    """Names an expression binds (quantifiers, set and map comprehensions, `var`, lambdas), over-approximated."""
+    bound: set[str] = set()
+    for i, tok in enumerate(tokens):
+        if tok.text in _BINDERS:
+            j = i + 1
+            while j < len(tokens) and tokens[j].text not in ("::", ":=", ":|", "|", ";"):
+                if tokens[j].kind is TokKind.IDENT:
+                    bound.add(tokens[j].text)
+                j += 1
+        elif tok.text == "=>":
+            j = i - 1
+            while j >= 0 and tokens[j].text not in ("(",) and tokens[j].kind in (TokKind.IDENT, TokKind.OP):
+                if tokens[j].kind is TokKind.IDENT:
+                    bound.add(tokens[j].text)
+                if tokens[j].text not in (",", ")", ":") and tokens[j].kind is TokKind.OP:
+                    break
+                j -= 1
+    return bound
+
+
+def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
+    """The method with its clauses written so that they mean at top level (or in its modules, which the harness
+    opens) what they mean in its class or trait: a name of a member of that class is qualified (`C.Inc`), so a
+    top-level declaration of the same name cannot take its place. A member name the clause binds itself (a
+    quantified variable) cannot be told apart here: such a method is not supported (HarnessError)."""
+    if method.in_module_only:
+        return method
+    cls = method.container.split(".")[-1].split()[-1]
+    members = {d.name for d in file.decls if d.container == method.container and d is not method}
+    own = {p.name for p in (*method.params, *method.returns)}
+    clauses = []
+    for c in method.clauses:
+        try:
+            toks = significant(tokenize(c.text))
+        except LexError as e:
+            raise HarnessError(f"cannot read the clause `{c.text}`: {e}") from e
+        clash = _bound_names(toks) & members
+        if clash:
+            raise UnsupportedType(f"`{sorted(clash)[0]}` names both a member of {cls} and a variable of the clause "
+                                  f"`{c.kind} {c.text}`")
+        out, pos = [], 0
+        for i, tok in enumerate(toks):
+            if (tok.kind is TokKind.IDENT and tok.text in members and tok.text not in own
+                    and not (i > 0 and toks[i - 1].text == ".")):
+                out += [c.text[pos : tok.start], f"{cls}.{tok.text}"]
+                pos = tok.end
+        clauses.append(replace(c, text="".join(out) + c.text[pos:]))
+    return replace(method, clauses=tuple(clauses))
+
+
 def _hash_name(kind: ProgramKind, goal: Goal, text: str) -> str:
     digest = hashlib.sha256(f"{kind.value}\0{goal.value}\0{text}".encode()).hexdigest()[:16]
     return f"{PREFIX}{kind.value[0]}{goal.value[0]}{digest}"
@@ -386,6 +446,7 @@ class CaseHarness:
         self, prelude: str, file: DafnyFile, method: Decl, case: TestCase, options: HarnessOptions
     ) -> None:
         _check_supported(method)
+        method = _in_own_scope(file, method)
         self.prelude, self.file, self.method, self.case, self.options = prelude, file, method, case, options
         self.inputs = {p.name: v for p, v in zip(method.params, case.inputs, strict=False)}
         self.types = {p.name: p.type for p in (*method.params, *method.returns)}
@@ -424,7 +485,7 @@ class CaseHarness:
         clause: int | None = None,
         limits: tuple[str, ...] = (),
     ) -> Planned:
-        scope = self.method.scope if self.method.in_module_only else ""
+        scope = _module_scope(self.method)
         prog, hints, goals = _program(
             self.prelude, kind, goal, header, self.attrs if attrs is None else attrs, spec, body, scope
         )

@@ -1,0 +1,51 @@
+"""Names in a spec mean what Dafny means in the spec's own scope: a harness for a static member of a class runs at top
+level, where a top-level declaration of the same name would take the place of the class's own (the case below was
+`refuted`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+SPEC = """\
+class C {
+  static function Inc(x: int): int { x + 1 }
+  static method Add1(x: int) returns (r: int)
+    ensures r == Inc(x)
+  {
+    r := x + 1;
+  }
+  static method Shadowed(x: int) returns (r: int)
+    ensures forall Inc :: Inc == x ==> r == Inc + 1
+  {
+    r := x + 1;
+  }
+}
+
+function Inc(x: int): int { x + 2 }
+
+method Add1Test()
+{
+  var r := C.Add1(1);
+  expect r == 2;
+  var s := C.Shadowed(1);
+  expect s == 2;
+}
+"""
+
+
+@pytest.mark.dafny
+def test_a_class_members_spec_means_its_own_members(dafny_command: str, tmp_path: Path) -> None:
+    spec = tmp_path / "c.dfy"
+    spec.write_text(SPEC)
+    out = tmp_path / "r.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "k")]) == 0
+    methods = {m["method"]: m for m in json.loads(out.read_text())["methods"]}
+    assert methods["C.Add1"]["correctness"] == 1.0 and methods["C.Add1"]["completeness"] == 1.0
+    # a member's name bound by the clause itself cannot be qualified safely: said, not guessed
+    (case,) = methods["C.Shadowed"]["cases"]
+    assert case["status"] == "unsupported" and "names both a member of C" in case["message"]
