@@ -645,3 +645,40 @@ def test_a_live_check_wins_over_a_commented_one() -> None:
     read = read_dfy_tests(parse_file(spec + test, "t.dfy"))
     assert [c.expected for c in read.cases] == [(IntV(2),), (IntV(3),), (IntV(4),), (IntV(5),)]
     assert read.problems == ()
+
+
+@pytest.mark.parametrize("body, problem", [
+    # an input assigned in a branch: which value reaches the call is not followed
+    ("var x := 1;\n  if x > 0 {\n    x := 5;\n  }\n  var r := Inc(x);\n  expect r == 2;",
+     "`x` is assigned under `if` at line 5"),
+    ("var x := 1;\n  match x { case 1 => x := 4; case _ => }\n  var r := Inc(x);\n  expect r == 2;",
+     "`x` is assigned under `match` at line 4"),
+    # a check that may not run
+    ("var r := Inc(1);\n  if r > 100 {\n    expect r == 7;\n  }", "the check at line 5 is inside `if`"),
+    # a call that may not run
+    ("var c := true;\n  if c {\n    var r := Inc(1);\n    expect r == 2;\n  }", "the call is inside `if`"),
+    # a variable of a block that has ended
+    ("{ var y := 5; }\n  var r := Inc(y);\n  expect r == 6;", "`y` was declared in a block that has ended"),
+])
+def test_control_flow_the_reader_does_not_follow_is_said_never_guessed(body: str, problem: str) -> None:
+    spec = "method Inc(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
+    read = read_dfy_tests(parse_file(spec + "method T() {\n  " + body + "\n}\n", "t.dfy"))
+    assert read.cases == () and len(read.problems) == 1 and problem in read.problems[0].reason, read.problems
+
+
+def test_blocks_as_scopes_are_followed_exactly() -> None:
+    spec = "method Inc(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
+    test = ("method T() {\n  var x := 1;\n  { var x := 5; }\n  var r := Inc(x);\n  expect r == 2;\n"
+            "  { var v := Inc(2); expect v == 3, \"t2\"; }\n  { var v := Inc(3); expect v == 4, \"t3\"; }\n"
+            "  var s := Inc(4);\n  if s > 100 {\n    print s;\n  }\n  expect s == 5;\n}\n")
+    read = read_dfy_tests(parse_file(spec + test, "t.dfy"))
+    assert [(c.inputs, c.expected) for c in read.cases] == [((IntV(1),), (IntV(2),)), ((IntV(2),), (IntV(3),)),
+                                                            ((IntV(3),), (IntV(4),)), ((IntV(4),), (IntV(5),))]
+    assert read.problems == ()
+
+
+def test_an_array_changed_after_the_call_ends_what_its_check_says() -> None:
+    spec = "method Set0(a: array<int>) modifies a ensures a[0] == 0 { a[0] := 0; }\n"
+    test = "method T() {\n  var a := new int[] [5, 6];\n  Set0(a);\n  a[1] := 9;\n  expect a[..] == [0, 9];\n}\n"
+    read = read_dfy_tests(parse_file(spec + test, "t.dfy"))
+    assert read.cases == () and "`a` is changed at line 5 before any check" in read.problems[0].reason

@@ -182,21 +182,44 @@ def _environments(
     env: dict[str, Binding] = {}
     history: dict[str, tuple[list[int], list[Binding]]] = {}
     changed = modified_params(target)
+    declared: dict[int, list[tuple[str, Binding | None]]] = {}  # per block: its `var`s and what they shadowed
+    open_blocks: tuple[int, ...] = ()
     for j, s in enumerate(stmts):
         if s.commented:
             continue
         lines = frozenset(range(s.line, s.end_line + 1))
         touched: list[str] = []
+        # a block that ended takes its own `var`s with it: what they shadowed is visible again, from this
+        # statement on (recorded as made by the statement before it, which saw the block's own)
+        for block in reversed([b for b in open_blocks if b not in s.scope]):
+            for name, before in reversed(declared.pop(block, [])):
+                env[name] = before or Binding("", lines, f"`{name}` was declared in a block that has ended")
+                stamps, bindings = history.setdefault(name, ([], []))
+                if stamps and stamps[-1] == j - 1:
+                    bindings[-1] = env[name]
+                else:
+                    stamps.append(j - 1)
+                    bindings.append(env[name])
+        open_blocks = s.scope
+        if s.kind is StmtKind.VAR and s.targets and s.scope:
+            declared.setdefault(s.scope[-1], []).extend((name, env.get(name)) for name in s.targets)
         if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and s.targets:
             _bind(env, s, lines, where)
             touched += s.targets
+        for name in s.changes:  # `a[i] := v`: its contents as a literal are no longer known
+            env[name] = Binding("", lines, f"`{name}` is changed at {where(s.line)}")
+            touched.append(name)
+        if s.cond:  # under `if`/`while`/`match`: whether it runs is not followed, so what it assigns is unknown
+            for name in (*s.targets, *s.changes):
+                env[name] = Binding("", lines, f"`{name}` is assigned under `{s.cond}` at {where(s.line)}: "
+                                               "its value there is not followed")
         if _calls(s, callees) and s.call is not None:
             # an in-place call changes its arrays: as later inputs their contents are unknown
             for i in changed:
-                name = _plain_var(s.call.args[i]) if i < len(s.call.args) else None
-                if name is not None:
-                    env[name] = Binding("", lines, f"`{name}` was changed by the call at {where(s.line)}")
-                    touched.append(name)
+                arg = _plain_var(s.call.args[i]) if i < len(s.call.args) else None
+                if arg is not None:
+                    env[arg] = Binding("", lines, f"`{arg}` was changed by the call at {where(s.line)}")
+                    touched.append(arg)
         for name in touched:
             stamps, bindings = history.setdefault(name, ([], []))
             if stamps and stamps[-1] == j:

@@ -176,6 +176,8 @@ def _read_call(scan: _Scan, k: int, target: Decl, where: Callable[[int], str]) -
     at = where(s.line)
     if s.problem:
         return CallProblem(s.line, f"{at}: {s.problem}")
+    if s.cond:
+        return CallProblem(s.line, f"{at}: the call is inside `{s.cond}`: whether and how it runs is not followed")
     if len(call.args) != len(target.params):
         return CallProblem(
             s.line,
@@ -403,6 +405,16 @@ def _find_expectations(
                 if name in pending:
                     pending.discard(name)
                     note = note or f"`{name}` is assigned again at line {s.line} before any check"
+        if not s.commented:
+            # `a[i] := v` after the call: what a later check says is no longer the call's output
+            for name in s.changes:
+                if name in pending:
+                    pending.discard(name)
+                    note = note or f"`{name}` is changed at line {s.line} before any check"
+        if s.cond and any(name in pending for name in scan.mentions[j]):
+            # a check under `if`/`while`/`match` may not run, and says nothing of this call otherwise
+            note = note or f"the check at line {s.line} is inside `{s.cond}`: whether it runs is not followed"
+            return
         if s.kind is StmtKind.EXPECTED_COMMENT:
             # a value without a variable: it belongs to the nearest call before it
             if after_next_call or found or commented:

@@ -45,6 +45,9 @@ class Stmt:
     call: Call | None = None  # when the statement is, or assigns, exactly one call
     commented: bool = False  # read from a `//` comment
     problem: str = ""  # why the statement is malformed (e.g. a missing `;`)
+    scope: tuple[int, ...] = ()  # the blocks around it, outermost first (each `{ .. }` has its own number)
+    cond: str = ""  # the keyword of the nearest enclosing `if`, `else`, `while`, `match`, ... block: "" when none
+    changes: tuple[str, ...] = ()  # variables changed in part (`a[i] := v`, `o.f := v`, an assignment in a `case`)
 
 
 # Keywords that start a statement: seeing one in the middle of a statement means a `;` is missing.
@@ -75,14 +78,22 @@ def parse_statements(text: str) -> list[Stmt]:
 
 
 def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
-    """Split tokens (of `source`, comments kept) into statements; blocks are flattened."""
+    """Split tokens (of `source`, comments kept) into statements; blocks are flattened, each statement keeping the
+    blocks around it (`scope`) and the control flow it is under (`cond`), so readers can refuse what they do not
+    follow."""
     out: list[Stmt] = []
     cur: list[Token] = []
     opened: list[Token] = []  # brackets open in the current statement
+    blocks: list[tuple[int, str]] = []  # the blocks open: number and heading keyword ("" for a plain block)
+    count = [0]
+
+    def placed(stmt: Stmt) -> Stmt:
+        cond = next((head for _, head in reversed(blocks) if head), "")
+        return replace(stmt, scope=tuple(n for n, _ in blocks), cond=cond)
 
     def flush(problem: str = "") -> None:
         if cur:
-            out.append(_statement(cur, source, problem=problem))
+            out.append(placed(_statement(cur, source, problem=problem)))
             cur.clear()
         opened.clear()
 
@@ -90,7 +101,7 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
         if tok.kind is TokKind.COMMENT:
             stmt = _comment_statement(tok)
             if stmt is not None:
-                out.append(stmt)
+                out.append(placed(stmt))
             continue
         if tok.kind is TokKind.OP and tok.text == ";" and opened and opened[-1].text in ("(", "["):
             # no test statement has a `;` inside parentheses or brackets: one was never closed
@@ -102,10 +113,14 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
                 continue
             if tok.text == "{" and (not cur or cur[0].text in _BLOCK_HEADS):
                 # a block such as `if c { .. }`: its header is no test statement, its body is read
+                count[0] += 1
+                blocks.append((count[0], cur[0].text if cur else ""))
                 cur.clear()
                 continue
             if tok.text == "}":
                 flush(_MISSING_SEMICOLON)
+                if blocks:
+                    blocks.pop()
                 continue
         if tok.kind is TokKind.IDENT and not opened and tok.text in _STARTERS and cur:
             flush(_MISSING_SEMICOLON)
@@ -135,6 +150,7 @@ def _statement(toks: Sequence[Token], source: str, problem: str = "", commented:
         problem=problem,
     )
     head = first.text if first.kind is TokKind.IDENT else ""
+    base = replace(base, changes=_changed_in_part(toks))
     if head == "var":
         return _var_or_assign(StmtKind.VAR, toks[1:], source, base)
     if head in ("assert", "expect"):
@@ -157,6 +173,23 @@ def _statement(toks: Sequence[Token], source: str, problem: str = "", commented:
     if call is not None:
         return replace(base, kind=StmtKind.CALL, call=call, expr=text)
     return base
+
+
+def _changed_in_part(toks: Sequence[Token]) -> tuple[str, ...]:
+    """The variables an assignment changes other than as whole targets: `a[i] := v` and `o.f := v` change `a` and
+    `o`; `case 1 => x := 4` changes `x` (the readers do not follow a `match`)."""
+    at = _top_level_index(toks, ":=")
+    if at < 0:
+        return ()
+    lhs = list(toks[:at])
+    arrows = [i for i, t in enumerate(lhs) if t.text == "=>"]
+    if arrows:
+        lhs = lhs[arrows[-1] + 1 :]
+    names = []
+    for part in split_top(lhs, ",", angle=True):
+        if part and part[0].kind is TokKind.IDENT and part[0].text != "var" and (len(part) > 1 or arrows):
+            names.append(part[0].text)
+    return tuple(names)
 
 
 def _var_or_assign(kind: StmtKind, toks: Sequence[Token], source: str, base: Stmt) -> Stmt:
