@@ -682,3 +682,14 @@ def test_an_array_changed_after_the_call_ends_what_its_check_says() -> None:
     test = "method T() {\n  var a := new int[] [5, 6];\n  Set0(a);\n  a[1] := 9;\n  expect a[..] == [0, 9];\n}\n"
     read = read_dfy_tests(parse_file(spec + test, "t.dfy"))
     assert read.cases == () and "`a` is changed at line 5 before any check" in read.problems[0].reason
+
+
+def test_an_array_handed_to_a_method_that_may_change_it_ends_what_its_check_says() -> None:
+    spec = ("method Set0(a: array<int>) modifies a ensures a[0] == 0 { a[0] := 0; }\n"
+            "method Scramble(a: array<int>) modifies a { }\nmethod Show(a: array<int>) { }\n")
+    test = ("method T() {\n  var a := new int[] [5, 6];\n  Set0(a);\n  Show(a);\n  expect a[..] == [0, 6];\n"
+            "  var b := new int[] [7, 8];\n  Set0(b);\n  Scramble(b);\n  expect b[..] == [0, 8];\n}\n")
+    read = read_dfy_tests(parse_file(spec + test, "t.dfy"))
+    assert [c.post for c in read.cases] == [((0, ArrayV((IntV(0), IntV(6)))),)]  # Show changes nothing
+    (problem,) = read.problems
+    assert "`b` is passed to `Scramble` at line 10 before any check, which may change it" in problem.reason

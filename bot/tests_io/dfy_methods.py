@@ -50,6 +50,10 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     name_count = Counter(d.name for d in methods)
     own = {id(d) for d in methods}
     lines = file.source.splitlines()
+    # what the file declares that changes no array it is given (functions, methods without `modifies`): an
+    # array handed to one after the call keeps its contents (anything else may change them)
+    quiet = frozenset(d.name for d in file.decls if not d.clause_texts("modifies")) - {
+        d.name for d in file.decls if d.clause_texts("modifies")}
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
     used_names: dict[str, set[str]] = {}
@@ -66,7 +70,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
-            for k, read in enumerate(read_calls(stmts, {t.name}, t, _where, qualifiers), start=1):
+            for k, read in enumerate(read_calls(stmts, {t.name}, t, _where, qualifiers, quiet), start=1):
                 name = _unique(f"{caller.name}#{k}", names)
                 found.append((read.line, _to_case(read, name, t, file.path, lines)))
         for _, item in sorted(found, key=lambda p: p[0]):

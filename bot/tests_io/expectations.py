@@ -149,12 +149,14 @@ def read_calls(
     target: Decl,
     where: Callable[[int], str],
     qualifiers: Collection[str] | None = None,
+    quiet: Collection[str] = frozenset(),
 ) -> list[ReadCall | CallProblem]:
     """Each call of `callees` in stmts, read as a test of `target`, in order.
 
     `where(line)` words a line for messages ("line 14", "line 2 of the case"). With `qualifiers`, only
     calls written with one of them count (`A` for `A.Add(..)`, "" for a plain `Add(..)`): how same-named
-    methods of different modules are told apart.
+    methods of different modules are told apart. `quiet` names callables known to change no array they are
+    given; an array passed to any other after the call is no longer known to be the call's output.
     """
     envs = _environments(stmts, callees, target, where)
     call_at = [
@@ -164,10 +166,12 @@ def read_calls(
     if not call_at:
         return []
     scan = _Scan.of(stmts, call_at, envs)
-    return [_read_call(scan, k, target, where) for k in call_at]
+    return [_read_call(scan, k, target, where, frozenset(quiet)) for k in call_at]
 
 
-def _read_call(scan: _Scan, k: int, target: Decl, where: Callable[[int], str]) -> ReadCall | CallProblem:
+def _read_call(
+    scan: _Scan, k: int, target: Decl, where: Callable[[int], str], quiet: frozenset[str] = frozenset()
+) -> ReadCall | CallProblem:
     stmts, envs = scan.stmts, scan.envs
     s = stmts[k]
     call = s.call
@@ -211,7 +215,9 @@ def _read_call(scan: _Scan, k: int, target: Decl, where: Callable[[int], str]) -
         name = _plain_var(call.args[i])
         if name is not None and name not in watch:
             watch[name] = ("post", i)
-    found, note = _find_expectations(scan, k, watch, len(outs), len(changed))
+    arrays = frozenset(name for name, (role, i) in watch.items()
+                       if role == "post" or isinstance(target.returns[i].type, ArrayT))
+    found, note = _find_expectations(scan, k, watch, len(outs), len(changed), arrays, quiet)
     missing = [name for name in outs if name not in found]
     taken = ""
     if len(missing) == 1 and not note:
@@ -373,6 +379,8 @@ def _find_expectations(
     watch: Mapping[str, tuple[str, int]],
     n_outs: int,
     n_changed: int,
+    arrays: frozenset[str] = frozenset(),
+    quiet: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, _Expectation], str]:
     """The nearest expectation after stmts[k] for each watched variable, and a note when some lack one.
 
@@ -411,6 +419,16 @@ def _find_expectations(
                 if name in pending:
                     pending.discard(name)
                     note = note or f"`{name}` is changed at line {s.line} before any check"
+            # an array handed to another method may be changed by it (a check helper compares, it is read below)
+            callee = s.call
+            if (callee is not None and j not in scan.calls and not is_equality_helper(callee.name)
+                    and callee.name not in quiet):
+                for arg in callee.args:
+                    name = _plain_var(arg)
+                    if name in arrays and name in pending:
+                        pending.discard(name)
+                        note = note or (f"`{name}` is passed to `{callee.name}` at line {s.line} before any check, "
+                                        "which may change it")
         if s.cond and any(name in pending for name in scan.mentions[j]):
             # a check under `if`/`while`/`match` may not run, and says nothing of this call otherwise
             note = note or f"the check at line {s.line} is inside `{s.cond}`: whether it runs is not followed"
