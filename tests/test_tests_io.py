@@ -689,7 +689,10 @@ def test_an_array_handed_to_a_method_that_may_change_it_ends_what_its_check_says
             "method Scramble(a: array<int>) modifies a { }\nmethod Show(a: array<int>) { }\n")
     test = ("method T() {\n  var a := new int[] [5, 6];\n  Set0(a);\n  Show(a);\n  expect a[..] == [0, 6];\n"
             "  var b := new int[] [7, 8];\n  Set0(b);\n  Scramble(b);\n  expect b[..] == [0, 8];\n}\n")
-    read = read_dfy_tests(parse_file(spec + test, "t.dfy"))
+    read = read_dfy_tests(parse_file(spec + test, "t.dfy"), parse_file(spec, "s.dfy").find("Set0"))
     assert [c.post for c in read.cases] == [((0, ArrayV((IntV(0), IntV(6)))),)]  # Show changes nothing
     (problem,) = read.problems
-    assert "`b` is passed to `Scramble` at line 10 before any check, which may change it" in problem.reason
+    assert "`b` is passed to `Scramble` at line 11 before any check, which may change it" in problem.reason
+    # and as an input of a later call, an array another method may have changed has no known contents
+    scrambled = read_dfy_tests(parse_file(spec + test, "t.dfy"), parse_file(spec, "s.dfy").find("Scramble"))
+    assert scrambled.cases == () and "`b` may have been changed by the call of `Set0`" in str(scrambled.problems[0])

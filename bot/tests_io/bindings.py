@@ -172,12 +172,14 @@ class _Env(Mapping[str, Binding]):
 
 
 def _environments(
-    stmts: Sequence[Stmt], callees: Collection[str], target: Decl, where: Callable[[int], str]
+    stmts: Sequence[Stmt], callees: Collection[str], target: Decl, where: Callable[[int], str],
+    quiet: Collection[str] | None = None,
 ) -> list[Mapping[str, Binding]]:
     """The variables visible before each statement (and after the last one).
 
     Each binding is stored once with the index of the statement that made it, so a test method with
-    many variables and statements costs linear space and time, not their product.
+    many variables and statements costs linear space and time, not their product. With `quiet` (the callables
+    known to change no array they are given), an array handed to any other method has unknown contents after.
     """
     env: dict[str, Binding] = {}
     history: dict[str, tuple[list[int], list[Binding]]] = {}
@@ -213,6 +215,16 @@ def _environments(
             for name in (*s.targets, *s.changes):
                 env[name] = Binding("", lines, f"`{name}` is assigned under `{s.cond}` at {where(s.line)}: "
                                                "its value there is not followed")
+        other = s.call
+        if (quiet is not None and other is not None and not _calls(s, callees) and other.name not in quiet
+                and not other.name.lower().endswith("equals")):  # a check helper compares (see expectations.py)
+            for text in other.args:
+                var = _plain_var(text)
+                bound = env.get(var) if var is not None else None
+                if var is not None and bound is not None and bound.text.startswith("new "):
+                    env[var] = Binding("", lines, f"`{var}` may have been changed by the call of "
+                                                  f"`{other.name}` at {where(s.line)}")
+                    touched.append(var)
         if _calls(s, callees) and s.call is not None:
             # an in-place call changes its arrays: as later inputs their contents are unknown
             for i in changed:

@@ -158,7 +158,7 @@ def read_calls(
     methods of different modules are told apart. `quiet` names callables known to change no array they are
     given; an array passed to any other after the call is no longer known to be the call's output.
     """
-    envs = _environments(stmts, callees, target, where)
+    envs = _environments(stmts, callees, target, where, quiet if quiet else None)
     call_at = [
         k for k, s in enumerate(stmts)
         if _calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))
