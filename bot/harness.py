@@ -581,10 +581,13 @@ class CaseHarness:
         help = self._help(texts, env)
         accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
         header, start = self._after_call()
+        if not accepting and _array_outputs(self.method):
+            # a rejection holds for every array with the expected contents, not only for a new one
+            header = "\n".join([*_array_output_decls(self.method), header])
         body = [
             *assume,
             *start[len(self.assume):],
-            *_tagged(_outputs(self.method, self.case, expected, post), _PLAIN),
+            *_tagged(_outputs(self.method, self.case, expected, post, by_contents=not accepting), _PLAIN),
             *_tagged(_output_facts(self.method, expected), _HINT),
             *help.body(accepting),
         ]
@@ -747,14 +750,25 @@ def _outputs(
     case: TestCase,
     expected: tuple[Value, ...],
     post: tuple[tuple[int, Value], ...],
+    by_contents: bool = False,
 ) -> list[str]:
+    """Statements giving the outputs these values (and the arrays changed in place their expected states).
+
+    An array output is a new array unless `by_contents`: then it is any array with these contents (a call of a
+    body-less method, `@HAVOC@rK`, see `_array_outputs`), which may be an input array or a new one. The test
+    gives the contents only: a rejection must hold for every array with them, an acceptance needs one."""
     if len(expected) != len(method.returns):
         raise HarnessError(
             f"the case gives {len(expected)} expected values, `{method.name}` has {len(method.returns)} outputs"
         )
     lines: list[str] = []
     fresh = [0]
-    for p, v in zip(method.returns, expected, strict=True):
+    chosen = _array_outputs(method) if by_contents else set()
+    for k, (p, v) in enumerate(zip(method.returns, expected, strict=True)):
+        if k in chosen:
+            facts = " && ".join(input_facts(p.name, v, p.type))
+            lines += [f"  {p.name} := @HAVOC@r{k}();", f"  assume {{:axiom}} {facts};"]
+            continue
         stmts, expr = build_value(v, p.type, p.type_text, fresh)
         lines += [f"  {s}" for s in stmts] + [f"  {p.name} := {expr};"]
     for idx, v in post:
@@ -773,6 +787,15 @@ def _outputs(
             stmts, expr = build_value(e, p.type.elem, _elem_type_text(p.type_text), fresh)
             lines += [f"  {s}" for s in stmts] + [f"  {p.name}[{i}] := {expr};"]
     return lines
+
+
+def _array_outputs(method: Decl) -> set[int]:
+    """The outputs that are arrays (of values without arrays): stated by their contents in rejections."""
+    return {k for k, p in enumerate(method.returns) if isinstance(p.type, ArrayT) and not _has_array(p.type.elem)}
+
+
+def _array_output_decls(method: Decl) -> list[str]:
+    return [f"method @HAVOC@r{k}() returns (x: {method.returns[k].type_text})" for k in sorted(_array_outputs(method))]
 
 
 def _tolerance_bounds(v: Fraction, rel: float) -> tuple[Fraction, Fraction]:

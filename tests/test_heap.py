@@ -81,3 +81,44 @@ def test_arrays_are_as_identical_or_distinct_as_the_test_makes_them(dafny_comman
     # one array passed twice is one array (both were `refuted` when every pair was assumed distinct); arrays
     # allocated apart are distinct; a copy of a variable is not told apart: nothing assumed, nothing refuted
     assert [c["status"] for c in cases] == ["verified", "verified", "unknown"]
+
+
+SAME_ARRAY = """\
+method Same(a: array<int>) returns (r: array<int>)
+  ensures r == a
+{
+  r := a;
+}
+
+method Fresh(a: array<int>) returns (r: array<int>)
+  ensures fresh(r) && r[..] == a[..]
+{
+  r := new int[a.Length];
+  forall i | 0 <= i < a.Length { r[i] := a[i]; }
+}
+
+method SameTest()
+{
+  var a := new int[] [1, 2];
+  var r := Same(a);
+  expect r[..] == [1, 2];
+  var b := new int[] [3, 4];
+  var s := Fresh(b);
+  expect s[..] == [3, 4];
+  var c := new int[] [5, 6];
+  var t := Fresh(c);
+  expect t[..] == [5, 7];
+}
+"""
+
+
+def test_an_array_output_is_known_by_its_contents_not_assumed_new(dafny_command: str, tmp_path: Path) -> None:
+    spec = tmp_path / "same.dfy"
+    spec.write_text(SAME_ARRAY)
+    out = tmp_path / "r.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    methods = {m["method"]: m["cases"] for m in json.loads(out.read_text())["methods"]}
+    # the test gives the contents of `r`, not that it is a new array: `r == a` is not refuted (it was)
+    assert [c["status"] for c in methods["Same"]] == ["unknown"]
+    # contents still decide: the right ones are accepted (a new array is one with them), wrong ones rejected
+    assert [c["status"] for c in methods["Fresh"]] == ["verified", "refuted"]
