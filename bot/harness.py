@@ -581,9 +581,9 @@ class CaseHarness:
         help = self._help(texts, env)
         accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
         header, start = self._after_call()
-        if not accepting and _array_outputs(self.method):
+        if not accepting and _array_outputs(self.method, self.case):
             # a rejection holds for every array with the expected contents, not only for a new one
-            header = "\n".join([*_array_output_decls(self.method), header])
+            header = "\n".join([*_array_output_decls(self.method, self.case), header])
         body = [
             *assume,
             *start[len(self.assume):],
@@ -763,8 +763,12 @@ def _outputs(
         )
     lines: list[str] = []
     fresh = [0]
-    chosen = _array_outputs(method) if by_contents else set()
+    refs = dict(case.refs)
+    chosen = _array_outputs(method, case) if by_contents else set()
     for k, (p, v) in enumerate(zip(method.returns, expected, strict=True)):
+        if k in refs:  # the test says the output is this argument (`r == a`): exactly that
+            lines.append(f"  {p.name} := {method.params[refs[k]].name};")
+            continue
         if k in chosen:
             facts = " && ".join(input_facts(p.name, v, p.type))
             lines += [f"  {p.name} := @HAVOC@r{k}();", f"  assume {{:axiom}} {facts};"]
@@ -789,13 +793,17 @@ def _outputs(
     return lines
 
 
-def _array_outputs(method: Decl) -> set[int]:
-    """The outputs that are arrays (of values without arrays): stated by their contents in rejections."""
-    return {k for k, p in enumerate(method.returns) if isinstance(p.type, ArrayT) and not _has_array(p.type.elem)}
+def _array_outputs(method: Decl, case: TestCase) -> set[int]:
+    """The outputs that are arrays (of values without arrays) the test gives by their contents: stated by them in
+    rejections (an output the test says is an argument, `r == a`, is that argument)."""
+    refs = {k for k, _ in case.refs}
+    return {k for k, p in enumerate(method.returns)
+            if isinstance(p.type, ArrayT) and not _has_array(p.type.elem) and k not in refs}
 
 
-def _array_output_decls(method: Decl) -> list[str]:
-    return [f"method @HAVOC@r{k}() returns (x: {method.returns[k].type_text})" for k in sorted(_array_outputs(method))]
+def _array_output_decls(method: Decl, case: TestCase) -> list[str]:
+    return [f"method @HAVOC@r{k}() returns (x: {method.returns[k].type_text})"
+            for k in sorted(_array_outputs(method, case))]
 
 
 def _tolerance_bounds(v: Fraction, rel: float) -> tuple[Fraction, Fraction]:

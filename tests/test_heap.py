@@ -122,3 +122,37 @@ def test_an_array_output_is_known_by_its_contents_not_assumed_new(dafny_command:
     assert [c["status"] for c in methods["Same"]] == ["unknown"]
     # contents still decide: the right ones are accepted (a new array is one with them), wrong ones rejected
     assert [c["status"] for c in methods["Fresh"]] == ["verified", "refuted"]
+
+
+REFERENCE = """\
+method Same(a: array<int>) returns (r: array<int>)
+  ensures r == a
+{
+  r := a;
+}
+
+method SameTest()
+{
+  var a := new int[] [1, 2];
+  var r := Same(a);
+  expect r == a;
+  var e := new int[] [1, 2];
+  var s := Same(e);
+  var f := new int[] [1, 2];
+  expect s == f;
+}
+"""
+
+
+def test_reference_and_contents_are_different_expectations(dafny_command: str, tmp_path: Path) -> None:
+    spec = tmp_path / "ref.dfy"
+    spec.write_text(REFERENCE)
+    out = tmp_path / "r.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    (method,) = json.loads(out.read_text())["methods"]
+    # `r == a` is Dafny's reference equality: the output is that argument, and the spec is proved to accept it
+    (case,) = method["cases"]
+    assert case["status"] == "verified" and "says which array the output is" in case["note"]
+    # `s == f` with an array the call never saw says something no output can be: unreadable, with the reason
+    (problem,) = method["problems"]
+    assert "compares arrays by reference" in problem

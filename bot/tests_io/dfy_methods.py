@@ -203,4 +203,5 @@ def _to_case(
         note=read.note,
         guessed=read.guessed,
         arrays=read.arrays,
+        refs=read.refs,
     )

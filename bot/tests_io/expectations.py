@@ -47,6 +47,7 @@ class ReadCall:
     note: str = ""  # how the expectation was read, when not from a check (see TestCase.note)
     guessed: bool = False  # the expected value is inferred, not stated by a check (see TestCase.guessed)
     arrays: tuple[tuple[int, int, str], ...] | None = None  # see TestCase.arrays
+    refs: tuple[tuple[int, int], ...] = ()  # see TestCase.refs
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ class _Expectation:
     line: int
     env_at: int  # index of the statement whose environment evaluates the text
     problem: str = ""
+    whole: bool = False  # the check names the variable itself (`r == a`), not its contents (`r[..] == ..`)
 
 
 def read_calls(
@@ -244,6 +246,7 @@ def _read_call(
         return CallProblem(s.line, f"no expected value found for the call at {at}{why}")
     expected: list[Value] = []
     post: list[tuple[int, Value]] = []
+    refs: list[tuple[int, int]] = []
     last = s.end_line
     for name, (role, i) in watch.items():
         exp = found.get(name)
@@ -252,6 +255,16 @@ def _read_call(
         if exp.problem:
             return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}")
         param = target.returns[i] if role == "out" else target.params[i]
+        other = _plain_var(exp.text) if exp.whole and exp.text.strip().isidentifier() else None
+        if role == "out" and isinstance(param.type, ArrayT) and other is not None:
+            # `r == a` on arrays is Dafny's reference equality: the test says `r` is that very array
+            given = [j for j, arg in enumerate(call.args) if _plain_var(arg) == other and arg.strip() == other
+                     and isinstance(target.params[j].type, ArrayT)]
+            if not given:
+                return CallProblem(s.line, f"{where(exp.line)}: `{name} == {other}` compares arrays by reference, "
+                                           f"and `{other}` is no array the call was given: compare contents "
+                                           f"(`{name}[..] == {other}[..]`) to state the output's elements")
+            refs.append((i, given[0]))
         try:
             v, used = evaluate(exp.text, param.type, envs[exp.env_at])
         except EvalError as e:
@@ -281,6 +294,7 @@ def _read_call(
         taken,
         bool(taken),
         _array_identities(scan, k, target),
+        tuple(refs),
     )
 
 
@@ -451,10 +465,11 @@ def _find_expectations(
             for side, other in ((a, b), (b, a)):
                 name = _plain_var(side)
                 if name is not None and name in pending:
+                    whole = side.strip() == name
                     if s.commented:
-                        commented.setdefault(name, _Expectation(other, s.line, j, s.problem))
+                        commented.setdefault(name, _Expectation(other, s.line, j, s.problem, whole))
                     else:
-                        found[name] = _Expectation(other, s.line, j, s.problem)
+                        found[name] = _Expectation(other, s.line, j, s.problem, whole)
                         pending.discard(name)
                     hit = True
                     break

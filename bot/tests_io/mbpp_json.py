@@ -139,6 +139,7 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
                         note=read.note,
                         guessed=read.guessed,
                         arrays=read.arrays,
+                        refs=read.refs,
                     )
                 )
     return ReadResult(tuple(cases), tuple(problems))

@@ -32,6 +32,9 @@ class TestCase:
     # allocated apart) or "unknown" (it does not tell them apart); None: every such pair is distinct (literal
     # arguments, as in TOML cases). The harness assumes exactly this, no more.
     arrays: tuple[tuple[int, int, str], ...] | None = None
+    # (output index, parameter index): the test says the output *is* that array argument (`r == a`, reference
+    # equality), not only that it has its contents; `expected` then holds that array's contents after the call
+    refs: tuple[tuple[int, int], ...] = ()
 
 
 def join_notes(a: str, b: str) -> str:
