@@ -14,6 +14,16 @@ from bot.cli import main
 
 pytestmark = pytest.mark.dafny
 
+
+def score(tmp_path: Path, text: str) -> list[dict[str, Any]]:
+    """The methods of the JSON report of `text` scored as a spec file."""
+    spec = tmp_path / "spec.dfy"
+    spec.write_text(text)
+    out = tmp_path / "r.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    methods: list[dict[str, Any]] = json.loads(out.read_text())["methods"]
+    return methods
+
 SPEC = """\
 method ZeroFirst(a: array<int>) returns (r: int)
   requires a.Length > 0
@@ -37,12 +47,7 @@ method ZeroFirstTest()
 
 
 def test_an_array_left_open_after_the_call_is_arbitrary(dafny_command: str, tmp_path: Path) -> None:
-    spec = tmp_path / "zero.dfy"
-    spec.write_text(SPEC)
-    out = tmp_path / "r.json"
-    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
-    report: dict[str, Any] = json.loads(out.read_text())
-    open_case, stated = report["methods"][0]["cases"]
+    open_case, stated = score(tmp_path, SPEC)[0]["cases"]
     # never refuted from an assumption the test did not make; the note says why nothing was proved
     assert open_case["status"] == "unknown" and "`a` after the call is not given" in open_case["note"]
     # the state the test gives is used as given
@@ -73,11 +78,7 @@ method SameTest()
 
 
 def test_arrays_are_as_identical_or_distinct_as_the_test_makes_them(dafny_command: str, tmp_path: Path) -> None:
-    spec = tmp_path / "same.dfy"
-    spec.write_text(ALIAS)
-    out = tmp_path / "r.json"
-    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
-    cases = json.loads(out.read_text())["methods"][0]["cases"]
+    cases = score(tmp_path, ALIAS)[0]["cases"]
     # one array passed twice is one array (both were `refuted` when every pair was assumed distinct); arrays
     # allocated apart are distinct; a copy of a variable is not told apart: nothing assumed, nothing refuted
     assert [c["status"] for c in cases] == ["verified", "verified", "unknown"]
@@ -113,11 +114,7 @@ method SameTest()
 
 
 def test_an_array_output_is_known_by_its_contents_not_assumed_new(dafny_command: str, tmp_path: Path) -> None:
-    spec = tmp_path / "same.dfy"
-    spec.write_text(SAME_ARRAY)
-    out = tmp_path / "r.json"
-    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
-    methods = {m["method"]: m["cases"] for m in json.loads(out.read_text())["methods"]}
+    methods = {m["method"]: m["cases"] for m in score(tmp_path, SAME_ARRAY)}
     # the test gives the contents of `r`, not that it is a new array: `r == a` is not refuted (it was)
     assert [c["status"] for c in methods["Same"]] == ["unknown"]
     # contents still decide: the right ones are accepted (a new array is one with them), wrong ones rejected
@@ -145,11 +142,7 @@ method SameTest()
 
 
 def test_reference_and_contents_are_different_expectations(dafny_command: str, tmp_path: Path) -> None:
-    spec = tmp_path / "ref.dfy"
-    spec.write_text(REFERENCE)
-    out = tmp_path / "r.json"
-    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
-    (method,) = json.loads(out.read_text())["methods"]
+    (method,) = score(tmp_path, REFERENCE)
     # `r == a` is Dafny's reference equality: the output is that argument, and the spec is proved to accept it
     (case,) = method["cases"]
     assert case["status"] == "verified" and "says which array the output is" in case["note"]

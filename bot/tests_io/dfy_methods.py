@@ -190,18 +190,4 @@ def _to_case(
 ) -> TestCase | CaseProblem:
     if isinstance(read, CallProblem):
         return CaseProblem(path, read.line, read.reason, method=target.qualified, name=name)
-    text = case_text(lines, read.lines)
-    return TestCase(
-        name=name,
-        method=target.qualified,
-        inputs=read.inputs,
-        expected=read.expected,
-        post=read.post,
-        source=path,
-        line=read.line,
-        text=text,
-        note=read.note,
-        guessed=read.guessed,
-        arrays=read.arrays,
-        refs=read.refs,
-    )
+    return read.case(name, target.qualified, path, read.line, case_text(lines, read.lines))

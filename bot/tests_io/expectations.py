@@ -12,6 +12,7 @@ from bot.dafny.lexer import LexError, TokKind, tokenize
 from bot.dafny.types import ArrayT, DafnyType
 from bot.dafny.values import Value
 from bot.tests_io.bindings import Binding, EvalError, _environments, evaluate, modified_params
+from bot.tests_io.model import TestCase
 from bot.tests_io.splitting import (
     Stmt,
     StmtKind,
@@ -48,6 +49,13 @@ class ReadCall:
     guessed: bool = False  # the expected value is inferred, not stated by a check (see TestCase.guessed)
     arrays: tuple[tuple[int, int, str], ...] | None = None  # see TestCase.arrays
     refs: tuple[tuple[int, int], ...] = ()  # see TestCase.refs
+
+
+    def case(self, name: str, method: str, source: str, line: int, text: str) -> TestCase:
+        """The test case this call is, named and placed by its reader."""
+        return TestCase(name=name, method=method, inputs=self.inputs, expected=self.expected, post=self.post,
+                        source=source, line=line, text=text, note=self.note, guessed=self.guessed,
+                        arrays=self.arrays, refs=self.refs)
 
 
 @dataclass(frozen=True)

@@ -126,22 +126,7 @@ def read_mbpp_json(data: object, path: str, task_id: str, target: Decl, text: st
                     CaseProblem(path, line, f"{case_name}: {read.reason}", method=target.qualified, name=case_name)
                 )
             else:
-                cases.append(
-                    TestCase(
-                        name=case_name,
-                        method=target.qualified,
-                        inputs=read.inputs,
-                        expected=read.expected,
-                        post=read.post,
-                        source=path,
-                        line=line,
-                        text=str(code).strip(),
-                        note=read.note,
-                        guessed=read.guessed,
-                        arrays=read.arrays,
-                        refs=read.refs,
-                    )
-                )
+                cases.append(read.case(case_name, target.qualified, path, line, str(code).strip()))
     return ReadResult(tuple(cases), tuple(problems))
 
 
