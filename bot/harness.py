@@ -329,12 +329,24 @@ def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
     cls = method.container.split(".")[-1].split()[-1]
     members = {d.name for d in file.decls if d.container == method.container and d is not method}
     own = {p.name for p in (*method.params, *method.returns)}
+    # constants are no declarations the parser keeps: where one is declared is not known here
+    try:
+        tokens = significant(tokenize(file.source))
+    except LexError:
+        tokens = []
+    constants = {b.text for a, b in zip(tokens, tokens[1:], strict=False)
+                 if a.text == "const" and b.kind is TokKind.IDENT} - own
     clauses = []
     for c in method.clauses:
         try:
             toks = significant(tokenize(c.text))
         except LexError as e:
             raise HarnessError(f"cannot read the clause `{c.text}`: {e}") from e
+        unsure = {tok.text for i, tok in enumerate(toks) if tok.text in constants
+                  and not (i > 0 and toks[i - 1].text == ".")}
+        if unsure:
+            raise UnsupportedType(f"`{sorted(unsure)[0]}` in `{c.kind} {c.text}` is a constant: whether {cls}'s or "
+                                  "another scope's is meant is not followed for a member of a class")
         clash = _bound_names(toks) & members
         if clash:
             raise UnsupportedType(f"`{sorted(clash)[0]}` names both a member of {cls} and a variable of the clause "

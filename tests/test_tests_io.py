@@ -650,9 +650,9 @@ def test_a_live_check_wins_over_a_commented_one() -> None:
 @pytest.mark.parametrize("body, problem", [
     # an input assigned in a branch: which value reaches the call is not followed
     ("var x := 1;\n  if x > 0 {\n    x := 5;\n  }\n  var r := Inc(x);\n  expect r == 2;",
-     "`x` is assigned under `if` at line 5"),
+     "`x` is assigned inside `if` at line 5"),
     ("var x := 1;\n  match x { case 1 => x := 4; case _ => }\n  var r := Inc(x);\n  expect r == 2;",
-     "`x` is assigned under `match` at line 4"),
+     "`x` is assigned inside `match` at line 4"),
     # a check that may not run
     ("var r := Inc(1);\n  if r > 100 {\n    expect r == 7;\n  }", "the check at line 5 is inside `if`"),
     # a call that may not run
@@ -696,3 +696,29 @@ def test_an_array_handed_to_a_method_that_may_change_it_ends_what_its_check_says
     # and as an input of a later call, an array another method may have changed has no known contents
     scrambled = read_dfy_tests(parse_file(spec + test, "t.dfy"), parse_file(spec, "s.dfy").find("Scramble"))
     assert scrambled.cases == () and "`b` may have been changed by the call of `Set0`" in str(scrambled.problems[0])
+
+
+@pytest.mark.parametrize("body, problem", [
+    # a set display in a condition is no body: the branch is still a branch
+    ("if 5 in {1, 2} { var r := Inc(3); assert r == 3; }", "the call is inside `if`"),
+    ("var s: set<int> := {};\n  var x := 1;\n  while x < 0 invariant s == {} { x := 5; }\n  var r := Inc(x);\n"
+     "  assert r == 2;", "`x` is assigned inside `while`"),
+    # code after a jump may not run
+    ("if true { return; }\n  var r := Inc(3);\n  assert r == 3;", "the call is after `return`"),
+    # a result read after the block that declared it is another variable
+    ("var r := 3;\n  { var r := Inc(3); }\n  assert r == 3;", "`r` is out of scope"),
+    # one array under two names
+    ("var a := 1;\n  var b := new int[] [1];\n  var c := b;\n  c[0] := 9;\n  var r := Inc(b[0]);\n  assert r == 10;",
+     "`c` and `b` are one array"),
+    # values the reader does not follow
+    ("var x := 1;\n  x :| x == 5;\n  var r := Inc(x);\n  assert r == 6;", "`x` is changed"),
+    ("var x, y := 1, 2;\n  x, y := y, x;\n  var r := Inc(y);\n  assert r == 3;", None),
+])
+def test_what_the_reader_does_not_follow_is_refused(body: str, problem: str | None) -> None:
+    spec = "method Inc(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
+    read = read_dfy_tests(parse_file(spec + "method T() {\n  " + body + "\n}\n", "t.dfy"))
+    if problem is None:  # a parallel assignment is read as one: y is 1 after the swap
+        assert [(c.inputs, c.expected) for c in read.cases] == [((IntV(1),), (IntV(3),))] or read.problems
+        assert all(c.inputs == (IntV(1),) for c in read.cases)
+        return
+    assert read.cases == () and any(problem in p.reason for p in read.problems), read.problems

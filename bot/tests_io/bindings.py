@@ -11,7 +11,7 @@ from bot.dafny.decls import Decl
 from bot.dafny.lexer import LexError, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT
 from bot.dafny.values import ArrayV, SeqV, Value, ValueParseError, parse_value
-from bot.tests_io.splitting import _LITERAL_WORDS, Stmt, StmtKind, _calls, _plain_var, _short, _split_values
+from bot.tests_io.splitting import _LITERAL_WORDS, Stmt, StmtKind, _calls, _plain_var, _short, _split_values, under
 
 _BV = re.compile(r"bv\d+\Z")
 
@@ -173,7 +173,7 @@ class _Env(Mapping[str, Binding]):
 
 def _environments(
     stmts: Sequence[Stmt], callees: Collection[str], target: Decl, where: Callable[[int], str],
-    quiet: Collection[str] | None = None,
+    quiet: Collection[str] = frozenset(),
 ) -> list[Mapping[str, Binding]]:
     """The variables visible before each statement (and after the last one).
 
@@ -206,17 +206,21 @@ def _environments(
         if s.kind is StmtKind.VAR and s.targets and s.scope:
             declared.setdefault(s.scope[-1], []).extend((name, env.get(name)) for name in s.targets)
         if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and s.targets:
-            _bind(env, s, lines, where)
-            touched += s.targets
+            touched += _bind(env, s, lines, where)
         for name in s.changes:  # `a[i] := v`: its contents as a literal are no longer known
             env[name] = Binding("", lines, f"`{name}` is changed at {where(s.line)}")
             touched.append(name)
+        if s.changes:  # `m[0] := a`: `a` is now reachable through `m` too
+            rhs = s.text.split(":=", 1)[-1]
+            stored = _arrays_in(env, rhs)
+            _share(env, rhs, lines, where(s.line))
+            touched += stored
         if s.cond:  # under `if`/`while`/`match`: whether it runs is not followed, so what it assigns is unknown
             for name in (*s.targets, *s.changes):
-                env[name] = Binding("", lines, f"`{name}` is assigned under `{s.cond}` at {where(s.line)}: "
+                env[name] = Binding("", lines, f"`{name}` is assigned {under(s.cond)} at {where(s.line)}: "
                                                "its value there is not followed")
         other = s.call
-        if (quiet is not None and other is not None and not _calls(s, callees) and other.name not in quiet
+        if (other is not None and not _calls(s, callees) and other.name not in quiet
                 and not other.name.lower().endswith("equals")):  # a check helper compares (see expectations.py)
             for text in other.args:
                 var = _plain_var(text)
@@ -242,28 +246,62 @@ def _environments(
     return [_Env(history, k) for k in range(len(stmts) + 1)]
 
 
-def _bind(env: dict[str, Binding], s: Stmt, lines: frozenset[int], where: Callable[[int], str]) -> None:
+def _bind(env: dict[str, Binding], s: Stmt, lines: frozenset[int], where: Callable[[int], str]) -> list[str]:
+    """Bind the statement's targets in `env`; the names it changed (its targets, and an array it shares)."""
     if s.problem:
         for name in s.targets:
             env[name] = Binding("", lines, f"its definition at {where(s.line)} is broken: {s.problem}")
-        return
+        return list(s.targets)
     if s.call is not None:
         for name in s.targets:
             env[name] = Binding("", lines, f"`{name}` holds the result of `{s.call.name}(..)`, not a literal")
-        return
+        return list(s.targets)
     if not s.expr:
         for name in s.targets:
             env[name] = Binding("", lines, f"`{name}` is declared without a value")
-        return
-    # `var a, b := 1, 2;`
+        return list(s.targets)
+    # `var a, b := 1, 2;` and `x, y := y, x;`: every right-hand side is read before any target is assigned
     rhs = [s.expr] if len(s.targets) == 1 else (_split_values(f"({s.expr})", len(s.targets)) or [])
+    bound: dict[str, Binding] = {}
+    if re.match(r"new\s+[A-Za-z_][\w.]*\s*(<[^>]*>)?\s*\(", s.expr.strip()):
+        # `var b := new Box(a);`: an object that may keep the array; neither is a value the readers follow
+        stored = _arrays_in(env, s.expr)
+        _share(env, s.expr, lines, where(s.line))
+        for name in s.targets:
+            env[name] = Binding("", lines, f"`{name}` is an object made at {where(s.line)}, not a literal")
+        return [*s.targets, *stored]
     for k, name in enumerate(s.targets):
         if k >= len(rhs):
-            env[name] = Binding("", lines, f"cannot tell the value of `{name}`")
+            bound[name] = Binding("", lines, f"cannot tell the value of `{name}`")
+            continue
+        source = _plain_var(rhs[k])
+        if source is not None and env.get(source, Binding("", frozenset())).text.startswith("new "):
+            # `var b := a;` on arrays: one array under two names, which the readers do not follow
+            shared = (f"`{name}` and `{source}` are one array from {where(s.line)} on: changes through either "
+                      "are not followed")
+            bound[name] = Binding("", lines, shared)
+            bound[source] = Binding("", lines, shared)
             continue
         try:
             text, used = substitute(rhs[k], env)
         except EvalError as e:
-            env[name] = Binding("", lines, f"`{name}` is not a literal: {e}")
+            bound[name] = Binding("", lines, f"`{name}` is not a literal: {e}")
             continue
-        env[name] = Binding(text, used | lines)
+        bound[name] = Binding(text, used | lines)
+    env.update(bound)
+    return list(bound)
+
+
+def _arrays_in(env: Mapping[str, Binding], text: str) -> list[str]:
+    """The array variables (bound to a `new` array) a text names as a whole."""
+    try:
+        names = {t.text for t in tokenize(text) if t.kind is TokKind.IDENT}
+    except LexError:
+        return []
+    return sorted(n for n in names if env.get(n, Binding("", frozenset())).text.startswith("new "))
+
+
+def _share(env: dict[str, Binding], text: str, lines: frozenset[int], at: str) -> None:
+    """Arrays handed to a constructor or stored in a structure are reachable from elsewhere: not followed."""
+    for name in _arrays_in(env, text):
+        env[name] = Binding("", lines, f"`{name}` is stored or handed over at {at}: its later changes are not followed")

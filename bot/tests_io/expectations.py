@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from bot.tests_io.splitting import (
     _strip_parens,
     _top_level_index,
     split_top,
+    under,
 )
 
 # Operators binding more weakly than `==`: a condition using one is no plain equality.
@@ -168,7 +170,7 @@ def read_calls(
     methods of different modules are told apart. `quiet` names callables known to change no array they are
     given; an array passed to any other after the call is no longer known to be the call's output.
     """
-    envs = _environments(stmts, callees, target, where, quiet if quiet else None)
+    envs = _environments(stmts, callees, target, where, quiet)
     call_at = [
         k for k, s in enumerate(stmts)
         if _calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))
@@ -191,7 +193,7 @@ def _read_call(
     if s.problem:
         return CallProblem(s.line, f"{at}: {s.problem}")
     if s.cond:
-        return CallProblem(s.line, f"{at}: the call is inside `{s.cond}`: whether and how it runs is not followed")
+        return CallProblem(s.line, f"{at}: the call is {under(s.cond)}: whether and how it runs is not followed")
     if len(call.args) != len(target.params):
         return CallProblem(
             s.line,
@@ -264,6 +266,9 @@ def _read_call(
             return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}")
         param = target.returns[i] if role == "out" else target.params[i]
         other = _plain_var(exp.text) if exp.whole and exp.text.strip().isidentifier() else None
+        other_bound = envs[exp.env_at].get(other) if other is not None else None
+        if other_bound is not None and not other_bound.error and not other_bound.text.startswith("new "):
+            other = None  # a sequence or other value: compared by value
         if role == "out" and isinstance(param.type, ArrayT) and other is not None:
             # `r == a` on arrays is Dafny's reference equality: the test says `r` is that very array
             given = [j for j, arg in enumerate(call.args) if _plain_var(arg) == other and arg.strip() == other
@@ -315,17 +320,14 @@ def _array_identities(scan: _Scan, k: int, target: Decl) -> tuple[tuple[int, int
     arrays = [i for i, p in enumerate(target.params) if isinstance(p.type, ArrayT)]
 
     def fresh(arg: str) -> bool:
+        """A `new` array: written here, or the value of a variable bound to one (a copy, `var b := a;`, is no
+        longer bound to a value, see bot/tests_io/bindings.py)."""
         text = arg.strip()
         if text.startswith("new "):
             return True
         name = _plain_var(text)
-        if name is None:
-            return False
-        for j in range(k - 1, -1, -1):
-            s = scan.stmts[j]
-            if not s.commented and s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and name in s.targets:
-                return len(s.targets) == 1 and s.expr.strip().startswith("new ")
-        return False
+        bound = scan.envs[k].get(name) if name is not None else None
+        return bound is not None and not bound.error and bound.text.startswith("new ")
 
     out = []
     for n, i in enumerate(arrays):
@@ -419,9 +421,18 @@ def _find_expectations(
     note = ""
     after_next_call = False
 
+    at_call = stmts[k]
+    own = at_call.scope if at_call.kind is StmtKind.VAR else ()  # its results live in the block it declares them in
+
     def read(j: int) -> None:
         nonlocal note, after_next_call
         s = stmts[j]
+        if own and s.scope[: len(own)] != own:
+            # past the end of the block that declared the results: a name there is another variable
+            for gone in [n for n in pending if watch[n][0] == "out"]:
+                pending.discard(gone)
+                note = note or f"`{gone}` is out of scope at line {s.line}, after the block that declared it"
+            return
         if j in scan.calls:
             after_next_call = True
             # calling the method again on the same array changes it: its state is no longer this call's
@@ -435,12 +446,23 @@ def _find_expectations(
                 if name in pending:
                     pending.discard(name)
                     note = note or f"`{name}` is assigned again at line {s.line} before any check"
+            # `var b := r;` (or `m[0] := r`, `new Box(r)`): the array is reachable under another name
+            shared = _plain_var(s.expr) if s.expr else None
+            if shared in arrays and shared in pending and shared not in s.targets:
+                pending.discard(shared)
+                note = note or f"`{shared}` is shared at line {s.line} before any check: changes are not followed"
         if not s.commented:
             # `a[i] := v` after the call: what a later check says is no longer the call's output
             for name in s.changes:
                 if name in pending:
                     pending.discard(name)
                     note = note or f"`{name}` is changed at line {s.line} before any check"
+            stored = [_plain_var(s.text.split(":=", 1)[-1])] if s.changes else []
+            if re.match(r"new\s+[A-Za-z_][\w.]*\s*(<[^>]*>)?\s*\(", s.expr.strip()):
+                stored += sorted(scan.mentions[j])  # handed to a constructor
+            for kept in [n for n in stored if n in arrays and n in pending]:
+                pending.discard(kept)
+                note = note or f"`{kept}` is stored at line {s.line} before any check: changes are not followed"
             # an array handed to another method may be changed by it (a check helper compares, it is read below)
             callee = s.call
             if (callee is not None and j not in scan.calls and not is_equality_helper(callee.name)
@@ -453,7 +475,7 @@ def _find_expectations(
                                         "which may change it")
         if s.cond and any(name in pending for name in scan.mentions[j]):
             # a check under `if`/`while`/`match` may not run, and says nothing of this call otherwise
-            note = note or f"the check at line {s.line} is inside `{s.cond}`: whether it runs is not followed"
+            note = note or f"the check at line {s.line} is {under(s.cond)}: whether it runs is not followed"
             return
         if s.kind is StmtKind.EXPECTED_COMMENT:
             # a value without a variable: it belongs to the nearest call before it
@@ -473,7 +495,8 @@ def _find_expectations(
             for side, other in ((a, b), (b, a)):
                 name = _plain_var(side)
                 if name is not None and name in pending:
-                    whole = side.strip() == name
+                    # `r == a` names the array itself; a helper (`arrayEquals(r, a)`) compares contents
+                    whole = side.strip() == name and "equals(" not in s.text.lower()
                     if s.commented:
                         commented.setdefault(name, _Expectation(other, s.line, j, s.problem, whole))
                     else:

@@ -58,6 +58,11 @@ _LITERAL_WORDS = frozenset(
 )
 # Statements whose `{` opens a block rather than a set display.
 _BLOCK_HEADS = frozenset({"if", "else", "while", "for", "forall", "match", "case", "calc", "label"})
+# A statement that jumps: the code after it in its block (and the blocks around) may not run.
+_JUMPS = frozenset({"return", "break", "continue"})
+# Keywords after which a `{` starts an operand (a set display), not a body.
+_EXPECTING_OPERAND = frozenset({"in", "invariant", "decreases", "modifies", "reads", "requires", "ensures", "then",
+                                "else", "case", "if", "while", "forall", "match", "label"})
 _MAX_SHOWN = 60
 _MISSING_SEMICOLON = "missing `;`"
 
@@ -85,17 +90,37 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
     cur: list[Token] = []
     opened: list[Token] = []  # brackets open in the current statement
     blocks: list[tuple[int, str]] = []  # the blocks open: number and heading keyword ("" for a plain block)
+    # per level (the method's, then each open block's): why the rest of it may not run as written ("" when it
+    # does): after a `return`, `break` or `continue`, and after a `match` or `case` written without braces
+    tails: list[str] = [""]
     count = [0]
 
     def placed(stmt: Stmt) -> Stmt:
-        cond = next((head for _, head in reversed(blocks) if head), "")
+        cond = next((head for _, head in reversed(blocks) if head), "") or next((w for w in reversed(tails) if w), "")
         return replace(stmt, scope=tuple(n for n, _ in blocks), cond=cond)
 
     def flush(problem: str = "") -> None:
         if cur:
             out.append(placed(_statement(cur, source, problem=problem)))
+            first = cur[0].text
+            if first in _JUMPS:
+                tails[:] = [t or f"after `{first}`" for t in tails]  # the rest of every enclosing block
+            elif first == "match" or any(tok.text == "case" for tok in cur):
+                tails[-1] = tails[-1] or "match"
             cur.clear()
         opened.clear()
+
+    def body_brace() -> bool:
+        """Whether a `{` ends the heading in `cur` (an `if`, `while`, ...) and opens its body, rather than a set
+        display or a block inside its condition: it follows a heading keyword alone, or a complete operand."""
+        if not cur or cur[0].text not in _BLOCK_HEADS or len(cur) == 1:
+            return bool(not cur or len(cur) == 1)
+        prev = cur[-1]
+        if prev.kind in (TokKind.NUMBER, TokKind.STRING, TokKind.CHAR):
+            return True
+        if prev.kind is TokKind.IDENT:
+            return prev.text not in _EXPECTING_OPERAND
+        return prev.text in (")", "]", "}") or (prev.text == "|" and sum(x.text == "|" for x in cur) % 2 == 0)
 
     for tok in tokens:
         if tok.kind is TokKind.COMMENT:
@@ -111,16 +136,22 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
             if tok.text == ";":
                 flush()
                 continue
-            if tok.text == "{" and (not cur or cur[0].text in _BLOCK_HEADS):
+            if tok.text == "{" and body_brace():
                 # a block such as `if c { .. }`: its header is no test statement, its body is read
                 count[0] += 1
                 blocks.append((count[0], cur[0].text if cur else ""))
+                tails.append("")
+                if cur and cur[0].text == "if" and len(cur) > 1 and cur[1].text == "case":
+                    tails[-1] = "if case"
                 cur.clear()
                 continue
             if tok.text == "}":
                 flush(_MISSING_SEMICOLON)
                 if blocks:
                     blocks.pop()
+                    ended = tails.pop()
+                    if ended.startswith("after"):  # a jump inside a block: the code after the block may not run
+                        tails[-1] = tails[-1] or ended
                 continue
         if tok.kind is TokKind.IDENT and not opened and tok.text in _STARTERS and cur:
             flush(_MISSING_SEMICOLON)
@@ -175,19 +206,32 @@ def _statement(toks: Sequence[Token], source: str, problem: str = "", commented:
     return base
 
 
+def under(cond: str) -> str:
+    """`inside `if`` or `after `return``: where a statement is, for messages (see Stmt.cond)."""
+    return cond if cond.startswith("after ") else f"inside `{cond}`"
+
+
 def _changed_in_part(toks: Sequence[Token]) -> tuple[str, ...]:
-    """The variables an assignment changes other than as whole targets: `a[i] := v` and `o.f := v` change `a` and
-    `o`; `case 1 => x := 4` changes `x` (the readers do not follow a `match`)."""
-    at = _top_level_index(toks, ":=")
+    """The variables a statement changes other than as whole targets of `:=`: `a[i] := v` and `o.f := v` change
+    `a` and `o`; `case 1 => x := 4` changes `x` (the readers do not follow a `match`); `x :| P` and `modify a`
+    change what they name, to values the readers do not follow."""
+    if toks and toks[0].text == "modify":
+        return tuple(dict.fromkeys(t.text for t in toks[1:] if t.kind is TokKind.IDENT))
+    such_that = _top_level_index(toks, ":|")
+    at = such_that if such_that >= 0 else _top_level_index(toks, ":=")
     if at < 0:
         return ()
     lhs = list(toks[:at])
     arrows = [i for i, t in enumerate(lhs) if t.text == "=>"]
     if arrows:
         lhs = lhs[arrows[-1] + 1 :]
+    if lhs and lhs[0].text == "var":
+        if such_that < 0:
+            return ()  # `var x: T := e` declares its targets (a VAR statement's own)
+        lhs = lhs[1:]
     names = []
     for part in split_top(lhs, ",", angle=True):
-        if part and part[0].kind is TokKind.IDENT and part[0].text != "var" and (len(part) > 1 or arrows):
+        if part and part[0].kind is TokKind.IDENT and (len(part) > 1 or arrows or such_that >= 0):
             names.append(part[0].text)
     return tuple(names)
 
