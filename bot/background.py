@@ -224,6 +224,11 @@ def background_status(method: Decl, files: Sequence[DafnyFile], report: CheckRep
     return BackgroundStatus.VERIFIED, ""
 
 
+def ill_formed(method: Decl, report: CheckReport) -> str:
+    """The failures of the method's own well-formedness check (its clauses), when the report has them."""
+    return "; ".join(why for why in _entries(report, method) if why)
+
+
 def trusted_statements(method: Decl, files: Sequence[DafnyFile], report: CheckReport) -> tuple[Axiom, ...]:
     """Statements Dafny takes on trust that it warned of (a loop or `forall` without a body) in the proofs the
     method's spec reaches, as axioms; lines of the spec file only (the checked text's first part)."""

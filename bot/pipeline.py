@@ -29,6 +29,7 @@ from bot.background import (
     BACKGROUND_NAME,
     axioms,
     background_status,
+    ill_formed,
     may_trust_statements,
     reached,
     read_check,
@@ -653,8 +654,9 @@ def score_methods(
         if not job.cases and not job.problems and not note:
             note = "no test cases found"
         problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
-        status, message, trusted = _background(job, checks.get(backgrounds[id(job.file)])
-                                                if id(job.file) in backgrounds else None, bool(row))
+        check = checks.get(backgrounds[id(job.file)]) if id(job.file) in backgrounds else None
+        status, message, trusted = _background(job, check, bool(row))
+        cases = _ill_formed(job, check, cases)
         scores.append(
             method_score(
                 job.display_path or job.file.path,
@@ -685,6 +687,9 @@ def _background_checks(jobs: Sequence[MethodJob], dialect: Dialect) -> dict[int,
     names: dict[int, set[str]] = {}
     for job in jobs:
         names.setdefault(id(job.file), set()).update(d.name for _, d in reached(job.method, _files(job)))
+    for job in jobs:  # where there is a check anyway, it also says whether each spec is well-formed
+        if names.get(id(job.file)):
+            names[id(job.file)].add(job.method.name)
     found: dict[int, Program] = {}
     for job in jobs:
         key = id(job.file)
@@ -695,6 +700,16 @@ def _background_checks(jobs: Sequence[MethodJob], dialect: Dialect) -> dict[int,
                 continue  # its prelude failed the same way: nothing is scored
             found[key] = Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=tuple(sorted(names[key])))
     return found
+
+
+def _ill_formed(job: MethodJob, check: Result | None, cases: list[CaseResult]) -> list[CaseResult]:
+    """The unknown cases of a spec the background check found not well-formed (a helper called outside its
+    `requires`, an index out of range), with that failure and its line: the likely reason nothing was proved."""
+    why = ill_formed(job.method, read_check(check.message)) if check is not None else ""
+    if not why:
+        return cases
+    said = f"the spec itself is not well-formed: {why}"
+    return [replace(c, message=join_notes(c.message, said)) if c.status is CaseStatus.UNKNOWN else c for c in cases]
 
 
 def _background(

@@ -388,3 +388,15 @@ def test_a_false_helper_in_an_included_file_is_named_with_its_file(dafny_command
     m = method(report, "Twice")
     assert m["background"]["status"] == "failed"
     assert "Dbl: helpers.dfy line 1: postcondition violation" in m["background"]["message"]
+
+
+@pytest.mark.dafny
+def test_an_ill_formed_spec_says_why_nothing_was_proved(dafny_command: str, tmp_path: Path) -> None:
+    text = ("function Half(n: int): int\n  requires n % 2 == 0\n{ n / 2 }\n\n"
+            "method HalfOf(n: int) returns (r: int)\n  ensures r == Half(n)\n{ r := n / 2; }\n\n"
+            "method HalfOfTest()\n{\n  var r := HalfOf(3);\n  expect r == 1;\n}\n")
+    m = method(score(tmp_path, "half.dfy", text), "HalfOf")
+    (case,) = m["cases"]
+    # `Half(3)` is outside its `requires`: the spec is not well-formed there, and the case says so, with the line
+    assert case["status"] == "unknown" and "the spec itself is not well-formed: line 6:" in case["message"]
+    assert m["background"]["status"] == "verified"  # the helper itself is fine
