@@ -622,13 +622,18 @@ def score_methods(
             except (ValueError, HarnessError) as e:
                 prelude_errors[key] = str(e)
 
+    # each spec file with the files it includes, read once per run
+    files: dict[int, list[DafnyFile]] = {}
+    for job in jobs:
+        if id(job.file) not in files:
+            files[id(job.file)] = _files(job)
     runs: list[list[_CaseRun]] = []
     for job in jobs:
         prelude = preludes.get(id(job.file))
-        guarded = bool(axioms(job.method, _files(job))) or may_trust_statements(job.method, _files(job))
+        guarded = bool(axioms(job.method, files[id(job.file)])) or may_trust_statements(job.method, files[id(job.file)])
         runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded) for c in job.cases])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
-    backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect)
+    backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, files)
     checked = list(dict.fromkeys(backgrounds.values()))
     checks: dict[Program, Result] = {}
     # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
@@ -655,7 +660,7 @@ def score_methods(
             note = "no test cases found"
         problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
         check = checks.get(backgrounds[id(job.file)]) if id(job.file) in backgrounds else None
-        status, message, trusted = _background(job, check, bool(row))
+        status, message, trusted = _background(job, files[id(job.file)], check, bool(row))
         cases = _ill_formed(job, check, cases)
         scores.append(
             method_score(
@@ -681,12 +686,14 @@ def _files(job: MethodJob) -> list[DafnyFile]:
         return [job.file]  # the prelude failed the same way: nothing is scored
 
 
-def _background_checks(jobs: Sequence[MethodJob], dialect: Dialect) -> dict[int, Program]:
+def _background_checks(
+    jobs: Sequence[MethodJob], dialect: Dialect, files: dict[int, list[DafnyFile]]
+) -> dict[int, Program]:
     """Per spec file (by id), the program that verifies the helpers its methods' specs reach, with their bodies
     and proofs; none for a file whose specs reach no helper."""
     names: dict[int, set[str]] = {}
     for job in jobs:
-        names.setdefault(id(job.file), set()).update(d.name for _, d in reached(job.method, _files(job)))
+        names.setdefault(id(job.file), set()).update(d.name for _, d in reached(job.method, files[id(job.file)]))
     for job in jobs:  # where there is a check anyway, it also says whether each spec is well-formed
         if names.get(id(job.file)):
             names[id(job.file)].add(job.method.name)
@@ -713,11 +720,10 @@ def _ill_formed(job: MethodJob, check: Result | None, cases: list[CaseResult]) -
 
 
 def _background(
-    job: MethodJob, check: Result | None, scored: bool
+    job: MethodJob, files: list[DafnyFile], check: Result | None, scored: bool
 ) -> tuple[BackgroundStatus | None, str, tuple[Axiom, ...]]:
     """The method's background: whether what its spec reaches verifies (None: not checked, nothing was scored),
     the failing declarations or why it is not known, and the trusted axioms its verdicts are relative to."""
-    files = _files(job)
     trusted = axioms(job.method, files)
     status: BackgroundStatus | None = None
     message = ""
