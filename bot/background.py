@@ -136,11 +136,37 @@ def _trusted(file: DafnyFile, d: Decl) -> list[Axiom]:
     return found
 
 
+_DECLARATION_WORDS = frozenset({"function", "predicate", "method", "lemma", "const", "class", "datatype",
+                                "codatatype", "module", "type", "newtype", "trait", "iterator", "ghost", "static",
+                                "twostate", "least", "greatest", "inductive", "copredicate", "colemma", "import"})
+
+
+def _trusting_constants(file: DafnyFile) -> list[Axiom]:
+    """Constants whose initializer holds an `assume` (`const K := assume false; 5`): the parser keeps no
+    declaration for a constant, so they are found here, by their tokens."""
+    tokens = _tokens(file.source)
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok.text != "const" or i + 1 >= len(tokens) or tokens[i + 1].kind is not TokKind.IDENT:
+            continue
+        j = i + 2
+        while j < len(tokens) and tokens[j].text not in _DECLARATION_WORDS and tokens[j].text != "}":
+            if tokens[j].text == "assume":
+                out.append(Axiom(tokens[i + 1].text, tok.line, file.path, "`assume` in its initializer"))
+                break
+            j += 1
+    return out
+
+
 def axioms(method: Decl, files: Sequence[DafnyFile]) -> tuple[Axiom, ...]:
     """What `method`'s verdicts rest on without a check: its own spec's `assume`s and its helpers' axioms."""
     found = _trusted(files[0], method)
-    for f, d in reached(method, files):
+    pairs = reached(method, files)
+    for f, d in pairs:
         found += _trusted(f, d)
+    mentioned = {n for _, n in _names(_spec_text(files[0], method))}
+    mentioned |= {n for f, d in pairs for _, n in _names(_whole_text(f, d))}
+    found += [a for f in files for a in _trusting_constants(f) if a.name in mentioned]
     unique = dict.fromkeys(found)
     return tuple(sorted(unique, key=lambda a: (a.file != files[0].path, a.file, a.line, a.name, a.why)))
 

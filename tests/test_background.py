@@ -400,3 +400,12 @@ def test_an_ill_formed_spec_says_why_nothing_was_proved(dafny_command: str, tmp_
     # `Half(3)` is outside its `requires`: the spec is not well-formed there, and the case says so, with the line
     assert case["status"] == "unknown" and "the spec itself is not well-formed: line 6:" in case["message"]
     assert m["background"]["status"] == "verified"  # the helper itself is fine
+
+
+def test_a_constant_whose_initializer_assumes_is_an_axiom_when_reached() -> None:
+    text = ("const K: int := assume false; 5\nconst J: int := assume false; 6\n"
+            "function F(x: int): int { x + K }\n"
+            "method M(x: int) returns (r: int)\n  ensures r == F(x)\n")
+    f = parse_file(text, "s.dfy")
+    # K is reached through F; J is named by nothing the spec reaches
+    assert axioms(f.find("M"), [f]) == (Axiom("K", 1, "s.dfy", "`assume` in its initializer"),)  # type: ignore[arg-type]
