@@ -141,18 +141,26 @@ _DECLARATION_WORDS = frozenset({"function", "predicate", "method", "lemma", "con
                                 "twostate", "least", "greatest", "inductive", "copredicate", "colemma", "import"})
 
 
-def _trusting_constants(file: DafnyFile) -> list[Axiom]:
-    """Constants whose initializer holds an `assume` (`const K := assume false; 5`): the parser keeps no
-    declaration for a constant, so they are found here, by their tokens."""
+def _trusting_declarations(file: DafnyFile) -> list[Axiom]:
+    """Constants whose initializer holds an `assume` (`const K := assume false; 5`), and types declared
+    `witness *` (Dafny does not check that they have values: a value of an empty one proves anything). The parser
+    keeps no declaration for either, so they are found here, by their tokens."""
     tokens = _tokens(file.source)
     out = []
     for i, tok in enumerate(tokens):
-        if tok.text != "const" or i + 1 >= len(tokens) or tokens[i + 1].kind is not TokKind.IDENT:
+        if tok.text not in ("const", "type", "newtype") or i + 1 >= len(tokens):
+            continue
+        if tokens[i + 1].kind is not TokKind.IDENT:
             continue
         j = i + 2
         while j < len(tokens) and tokens[j].text not in _DECLARATION_WORDS and tokens[j].text != "}":
-            if tokens[j].text == "assume":
+            if tok.text == "const" and tokens[j].text == "assume":
                 out.append(Axiom(tokens[i + 1].text, tok.line, file.path, "`assume` in its initializer"))
+                break
+            unchecked = tokens[j].text == "witness" and j + 1 < len(tokens) and tokens[j + 1].text == "*"
+            if tok.text != "const" and unchecked:
+                out.append(Axiom(tokens[i + 1].text, tok.line, file.path, "`witness *`: whether it has values is "
+                                                                          "not checked"))
                 break
             j += 1
     return out
@@ -166,7 +174,7 @@ def axioms(method: Decl, files: Sequence[DafnyFile]) -> tuple[Axiom, ...]:
         found += _trusted(f, d)
     mentioned = {n for _, n in _names(_spec_text(files[0], method))}
     mentioned |= {n for f, d in pairs for _, n in _names(_whole_text(f, d))}
-    found += [a for f in files for a in _trusting_constants(f) if a.name in mentioned]
+    found += [a for f in files for a in _trusting_declarations(f) if a.name in mentioned]
     unique = dict.fromkeys(found)
     return tuple(sorted(unique, key=lambda a: (a.file != files[0].path, a.file, a.line, a.name, a.why)))
 

@@ -409,3 +409,11 @@ def test_a_constant_whose_initializer_assumes_is_an_axiom_when_reached() -> None
     f = parse_file(text, "s.dfy")
     # K is reached through F; J is named by nothing the spec reaches
     assert axioms(f.find("M"), [f]) == (Axiom("K", 1, "s.dfy", "`assume` in its initializer"),)  # type: ignore[arg-type]
+
+
+def test_a_type_declared_witness_star_is_an_axiom_when_named() -> None:
+    # Dafny 4 syntax (2.3 does not parse it): a value of an empty type proves anything
+    text = "type Empty = x: int | false witness *\nmethod M(e: Empty) returns (r: int)\n  ensures r == 1\n"
+    f = parse_file(text, "s.dfy")
+    (axiom,) = axioms(f.find("M"), [f])  # type: ignore[arg-type]
+    assert (axiom.name, axiom.line, axiom.why) == ("Empty", 1, "`witness *`: whether it has values is not checked")
