@@ -21,7 +21,7 @@ from pathlib import Path
 from bot.candidates import real_candidates
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect, to_dialect
-from bot.dafny.lexer import LexError, Token, TokKind, significant, tokenize
+from bot.dafny.lexer import LexError, Token, TokKind, matching_close, significant, tokenize
 from bot.dafny.types import (
     ArrayT,
     CharT,
@@ -319,6 +319,42 @@ def _bound_names(tokens: Sequence[Token]) -> set[str]:
     return bound
 
 
+def _class_constants(file: DafnyFile, method: Decl) -> set[str]:
+    """The constants (`const K`, `static const K`) declared in the body of the class or trait holding `method`."""
+    try:
+        tokens = significant(tokenize(file.source))
+    except LexError:
+        return set()
+    for i, tok in enumerate(tokens):
+        if tok.start > method.start:
+            break
+        if tok.text not in ("class", "trait"):
+            continue
+        opening = next((j for j in range(i + 1, len(tokens)) if tokens[j].text == "{"), -1)
+        closing = matching_close(tokens, opening) if opening >= 0 else -1
+        if opening < 0 or closing < 0 or not tokens[opening].start < method.start < tokens[closing].start:
+            continue
+        # the innermost class around the method: its own constants, not those of a class nested in it
+        inner = _class_constants_between(tokens, opening, closing)
+        if inner is not None:
+            return inner
+    return set()
+
+
+def _class_constants_between(tokens: Sequence[Token], opening: int, closing: int) -> set[str] | None:
+    names: set[str] = set()
+    depth = 0
+    for j in range(opening + 1, closing):
+        text = tokens[j].text
+        if text in ("{", "{:"):
+            depth += 1
+        elif text == "}":
+            depth -= 1
+        elif depth == 0 and text == "const" and j + 1 < closing and tokens[j + 1].kind is TokKind.IDENT:
+            names.add(tokens[j + 1].text)
+    return names
+
+
 def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
     """The method with its clauses written so that they mean at top level (or in its modules, which the harness
     opens) what they mean in its class or trait: a name of a member of that class is qualified (`C.Inc`), so a
@@ -329,24 +365,13 @@ def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
     cls = method.container.split(".")[-1].split()[-1]
     members = {d.name for d in file.decls if d.container == method.container and d is not method}
     own = {p.name for p in (*method.params, *method.returns)}
-    # constants are no declarations the parser keeps: where one is declared is not known here
-    try:
-        tokens = significant(tokenize(file.source))
-    except LexError:
-        tokens = []
-    constants = {b.text for a, b in zip(tokens, tokens[1:], strict=False)
-                 if a.text == "const" and b.kind is TokKind.IDENT} - own
+    members |= _class_constants(file, method) - own  # the parser keeps no declaration for a constant
     clauses = []
     for c in method.clauses:
         try:
             toks = significant(tokenize(c.text))
         except LexError as e:
             raise HarnessError(f"cannot read the clause `{c.text}`: {e}") from e
-        unsure = {tok.text for i, tok in enumerate(toks) if tok.text in constants
-                  and not (i > 0 and toks[i - 1].text == ".")}
-        if unsure:
-            raise UnsupportedType(f"`{sorted(unsure)[0]}` in `{c.kind} {c.text}` is a constant: whether {cls}'s or "
-                                  "another scope's is meant is not followed for a member of a class")
         clash = _bound_names(toks) & members
         if clash:
             raise UnsupportedType(f"`{sorted(clash)[0]}` names both a member of {cls} and a variable of the clause "

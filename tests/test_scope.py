@@ -19,6 +19,12 @@ class C {
   {
     r := x + 1;
   }
+  static const K: int := 5
+  static method AddK(x: int) returns (r: int)
+    ensures r == x + K
+  {
+    r := x + 5;
+  }
   static method Shadowed(x: int) returns (r: int)
     ensures forall Inc :: Inc == x ==> r == Inc + 1
   {
@@ -27,6 +33,16 @@ class C {
 }
 
 function Inc(x: int): int { x + 2 }
+const K: int := 100
+const Limit: int := 7
+
+class D {
+  static method Cap(x: int) returns (r: int)
+    ensures r == if x > Limit then Limit else x
+  {
+    r := if x > 7 then 7 else x;
+  }
+}
 
 method Add1Test()
 {
@@ -34,6 +50,10 @@ method Add1Test()
   expect r == 2;
   var s := C.Shadowed(1);
   expect s == 2;
+  var k := C.AddK(1);
+  expect k == 6;
+  var c := D.Cap(9);
+  expect c == 7;
 }
 """
 
@@ -46,6 +66,9 @@ def test_a_class_members_spec_means_its_own_members(dafny_command: str, tmp_path
     assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "k")]) == 0
     methods = {m["method"]: m for m in json.loads(out.read_text())["methods"]}
     assert methods["C.Add1"]["correctness"] == 1.0 and methods["C.Add1"]["completeness"] == 1.0
+    # a constant of the class is the class's (the top-level `K` is 100); one the class does not declare is the
+    # top level's
+    assert methods["C.AddK"]["correctness"] == 1.0 and methods["D.Cap"]["correctness"] == 1.0
     # a member's name bound by the clause itself cannot be qualified safely: said, not guessed
     (case,) = methods["C.Shadowed"]["cases"]
     assert case["status"] == "unsupported" and "names both a member of C" in case["message"]
