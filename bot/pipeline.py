@@ -628,9 +628,11 @@ def score_methods(
         if id(job.file) not in files:
             files[id(job.file)] = _files(job)
     runs: list[list[_CaseRun]] = []
+    trusted: dict[int, tuple[Axiom, ...]] = {}  # per job: what its verdicts rest on unchecked, from the source
     for job in jobs:
         prelude = preludes.get(id(job.file))
-        guarded = bool(axioms(job.method, files[id(job.file)])) or may_trust_statements(job.method, files[id(job.file)])
+        trusted[id(job)] = axioms(job.method, files[id(job.file)])
+        guarded = bool(trusted[id(job)]) or may_trust_statements(job.method, files[id(job.file)])
         runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded) for c in job.cases])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
     backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, files)
@@ -660,7 +662,7 @@ def score_methods(
             note = "no test cases found"
         problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
         check = checks.get(backgrounds[id(job.file)]) if id(job.file) in backgrounds else None
-        status, message, trusted = _background(job, files[id(job.file)], check, bool(row))
+        status, message, rests_on = _background(job, files[id(job.file)], trusted[id(job)], check, bool(row))
         cases = _ill_formed(job, check, cases)
         scores.append(
             method_score(
@@ -672,7 +674,7 @@ def score_methods(
                 note,
                 status,
                 message,
-                trusted,
+                rests_on,
             )
         )
     return scores
@@ -720,11 +722,11 @@ def _ill_formed(job: MethodJob, check: Result | None, cases: list[CaseResult]) -
 
 
 def _background(
-    job: MethodJob, files: list[DafnyFile], check: Result | None, scored: bool
+    job: MethodJob, files: list[DafnyFile], trusted: tuple[Axiom, ...], check: Result | None, scored: bool
 ) -> tuple[BackgroundStatus | None, str, tuple[Axiom, ...]]:
     """The method's background: whether what its spec reaches verifies (None: not checked, nothing was scored),
-    the failing declarations or why it is not known, and the trusted axioms its verdicts are relative to."""
-    trusted = axioms(job.method, files)
+    the failing declarations or why it is not known, and the trusted axioms its verdicts are relative to (those
+    of the source, `trusted`, and the statements the check warned of)."""
     status: BackgroundStatus | None = None
     message = ""
     if scored and check is None:

@@ -43,7 +43,6 @@ from bot.verifier.output import (
     _BoogieMethod,
     _crash,
     _describe,
-    _diagnostics,
     _Layout,
     _parse_boogie_xml,
     _run_batch,
@@ -56,6 +55,7 @@ from bot.verifier.output import (
     filter_noise,
     mangle,
     mangle_name,
+    ran_to_end,
     whole_file_result,
 )
 from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _run, _wall_limit
@@ -181,13 +181,9 @@ class Dafny2Backend:
                 f"line {line}: {text}" + "".join(f" (related location: line {r})" for r in rel)
                 for line, text, rel in m.errors)
             concluded.append((boogie_declaration(m.full), why))
-        finished = run.returncode in (0, 4) and not run.killed and not run.start_error
-        if not concluded and not finished:
+        if not concluded and not ran_to_end(run):
             return self._results(layout, names, run, report, time_limit, wall)
-        output = filter_noise(run.output)
-        warnings = [f"warning line {d.line}: {d.text}" for d in _diagnostics(output) if d.kind == "Warning"]
-        seconds = sum(m.seconds for m in methods)
-        return dict.fromkeys(names, whole_file_result(concluded, finished, seconds, warnings))
+        return dict.fromkeys(names, whole_file_result(concluded, run, sum(m.seconds for m in methods)))
 
     @staticmethod
     def _conclusion(layout: _Layout, name: str, method: _BoogieMethod, time_limit: int) -> Result:

@@ -45,6 +45,7 @@ from bot.verifier.output import (
     _timeout_message,
     filter_noise,
     mangle,
+    ran_to_end,
     whole_file_result,
 )
 from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _wall_limit
@@ -245,12 +246,10 @@ class Dafny4Backend:
             why = (errors or "verification failed") if "errors" in outcomes else (
                 "" if outcomes <= {"correct"} else None)
             concluded.append((symbol, why))
-        finished = run.returncode in (0, 4) and not run.killed and not run.start_error
-        if not concluded and not finished:
+        if not concluded and not ran_to_end(run):
             return self._results(layout, names, run, log, time_limit, wall)
-        warnings = [f"warning line {d.line}: {d.text}" for d in _diagnostics(output) if d.kind == "Warning"]
         seconds = sum(sec for found in scopes.values() for _, sec in found)
-        return dict.fromkeys(names, whole_file_result(concluded, finished, seconds, warnings))
+        return dict.fromkeys(names, whole_file_result(concluded, run, seconds))
 
     @staticmethod
     def _conclusion(scopes: Sequence[tuple[str, float]], details: Sequence[str], time_limit: int) -> Result:

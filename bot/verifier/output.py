@@ -154,18 +154,25 @@ def _run_failure(names: Sequence[str], run: _Run, wall: float) -> dict[str, Resu
 
 
 
-def whole_file_result(
-    concluded: Sequence[tuple[str, str | None]], finished: bool, seconds: float, warnings: Sequence[str] = ()
-) -> Result:
+def ran_to_end(run: _Run) -> bool:
+    """The run ended by itself with a report of what it verified (not killed, not crashed, no resolution error)."""
+    return run.returncode in (0, 4) and not run.killed and not run.start_error
+
+
+def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: _Run, seconds: float) -> Result:
     """One result for a background check: every procedure the run reported, by declaration.
 
     `concluded` holds (qualified declaration name, "" when proved, else the failure) for each reported check;
     one line each in the message, `check NAME: ok`, `check NAME: failed: MESSAGE` or `check NAME: not concluded`
     (bot/pipeline.py reads them with CHECK_LINE; Dafny 2.3 reports no procedure for a declaration with nothing to
     prove, such as a function without `ensures` whose body is a plain expression), then `check-run: finished` when
-    the run ended by itself. `warnings` (e.g. a loop without a body, which Dafny takes on trust) follow as they
-    are. Proved failures make it REFUTED; else a run that did not finish, or a check not concluded, a TIMEOUT.
+    the run ended by itself (`ran_to_end`). The run's warnings (e.g. a loop without a body, which Dafny takes on
+    trust) follow as `warning line N: TEXT`. Proved failures make it REFUTED; else a run that did not finish, or a
+    check not concluded, a TIMEOUT.
     """
+    finished = ran_to_end(run)
+    warnings = [f"warning line {d.line}: {d.text}" for d in _diagnostics(filter_noise(run.output))
+                if d.kind == "Warning"]
     lines = [f"check {name}: " + ("ok" if why == "" else "not concluded" if why is None else f"failed: {why}")
              for name, why in concluded]
     message = "\n".join([*lines, *([RUN_FINISHED] if finished else []), *warnings])
