@@ -54,7 +54,6 @@ from bot.verifier.output import (
     boogie_declaration,
     filter_noise,
     mangle,
-    mangle_name,
     ran_to_end,
     whole_file_result,
 )
@@ -91,7 +90,7 @@ class Dafny2Backend:
         argv = [*self.info.command, *_FLAGS, f"/timeLimit:{time_limit}"]
         argv += [f"/proc:Impl$$*.__default.{mangle(name)}" for name in names]
         # each declaration's procedures, and a co-lemma's or inductive lemma's prefix lemma (`L#`)
-        argv += [f"/proc:*$$*.{mangle_name(n)}" for name in checks for n in (name, name + "#")]
+        argv += [f"/proc:*$$*.{mangle(n)}" for name in checks for n in (name, name + "#")]
         if self.z3_path:
             argv.append(f"/z3exe:{self.z3_path}")
         if model_name is not None:

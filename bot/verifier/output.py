@@ -183,12 +183,6 @@ def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: _Run, se
     return Result(Outcome.VERIFIED, message, seconds)
 
 
-def mangle_name(name: str) -> str:
-    """Dafny 2's Boogie spelling of a declaration's name (measured: `_` doubled, `'` as `_k`, `?` as `_q`, and a
-    prefix lemma's `#` as `_h`)."""
-    return name.replace("_", "__").replace("'", "_k").replace("?", "_q").replace("#", "_h")
-
-
 def boogie_declaration(full: str) -> str:
     """`CheckWellformed$$A.__default.F_k` -> `A.F'`: the qualified Dafny name of a Boogie procedure's declaration
     (top-level scope and default classes dropped, like `Decl.qualified`)."""
@@ -298,8 +292,9 @@ def _float(text: str | None) -> float:
 
 
 def mangle(name: str) -> str:
-    """Dafny 2's Boogie spelling of an identifier: underscores doubled (measured)."""
-    return name.replace("_", "__")
+    """Dafny 2's Boogie spelling of an identifier (measured): `_` doubled, `'` as `_k`, `?` as `_q`, and a prefix
+    lemma's `#` as `_h` (harness names have underscores only)."""
+    return name.replace("_", "__").replace("'", "_k").replace("?", "_q").replace("#", "_h")
 
 
 def _refuse_includes(layout: _Layout, names: Sequence[str]) -> dict[str, Result] | None:
