@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -63,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="score the tested methods of Dafny files")
     score.add_argument("paths", nargs="+", metavar="PATH.dfy")
     score.add_argument(
-        "--tests", default=None, help="test file (.dfy, .toml or MBPP .json); default: discovered"
+        "--tests", default=None,
+        help="test file (.dfy, .toml or MBPP .json) that replaces discovery, or a glob (quoted, e.g. 'tests/*.dfy') "
+             "whose files are read besides, each for the specs whose methods it tests; default: discovered"
     )
     score.add_argument("--method", default=None, help="score only this method")
     score.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -103,15 +106,28 @@ def output_file(path: str) -> Path:
     return out
 
 
+def test_files(tests: str | None) -> TestFiles:
+    """What `--tests` names: one test file that replaces discovery, or a glob whose files are read as well, each
+    for the specs whose methods it tests (raises UsageError)."""
+    if tests is None:
+        return TestFiles()
+    if glob.has_magic(tests):
+        found = tuple(sorted(p for p in glob.glob(tests, recursive=True) if Path(p).is_file()))
+        if not found:
+            raise UsageError(f"--tests {tests}: the glob matches no file")
+        return TestFiles(extra=found)
+    if Path(tests).exists() and not Path(tests).is_file():
+        raise UsageError(f"{tests}: not a regular file (a folder, FIFO or device); give the test file itself")
+    if not Path(tests).is_file():
+        raise UsageError(f"{tests}: no such test file (give a .dfy, .toml or MBPP .json file)")
+    return TestFiles(only=tests)
+
+
 def cmd_score(args: argparse.Namespace) -> int:
-    if args.tests is not None and Path(args.tests).exists() and not Path(args.tests).is_file():
-        raise UsageError(f"{args.tests}: not a regular file (a folder, FIFO or device); give the test file itself")
-    if args.tests is not None and not Path(args.tests).is_file():
-        raise UsageError(f"{args.tests}: no such test file (give a .dfy, .toml or MBPP .json file)")
+    tests = test_files(args.tests)
     output = output_file(args.output) if args.output else None
     # files given on the command line are the user's own: anywhere, not confined to the current folder
-    built = build_jobs(Path("."), args.paths, TestFiles(only=args.tests),
-                       None if args.method is None else [args.method], confine=False)
+    built = build_jobs(Path("."), args.paths, tests, None if args.method is None else [args.method], confine=False)
     if not built.jobs and built.errors and len(built.errors) >= len(args.paths):
         raise UsageError("\n".join(built.errors))
     for problem in built.problems:

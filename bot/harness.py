@@ -528,17 +528,20 @@ class CaseHarness:
         )
         return Planned(prog, kind, self.case, mutant, goal, clause, hints, goals, limits)
 
-    def precondition(self, goal: Goal) -> Planned | None:
-        """Do the inputs satisfy `requires` (ACCEPT), or violate it (REJECT)? None without requires."""
+    def precondition(self, goal: Goal, clause: int | None = None) -> Planned | None:
+        """Do the inputs satisfy `requires` (ACCEPT), or violate it (REJECT; with `clause`, that `requires` clause
+        alone: which one rejects the inputs)? None without requires."""
         if not self.req_texts:
             return None
-        help = self._help(self.req_texts, dict(self.inputs))
-        claim = _conj(self.req_texts)
+        texts = self.req_texts if clause is None else [self.req_texts[clause]]
+        help = self._help(texts, dict(self.inputs))
+        claim = _conj(texts)
         accepting = goal is Goal.ACCEPT
         ensures = f"  ensures {help.claim(claim if accepting else f'!({claim})', accepting)}"
         header = _signature(self.method, "@NAME@", False)
         body = [*self.assume, *help.body(accepting)]
-        return self._planned(ProgramKind.PRECONDITION, goal, header, [(ensures, _GOAL)], body, limits=help.limits)
+        return self._planned(ProgramKind.PRECONDITION, goal, header, [(ensures, _GOAL)], body, clause=clause,
+                             limits=help.limits)
 
     def vacuity(self) -> Planned:
         header = _signature(self.method, "@NAME@", False)

@@ -198,6 +198,7 @@ class _Stage(Enum):
     CLAUSES = "clauses"  # acceptance timed out: each ensures clause alone (all proved: accepted)
     REJECT = "reject"  # acceptance not proved: is the rejection? (and within tolerance?)
     CLAUSE = "clause"  # rejection proved: which ensures clause rejects the output
+    PRE_CLAUSE = "pre-clause"  # violation of `requires` proved: which requires clause rejects the inputs
     PIN = "pin"  # the pin check first: when proved, it rejects every mutant at once
     MUTANTS = "mutants"  # rejection of each mutant
     SURVIVORS = "survivors"  # acceptance of the mutants whose rejection was not proved
@@ -329,7 +330,18 @@ class _CaseRun:
             settled = precondition_status(j["pre"], j["pre-reject"])
             assert settled is not None  # the acceptance was not proved
             status, reason, message = settled
-            return self._finish(status, reason, message)
+            if status is CaseStatus.PRECONDITION_VIOLATED and len(h.req_texts) > 1:
+                for k in range(len(h.req_texts)):
+                    planned = h.precondition(Goal.REJECT, clause=k)
+                    assert planned is not None
+                    self.planned[f"pre-reject#{k}"] = _descriptive(planned)
+                self.stage = _Stage.PRE_CLAUSE
+                return None
+            violated = status is CaseStatus.PRECONDITION_VIOLATED
+            return self._finish(status, reason, message, self._violated_clause() if violated else "")
+        if self.stage is _Stage.PRE_CLAUSE:
+            return self._finish(CaseStatus.PRECONDITION_VIOLATED, None, j["pre-reject"].message,
+                                self._violated_clause())
         if self.stage is _Stage.REJECT:
             if "within-reject" in j:
                 # a real output: some value within the tolerance accepted, or every one rejected
@@ -536,6 +548,18 @@ class _CaseRun:
         h = self.harness
         assert h is not None
         return f"ensures {h.ens_texts[0]}" if len(h.ens_texts) == 1 else self._proved_clause()
+
+    def _violated_clause(self) -> str:
+        """The `requires` clause proved to reject the inputs ("" when only their conjunction's violation is)."""
+        h = self.harness
+        assert h is not None
+        if len(h.req_texts) == 1:
+            return f"requires {h.req_texts[0]}"
+        for k, text in enumerate(h.req_texts):
+            judged = self.judged.get(f"pre-reject#{k}")
+            if judged is not None and judged.proved:
+                return f"requires {text}"
+        return ""
 
     def _proved_clause(self) -> str:
         """The first clause whose own rejection program is proved, or ""."""

@@ -204,6 +204,12 @@ class MethodScore:
         return dict(sorted(out.items()))
 
     @property
+    def precondition_rejects(self) -> tuple[CaseResult, ...]:
+        """Cases whose inputs are proved to violate `requires`: the spec and the test disagree (the precondition
+        is too strong, or the test is wrong), as when a postcondition rejects the expected output."""
+        return tuple(c for c in self.cases if c.status is CaseStatus.PRECONDITION_VIOLATED)
+
+    @property
     def decided(self) -> bool:
         """Something was proved about the spec (a case verified or refuted)."""
         return any(c.status.scored for c in self.cases)
@@ -350,6 +356,22 @@ def background_lines(s: MethodScore) -> list[str]:
     return lines
 
 
+def precondition_line(s: MethodScore) -> str:
+    """"the precondition rejects 2 of its 3 test cases (proved; `requires x > 0`)", or "" when it rejects none."""
+    rejected = s.precondition_rejects
+    if not rejected:
+        return ""
+    clauses = sorted({c.clause for c in rejected if c.clause})
+    by = f"; {', '.join(f'`{c}`' for c in clauses)}" if clauses else ""
+    return (f"the precondition rejects {len(rejected)} of its {len(s.cases)} test case(s) "
+            f"(proved{by}): the `requires` is too strong, or the tests are wrong")
+
+
+def method_notes(s: MethodScore) -> list[str]:
+    """Every report's lines under a method: what its verdicts rest on, and a precondition that rejects its tests."""
+    return background_lines(s) + ([precondition_line(s)] if s.precondition_rejects else [])
+
+
 def never_passes(s: MethodScore) -> bool:
     """A method whose background fails or whose spec proves `false` on a case: no threshold or allowance lets it
     through (`allow-unscored` and `allow-axioms` included)."""
@@ -387,6 +409,8 @@ def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
         if inconsistent:
             out.append(f"{s.file}: {s.method}: {', '.join(inconsistent)} inconsistent: the spec assumed of the "
                        "expected output proves `false`")
+        if s.precondition_rejects:
+            out.append(f"{s.file}: {s.method}: {precondition_line(s)}")
         if s.axioms and not gate.allow_axioms:
             out.append(f"{s.file}: {s.method}: {axioms_text(s.axioms)}; {AXIOMS_HINT}")
         if s.correctness is not None and s.correctness < gate.min_correctness:

@@ -57,6 +57,14 @@ def test_verdicts() -> None:
     assert spec_or_test(method_score("f", "M", 1, (_case(CaseStatus.VERIFIED), _case(CaseStatus.REFUTED)))) == [1]
     assert spec_or_test(wrong) == []
     assert spec_or_test(method_score("f", "M", 1, (_case(CaseStatus.REFUTED), _case(CaseStatus.REFUTED)))) == []
+    # a `requires` proved to reject a test's inputs: the spec and the test disagree, so the verdict is wrong, with
+    # its cause, and the case is a "spec or test?" case however the others went
+    rejected = method_score("f", "M", 1, (_case(CaseStatus.VERIFIED), _case(CaseStatus.PRECONDITION_VIOLATED),
+                                          _case(CaseStatus.UNKNOWN)))
+    assert verdict(rejected, 0.8) == (Verdict.WRONG, "the `requires` rejects the test inputs")
+    assert spec_or_test(rejected) == [1]
+    every = method_score("f", "M", 1, (_case(CaseStatus.PRECONDITION_VIOLATED),) * 2)
+    assert verdict(every, 0.8)[0] is Verdict.WRONG and spec_or_test(every) == [0, 1]
 
 
 def test_discovery(tmp_path: Path) -> None:
@@ -145,3 +153,37 @@ def test_shards_merge_through_their_caches(dafny_command: str, tmp_path: Path) -
     with pytest.raises(SystemExit) as bad:  # argparse's usage error: exit 2 with the rule
         main(["audit", str(FIXTURE), "--shard", "3/2"])
     assert bad.value.code == 2
+
+
+@pytest.mark.dafny
+def test_a_task_whose_tests_violate_its_requires_is_wrong_with_the_clause(dafny_command: str, tmp_path: Path) -> None:
+    root = tmp_path / "ds"
+    (root / "DS" / "src").mkdir(parents=True)
+    (root / "DS" / "test").mkdir()
+    spec = """method Root(n: int) returns (r: int)
+  requires n >= 0
+  requires n < 10
+  ensures r * r <= n < (r + 1) * (r + 1)
+{
+  r := 0;
+  while (r + 1) * (r + 1) <= n { r := r + 1; }
+}
+"""
+    (root / "DS" / "src" / "task_id_7.dfy").write_text(spec)
+    (root / "DS" / "test" / "task_id_7.dfy").write_text(spec + """
+method RootTest(){
+  var a := Root(16);
+  assert a == 4;
+  var b := Root(25);
+  assert b == 5;
+}
+""")
+    out = tmp_path / "out"
+    assert main(["audit", str(root), "--out", str(out), "--cache-dir", str(tmp_path / "cache")]) == 0
+    task = json.loads((out / "results.json").read_text())["tasks"][0]
+    assert (task["verdict"], task["cause"]) == ("wrong", "the `requires` rejects the test inputs"), task
+    assert [(c["status"], c["clause"]) for c in task["failing_cases"]] == [
+        ("precondition-violated", "requires n < 10")] * 2
+    report = (out / "report.md").read_text()
+    section = report.split("## Spec or test?")[1].split("\n## ")[0]
+    assert "rejects these inputs" in section and "<code>requires n &lt; 10</code>" in section, section

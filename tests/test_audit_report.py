@@ -226,7 +226,7 @@ def test_json_is_valid_and_ordered_by_numeric_task_id() -> None:
     assert (cube["verdict"], cube["label"], cube["evaluated"]) == ("wrong", "strong", True)
     assert cube["tags"] == ["[STRONG-POST]", "[CONFIRMED-WITH-TESTS]"]
     assert cube["failing_cases"] == [{
-        "case": "test_2", "inputs": "n = 5", "expected": "result = 25",
+        "case": "test_2", "status": "refuted", "inputs": "n = 5", "expected": "result = 25",
         "text": "var r := CubeVolume(5);\nassert r == 25;", "clause": "",
         "message": "test/task_id_10.dfy(14,11): Error: assertion might not hold",
     }]  # fmt: skip

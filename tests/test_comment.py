@@ -12,6 +12,7 @@ from bot.pr.affected import affected_specs, matches, spec_for_test
 from bot.pr.compare import Change, compare
 from bot.report.comment import MAX_COMMENT, NOTHING, TRIMMED, CommentInput, render_comment
 from bot.scoring import CaseResult, CaseStatus, Gate, MethodScore, MutantResult, MutantStatus, Undecided, method_score
+from bot.tests_io.discover import candidate_sources
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MARKER = "<!-- dafny-spec-score:default -->"
@@ -107,4 +108,20 @@ def test_affected_specs() -> None:
     assert affected_specs(changed, ["specs/*.dfy"], [], head.__contains__, base.__contains__) == [
         "specs/a.dfy", "specs/b.dfy", "specs/removed.dfy"]
     assert matches("a/b/c.dfy", ["**/*.dfy"]) and matches("c.dfy", ["**/*.dfy"]) and not matches("c.toml", ["*.dfy"])
-    assert spec_for_test("x/test/t.dfy", {"x/src/t.dfy"}.__contains__) == "x/src/t.dfy"
+    assert spec_for_test("x/test/t.dfy", {"x/src/t.dfy"}.__contains__) == ["x/src/t.dfy"]
+    # the inverse of discovery: every test file discovery reads for a spec maps back to that spec
+    specs = {"s/max.dfy", "ds/src/task_id_3.dfy"}
+    for spec in sorted(specs):
+        for source in candidate_sources(spec)[2:]:
+            if source.path.startswith(".."):
+                continue
+            where = os.path.normpath(source.path)
+            up = os.path.normpath(os.path.join(os.path.dirname(spec), ".."))
+            # a test folder one level up maps back only to `src/` specs (the MBPP-DFY layout): any other sibling
+            # folder would need a listing, and the `tests` globs cover that layout
+            one_up = os.path.dirname(where) in {os.path.normpath(os.path.join(up, t)) for t in ("test", "tests")}
+            if not one_up or os.path.basename(os.path.dirname(spec)) == "src":
+                assert spec in spec_for_test(where, specs.__contains__), (spec, where)
+    assert spec_for_test("s/tests/max_test.dfy", {"s/max.dfy", "s/tests/max.dfy"}.__contains__) == [
+        "s/max.dfy", "s/tests/max.dfy"]
+    assert spec_for_test("s/max.dfy", specs.__contains__) == []

@@ -132,3 +132,38 @@ def test_mbpp_json_cases_map_by_position(dafny_command: str, tmp_path: Path) -> 
     assert [c["name"] for c in m["cases"]] == ["test_1", "test_2"]
     assert m["correctness"] == 1.0 and m["completeness"] is not None and m["completeness"] < 1.0
     assert len(m["problems"]) == 1 and "test_3" in m["problems"][0] and "tests.json" in m["problems"][0]
+
+
+def _suite(root: Path, tests_folder: str) -> None:
+    """Two specs with their tests in a folder of their own, one `Main` of blocks of `expect` each."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "double.dfy").write_text("method Double(x: int) returns (r: int)\n  ensures r == 2 * x\n{ r := 2 * x; }\n")
+    (root / "inc.dfy").write_text("method Inc(x: int) returns (r: int)\n  ensures r > x\n{ r := x + 1; }\n")
+    folder = root / tests_folder
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "double.dfy").write_text(
+        'include "../double.dfy"\nmethod Main() {\n  { var v := Double(2); expect v == 4, "test 1"; }\n'
+        '  { var v := Double(-3); expect v == -6, "test 2"; }\n}\n')
+    (folder / "inc.dfy").write_text(
+        'include "../inc.dfy"\nmethod Main() {\n  { var v := Inc(1); expect v == 2, "test 1"; }\n}\n')
+
+
+def test_a_suite_with_a_tests_folder_is_scored_in_one_run(dafny_command: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    _suite(tmp_path / "suite", "tests")
+    monkeypatch.chdir(tmp_path / "suite")
+    report = score(tmp_path, "double.dfy", "inc.dfy")
+    double, inc = method(report, "Double"), method(report, "Inc")
+    assert [c["status"] for c in double["cases"]] == ["verified", "verified"]
+    assert {c["source"] for c in double["cases"]} == {"tests/double.dfy"}, double["cases"]
+    assert [c["source"] for c in inc["cases"]] == ["tests/inc.dfy"] and inc["completeness"] is not None
+
+
+def test_tests_glob_finds_each_specs_tests(dafny_command: str, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    _suite(tmp_path / "suite", "checks")  # not a folder discovery knows: the glob names it
+    monkeypatch.chdir(tmp_path / "suite")
+    report = score(tmp_path, "double.dfy", "inc.dfy", "--tests", "checks/*.dfy")
+    assert [c["source"] for c in method(report, "Double")["cases"]] == ["checks/double.dfy"] * 2
+    assert [c["source"] for c in method(report, "Inc")["cases"]] == ["checks/inc.dfy"]
+    assert main(["score", "double.dfy", "--tests", "nowhere/*.dfy"]) == 2

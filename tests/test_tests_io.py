@@ -523,13 +523,18 @@ def test_toml_without_cases() -> None:
 
 
 def test_candidate_and_explicit_sources() -> None:
-    assert candidate_sources("x/src/task_id_7.dfy") == [
-        TestSource(SourceKind.DFY, "x/src/task_id_7.dfy"),
-        TestSource(SourceKind.TOML, "x/src/task_id_7.tests.toml"),
-        TestSource(SourceKind.DFY, "x/test/task_id_7.dfy"),
-    ]
-    assert candidate_sources("a/spec.dfy") == [TestSource(SourceKind.DFY, "a/spec.dfy"),
-                                               TestSource(SourceKind.TOML, "a/spec.tests.toml")]
+    mbpp = [s.path for s in candidate_sources("x/src/task_id_7.dfy")]
+    assert mbpp[:2] == ["x/src/task_id_7.dfy", "x/src/task_id_7.tests.toml"] and "x/test/task_id_7.dfy" in mbpp
+    found = [s.path for s in candidate_sources("a/spec.dfy")]
+    assert found[:2] == ["a/spec.dfy", "a/spec.tests.toml"]
+    for path in ("a/spec_test.dfy", "a/spec.test.dfy", "a/test_spec.dfy", "a/tests/spec.dfy", "a/test/spec.dfy",
+                 "tests/spec.dfy", "test/spec.dfy", "tests/spec_test.dfy"):
+        assert path in found, path
+    assert len(found) == len(set(found)) and found.count("a/spec.dfy") == 1
+    # a spec inside a tests folder is not its own test file twice; one level up from "." is ".."
+    inside = [s.path for s in candidate_sources("tests/spec.dfy")]
+    assert inside.count("tests/spec.dfy") == 1 and "tests/tests/spec.dfy" in inside
+    assert "../tests/spec.dfy" in [s.path for s in candidate_sources("spec.dfy")]
     assert explicit_source("t.json", "x/src/task_id_7.dfy") == TestSource(SourceKind.MBPP_JSON, "t.json", "7")
     assert explicit_source("t.TOML", "s.dfy") == TestSource(SourceKind.TOML, "t.TOML")
     bad = explicit_source("t.json", "spec.dfy")

@@ -88,3 +88,17 @@ def test_reals_exact_first_then_within_tolerance(dafny_command: str, tmp_path: P
 def test_requires_hard_to_prove_is_not_violated(dafny_command: str, tmp_path: Path) -> None:
     report = score(tmp_path, "hard_requires.dfy")
     assert statuses(report, "Pick") == ["verified", "precondition-violated"], cases(report, "Pick")
+
+
+def test_a_requires_that_rejects_a_test_is_named_and_fails_the_gate(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "requires_rejects.dfy")
+    found = cases(report, "Half")
+    assert [c["status"] for c in found] == ["verified", "precondition-violated"], found
+    assert found[1]["clause"] == "requires x % 2 == 0", found[1]  # the clause proved to reject, not the first
+    text = tmp_path / "out.txt"
+    argv = ["score", str(DATA / "requires_rejects.dfy"), "--output", str(text), "--cache-dir", str(tmp_path / "cache")]
+    assert main(argv) == 0
+    shown = text.read_text()
+    assert "the precondition rejects 1 of its 2 test case(s) (proved; `requires x % 2 == 0`)" in shown, shown
+    # as a gate: a proved disagreement between the requires and a test fails it, like a refuted case
+    assert main([*argv, "--min-correctness", "1.0"]) == 1

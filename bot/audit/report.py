@@ -47,6 +47,11 @@ MAX_MESSAGE = 400  # verifier messages can run to pages; the JSON keeps them who
 
 TITLE = "# Dafny Spec Score: dataset audit"
 SPEC_OR_TEST_HINT = "the test's expected value may be wrong (see 'Spec or test?')"
+PRECONDITION_HINT = "the precondition may be too strong, or the test's inputs wrong (see 'Spec or test?')"
+
+
+def _hint(c: CaseResult) -> str:
+    return PRECONDITION_HINT if c.status is CaseStatus.PRECONDITION_VIOLATED else SPEC_OR_TEST_HINT
 NOT_EXPOSED = {
     Label.WEAK: (
         "Every case verified and no mutant survived: no test case or mutant exposed the weakness the label "
@@ -75,7 +80,9 @@ def ordered(results: Sequence[TaskResult]) -> list[TaskResult]:
 
 
 def _refuted_indexed(r: TaskResult) -> list[tuple[int, CaseResult]]:
-    return [(i, c) for i, c in enumerate(r.score.cases) if c.status is CaseStatus.REFUTED] if r.score else []
+    """Refuted cases and cases whose inputs the precondition is proved to reject: the spec and the test disagree."""
+    failing = (CaseStatus.REFUTED, CaseStatus.PRECONDITION_VIOLATED)
+    return [(i, c) for i, c in enumerate(r.score.cases) if c.status in failing] if r.score else []
 
 
 def _refuted(r: TaskResult) -> list[CaseResult]:
@@ -103,8 +110,8 @@ def task_dict(r: TaskResult) -> dict[str, Any]:
         "tolerance_applied": r.tolerance_applied,
         "surviving_mutants": details["surviving_mutants"] if details else [],
         "failing_cases": [
-            {"case": c.name, "inputs": c.inputs, "expected": c.expected, "text": c.text, "clause": c.clause,
-             "message": c.message}
+            {"case": c.name, "status": c.status.value, "inputs": c.inputs, "expected": c.expected, "text": c.text,
+             "clause": c.clause, "message": c.message}
             for c in _refuted(r)
         ],
         "unknown": s.unknown if s else {},
@@ -251,9 +258,12 @@ def _survivor_table(items: Sequence[Surviving]) -> list[str]:
 
 
 def _refuted_block(c: CaseResult, hint: bool) -> list[str]:
-    head = f"Case {esc(c.name)} ({_where(c)}) is refuted: inputs {code(c.inputs)}, expected {code(c.expected)}."
+    if c.status is CaseStatus.PRECONDITION_VIOLATED:
+        head = f"Case {esc(c.name)} ({_where(c)}): the {code('requires')} rejects the test inputs {code(c.inputs)}."
+    else:
+        head = f"Case {esc(c.name)} ({_where(c)}) is refuted: inputs {code(c.inputs)}, expected {code(c.expected)}."
     if hint:
-        head += f" Hint: {SPEC_OR_TEST_HINT}."
+        head += f" Hint: {_hint(c)}."
     text = c.text.strip("\n") or "(the case text was not recorded)"
     return [head, "", *_fence(text), "", _rejected_by(c), ""]
 
@@ -383,7 +393,9 @@ def _spec_or_test(entries: list[SpecOrTest]) -> list[str]:
         "## Spec or test?",
         "",
         "One case is refuted while the spec verifies every other case: either the spec or the test's expected "
-        "value is wrong. Tasks labelled strong come first, as likely test errors.",
+        "value is wrong. A case whose inputs the `requires` is proved to reject is listed too: either the "
+        "precondition is too strong or the test's inputs are wrong. Tasks labelled strong come first, as likely "
+        "test errors.",
         "",
     ]
     if not entries:
@@ -393,7 +405,9 @@ def _spec_or_test(entries: list[SpecOrTest]) -> list[str]:
         lines += [
             f"### Task {esc(r.task_id)}: {_method(r)}, case {esc(c.name)} (label {r.label.value})",
             "",
-            f"Case at {_where(c)}: inputs {code(c.inputs)}; the spec refutes the expected value {code(c.expected)}.",
+            f"Case at {_where(c)}: inputs {code(c.inputs)}; " + (
+                f"the {code('requires')} rejects these inputs." if c.status is CaseStatus.PRECONDITION_VIOLATED
+                else f"the spec refutes the expected value {code(c.expected)}."),
             "",
             *_fence(c.text.strip("\n") or "(the case text was not recorded)"),
             "",

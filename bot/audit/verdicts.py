@@ -12,6 +12,8 @@ def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
     statuses = [c.status for c in score.cases]
     if CaseStatus.REFUTED in statuses:
         return Verdict.WRONG, ""
+    if score.precondition_rejects:
+        return Verdict.WRONG, PRECONDITION_CAUSE
     if score.note and not statuses:
         return Verdict.INCONCLUSIVE, score.note
     if not statuses:
@@ -34,6 +36,9 @@ def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:
     return Verdict.STRONG, ""
 
 
+PRECONDITION_CAUSE = "the `requires` rejects the test inputs"
+
+
 def pin_disagrees(score: MethodScore) -> bool:
     """Mutation completeness says 1.0, but the pin check found another output the spec accepts:
     the mutants missed a weakness."""
@@ -49,9 +54,10 @@ def _counts(score: MethodScore) -> str:
 
 
 def spec_or_test(score: MethodScore) -> list[int]:
-    """Indexes of refuted cases whose spec verifies every other case: the test may be the one wrong."""
+    """Indexes of refuted cases whose spec verifies every other case (the test may be the one wrong), and of every
+    case whose inputs the `requires` is proved to reject (the precondition or the test is wrong)."""
     refuted = [i for i, c in enumerate(score.cases) if c.status is CaseStatus.REFUTED]
     others = [c for i, c in enumerate(score.cases) if i not in refuted]
-    if len(refuted) == 1 and others and all(c.status is CaseStatus.VERIFIED for c in others):
-        return refuted
-    return []
+    alone = len(refuted) == 1 and others and all(c.status is CaseStatus.VERIFIED for c in others)
+    rejected = [i for i, c in enumerate(score.cases) if c.status is CaseStatus.PRECONDITION_VIOLATED]
+    return sorted((refuted if alone else []) + rejected)

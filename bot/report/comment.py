@@ -110,10 +110,11 @@ def _sections(inp: CommentInput) -> list[_Section]:
              "| Method | Case | Inputs | Expected | Also accepted |", "|---|---|---|---|---|"],
             rows,
         ))
-    failing = [(d, c) for d in heads for c in (d.head.cases if d.head else ()) if c.status is CaseStatus.REFUTED]
+    failing = [(d, c) for d in heads for c in (d.head.cases if d.head else ())
+               if c.status in (CaseStatus.REFUTED, CaseStatus.PRECONDITION_VIOLATED)]
     if failing:
         out.append(_Section(
-            f"Failing cases ({len(failing)}): expected outputs the spec is proved to reject",
+            f"Failing cases ({len(failing)}): expected outputs (or test inputs) the spec is proved to reject",
             ["| Method | Case | Inputs | Expected | Rejected by |", "|---|---|---|---|---|"],
             [f"| {code(d.method)} | {esc(c.name)} | {code(c.inputs)} | {code(c.expected)} "
              f"| {code((c.clause or c.message)[:300])} |" for d, c in failing],
@@ -122,7 +123,7 @@ def _sections(inp: CommentInput) -> list[_Section]:
     for d in heads:
         assert d.head is not None
         for c in d.head.cases:
-            if not c.status.scored:
+            if not c.status.scored and c.status is not CaseStatus.PRECONDITION_VIOLATED:
                 why = c.reason.value if c.reason else c.status.value
                 unknown.append(f"| {code(d.method)} | {esc(c.name)} | {why} | {code(c.message[:300])} |")
             for m in c.mutants:

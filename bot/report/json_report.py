@@ -24,6 +24,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
             {
                 "name": c.name,
                 "line": c.line,
+                "source": c.source,
                 "status": c.status.value,
                 "reason": c.reason.value if c.reason else None,
                 "clause": c.clause,

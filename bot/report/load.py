@@ -80,7 +80,8 @@ def _mutant(v: Any, where: str) -> MutantResult:
 def _case(v: Any, where: str) -> CaseResult:
     d = _obj(v, where)
     return CaseResult(
-        _str(d, "name", where), _int(d, "line", where), _str(d, "inputs", where), _str(d, "expected", where), "", "",
+        _str(d, "name", where), _int(d, "line", where), _str(d, "inputs", where), _str(d, "expected", where), "",
+        _str(d, "source", where) if "source" in d else "",
         _enum(CaseStatus, d, "status", where), _str(d, "message", where), tuple(_list(d, "mutants", where, _mutant)),
         _enum(Undecided, d, "reason", where, optional=True), _str(d, "clause", where), _str(d, "note", where),
     )

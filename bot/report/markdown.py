@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from bot.report.fmt import pct
-from bot.scoring import MethodScore, background_lines
+from bot.scoring import MethodScore, method_notes
 
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+!|~"})
 
@@ -43,7 +43,7 @@ def render_markdown(scores: list[MethodScore], verifier_version: str) -> str:
             f"| {len(s.surviving)} |"
         )
     lines.append("")
-    rests = [(s, line) for s in ordered for line in background_lines(s)]
+    rests = [(s, line) for s in ordered for line in method_notes(s)]
     lines += [f"- {code(s.method)}: {esc(line)}" for s, line in rests] + ([""] if rests else [])
     survivors = [s for s in ordered if s.surviving]
     if survivors:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.report.fmt import pct
-from bot.scoring import MethodScore, MutantStatus, background_lines
+from bot.scoring import CaseStatus, MethodScore, MutantStatus, method_notes
 
 
 def render_text(scores: list[MethodScore], verifier_version: str) -> str:
@@ -32,11 +32,12 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
         details: list[str] = []
         if s.note:
             details.append(f"  not scored: {s.note}")
-        details += [f"  {line}" for line in background_lines(s)]
+        details += [f"  {line}" for line in method_notes(s)]
         for c in s.cases:
             if c.status.value != "verified":
                 status = c.status.value + (f" ({c.reason.value})" if c.reason else "")
-                said = c.clause if c.status.value == "refuted" and c.clause else _first_line(c.message)
+                proved = c.status in (CaseStatus.REFUTED, CaseStatus.PRECONDITION_VIOLATED)
+                said = c.clause if proved and c.clause else _first_line(c.message)
                 details.append(f"  case {c.name} (line {c.line}): {status}" + (f": {said}" if said else ""))
                 if c.inputs or c.expected:
                     details.append(f"      inputs {c.inputs}; expected {c.expected}")

@@ -3,7 +3,9 @@
 For `dir/spec.dfy` the sources are, in this order:
 - the spec file itself (test methods inside it, such as `SharedElementsTest()` called from `Main()`);
 - `dir/spec.tests.toml` (see `bot.tests_io.toml_cases` for the format);
-- in the MBPP-DFY layout, the parallel test file: `.../src/task_id_N.dfy` -> `.../test/task_id_N.dfy`.
+- a same-named file in a `test/` or `tests/` folder beside the spec or one level up (`dir/tests/spec.dfy`,
+  `dir/../tests/spec.dfy`; the MBPP-DFY layout `.../src/task_id_N.dfy` -> `.../test/task_id_N.dfy` is one of
+  these), and `spec_test.dfy`, `spec.test.dfy` or `test_spec.dfy` beside the spec or in those folders.
 An explicit `--tests PATH` replaces them all: a `.dfy` file with test methods, a `.toml` file, or the
 MBPP JSON file (its task is the `N` of the spec's name `task_id_N.dfy`).
 
@@ -48,13 +50,32 @@ class TestSource:
     task_id: str = ""  # MBPP JSON: the task whose cases apply
 
 
+TEST_FOLDERS = ("test", "tests")
+
+
+def test_file_names(name: str) -> tuple[str, ...]:
+    """The names a test file of the spec file `name` may have ("x.dfy": x.dfy, x_test.dfy, x.test.dfy,
+    test_x.dfy)."""
+    stem = name[:-4] if name.endswith(".dfy") else name
+    return (name, f"{stem}_test.dfy", f"{stem}.test.dfy", f"test_{stem}.dfy")
+
+
 def candidate_sources(spec_path: str) -> list[TestSource]:
-    """Where tests for a spec may be, whether or not those files exist."""
+    """Where tests for a spec may be, whether or not those files exist: the spec, its TOML, then the test files
+    beside it and in the test folders beside it or one level up (each path once, the spec itself not again)."""
     p = Path(spec_path)
     toml = str(p.with_name(p.stem + TOML_SUFFIX))
     out = [TestSource(SourceKind.DFY, spec_path), TestSource(SourceKind.TOML, toml)]
-    if p.parent.name == "src":
-        out.append(TestSource(SourceKind.DFY, str(p.parent.parent / "test" / p.name)))
+    names = test_file_names(p.name)
+    up = Path(os.path.normpath(p.parent / ".."))
+    folders = [p.parent] + [base / sub for base in (p.parent, up) for sub in TEST_FOLDERS]
+    seen = {os.path.normpath(spec_path)}
+    for folder in folders:
+        for name in names if folder != p.parent else names[1:]:
+            path = str(folder / name)
+            if os.path.normpath(path) not in seen:
+                seen.add(os.path.normpath(path))
+                out.append(TestSource(SourceKind.DFY, path))
     return out
 
 
