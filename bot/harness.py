@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bot.candidates import real_candidates
 from bot.dafny.decls import DafnyFile, Decl
-from bot.dafny.dialect import Dialect, to_dialect
+from bot.dafny.dialect import Dialect, expressions_to_2, to_dialect
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, significant, tokenize
 from bot.dafny.types import (
     ArrayT,
@@ -72,6 +72,9 @@ class HarnessOptions:
     ground_limit: int = 200  # most ground instances emitted per quantifier hint
     max_fuel: int = 40  # most unfoldings asked for a recursive function
     ground_budget: int = 10_000  # most evaluation steps spent on ground facts per program
+    # the verifier's syntax: for Dafny 2.x the spec's clauses copied into a harness get the prelude's rewrites of
+    # the expression forms it does not parse (`match` on literals, `seq(n, f)`: bot/dafny/dialect.py)
+    dialect: Dialect = Dialect.DAFNY2
 
 
 @dataclass(frozen=True)
@@ -403,6 +406,7 @@ def _program(
     spec: list[tuple[str, str]],
     body: list[tuple[str, str]],
     scope: str = "",
+    dialect: Dialect = Dialect.DAFNY2,
 ) -> tuple[Program, frozenset[int], frozenset[int]]:
     """The program, and the lines of its text that are hints and goals.
 
@@ -425,6 +429,8 @@ def _program(
         head = f"module {name}_Scope {{\nimport opened {scope}\n{head}"
         rest += "\n}"
     method = head + "\n" + rest
+    if dialect is Dialect.DAFNY2:
+        method = expressions_to_2(method, prelude)  # line numbers unchanged
     line = prelude.rstrip().count("\n") + 4 + head.count("\n")  # first line after the header
     hints: set[int] = set()
     goals: set[int] = set()
@@ -524,7 +530,8 @@ class CaseHarness:
     ) -> Planned:
         scope = _module_scope(self.method)
         prog, hints, goals = _program(
-            self.prelude, kind, goal, header, self.attrs if attrs is None else attrs, spec, body, scope
+            self.prelude, kind, goal, header, self.attrs if attrs is None else attrs, spec, body, scope,
+            self.options.dialect,
         )
         return Planned(prog, kind, self.case, mutant, goal, clause, hints, goals, limits)
 

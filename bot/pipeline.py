@@ -636,6 +636,7 @@ def score_methods(
     options: ScoreOptions = ScoreOptions(),
     on_phase: Callable[[str], None] | None = None,
 ) -> list[MethodScore]:
+    options = replace(options, harness=replace(options.harness, dialect=dialect))
     preludes: dict[int, str] = {}
     prelude_errors: dict[int, str] = {}
     for job in jobs:

@@ -308,9 +308,9 @@ def test_constructs_left_alone_are_reported() -> None:
     r = rewrite(src, Dialect.DAFNY2)
     assert r.left_alone == (
         "line 4: `break continue` (left as is)",
-        "line 7: `seq(n, f)` is not Dafny 2.3 (left as is)",
         "line 8: non-ASCII character literal (left as is)",
     )
+    assert "line 7: `seq(n, f)` -> `SeqInit_(n, f)`" in r.changes
     assert "break continue;" in r.text
 
 
@@ -444,6 +444,72 @@ def run_dafny(dafny: str, tmp_path: Path, name: str, text: str) -> subprocess.Co
         timeout=300,
         check=False,
     )
+
+
+MATCHES_AND_SEQS = """\
+function Word(n: int): string
+{
+  match n
+  case 0 => "zero"
+  case -1 => "minus one"
+  case _ => "many"
+}
+function Sign(n: int): int
+{
+  match n {
+    case 0 => 0
+    case k => if k > 0 then 1 else -1
+  }
+}
+function Bit(b: bool): int { match b case true => 1 case false => 0 }
+function Doubles(n: nat): seq<int>
+{
+  seq(n, i requires 0 <= i < n => i * 2)
+}
+module M {
+  function Ones(n: nat): seq<int> { seq(n, _ => 1) }
+  function Code(c: char): int { match c case 'a' => 1 case _ => 2 }
+  lemma OnesAreOnes() ensures Ones(2) == [1, 1] { }
+}
+datatype Opt = None | Some(x: int)
+function Get(o: Opt): int { match o case None => 0 case Some(x) => x }
+lemma WordsAreWords(n: int) ensures Word(n) != ""
+{
+  match n {
+    case 0 => assert Word(0) == "zero";
+    case _ =>
+  }
+}
+lemma Facts() ensures Word(-1) == "minus one" && Sign(-5) == -1 && Bit(false) == 0 && Doubles(3) == [0, 2, 4] { }
+"""
+
+
+def test_match_on_literals_becomes_an_if_chain() -> None:
+    r = rewrite(MATCHES_AND_SEQS, Dialect.DAFNY2)
+    lines = r.text.splitlines()
+    assert len(lines) == len(MATCHES_AND_SEQS.splitlines())
+    assert lines[2].strip() == "var match_ := n" and lines[3].strip() == '; if match_ == 0 then "zero"'
+    assert lines[4].strip() == 'else if match_ == -1 then "minus one"' and lines[5].strip() == 'else  "many"'
+    assert "(var match_2 := n ;" in lines[9] and "else var k := match_2;" in lines[11] and lines[12].strip() == ")"
+    assert "if match_3 == true then 1  else  0" in lines[14]  # the last boolean is the rest
+    assert "match o case None => 0 case Some(x) => x" in r.text  # a datatype match is Dafny 2.3's own
+    assert "{ var match_5 := n ;" in lines[28] and "} else {" in r.text  # a statement match, braces and all
+    assert sum("match on literals" in c for c in r.changes) == 5
+
+
+def test_seq_constructor_becomes_a_helper_declared_once_per_module() -> None:
+    r = rewrite(MATCHES_AND_SEQS, Dialect.DAFNY2)
+    assert "SeqInit_(n, i requires 0 <= i < n => i * 2)" in r.text and "SeqInit_(n, _ => 1)" in r.text
+    assert r.text.count("function method SeqInit_<T>") == 2  # top level, and inside module M (its last line)
+    module_end = r.text.splitlines()[23]
+    assert module_end.startswith("function method SeqInit_<T>") and module_end.endswith("}")
+    assert rewrite(r.text, Dialect.DAFNY2).text == r.text  # nothing left to rewrite
+
+
+@pytest.mark.dafny
+def test_rewritten_matches_and_seqs_verify_with_dafny_2_3(dafny_command: str, tmp_path: Path) -> None:
+    done = run_dafny(dafny_command, tmp_path, "m.dfy", to2(MATCHES_AND_SEQS))
+    assert done.returncode == 0 and "0 errors" in done.stdout, done.stdout
 
 
 @pytest.mark.dafny

@@ -167,3 +167,12 @@ def test_tests_glob_finds_each_specs_tests(dafny_command: str, tmp_path: Path,
     assert [c["source"] for c in method(report, "Double")["cases"]] == ["checks/double.dfy"] * 2
     assert [c["source"] for c in method(report, "Inc")["cases"]] == ["checks/inc.dfy"]
     assert main(["score", "double.dfy", "--tests", "nowhere/*.dfy"]) == 2
+
+
+def test_dafny4_match_on_literals_and_seq_constructors_are_scored(dafny_command: str, tmp_path: Path) -> None:
+    """Rewritten for Dafny 2.3 in the helpers and in the clauses copied into harnesses; tests in `tests/`."""
+    report = score(tmp_path, str(SCORE / "dafny4_forms.dfy"))
+    for name, count in (("Describe", 2), ("Doubles", 1), ("Squares", 1)):
+        m = method(report, name)
+        assert [c["status"] for c in m["cases"]] == ["verified"] * count, m["cases"]
+        assert m["completeness"] == 1.0 and m["pinned"] == count, m

@@ -6,10 +6,11 @@ the verifier reports errors by line and those lines are mapped back to the origi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from bot.dafny.lexer import Token, TokKind, significant, tokenize
+from bot.dafny.lexer import LexError, Token, TokKind, significant, tokenize
 from bot.dafny.parser import CLAUSE_KEYWORDS, LOOP_SPEC_KEYWORDS, TokenView
 
 
@@ -74,6 +75,23 @@ def detect_syntax(source: str) -> Dialect:
     return Dialect.DAFNY4 if dafny4 else Dialect.DAFNY2
 
 
+def expressions_to_2(text: str, avoid: str = "") -> str:
+    """`text` (a generated program's part) with the expression forms Dafny 2.3 does not parse rewritten: `match` on
+    literals and `seq(n, f)` (see `to_dialect`); fresh names avoid every identifier of `avoid` too (the prelude
+    the text is appended to). Line numbers unchanged; text the lexer cannot split is returned as it is."""
+    if not re.search(r"\b(match|seq)\b", text):
+        return text
+    try:
+        r = _Rewriter(text, Dialect.DAFNY2, avoid)
+    except LexError:
+        return text
+    if not r.balanced():
+        return text
+    r.matches_to_2()
+    r.seqs_to_2()
+    return r.result().text
+
+
 def to_dialect(source: str, target: Dialect) -> Rewrite:
     """Rewrite `source` into the syntax of `target`, line numbers unchanged.
 
@@ -88,6 +106,8 @@ def to_dialect(source: str, target: Dialect) -> Rewrite:
         r.functions_to_2()
         r.loops_to_2()
         r.expects_to_2()
+        r.matches_to_2()
+        r.seqs_to_2()
         r.notes_for_2()
     else:
         r.functions_to_4()
@@ -133,8 +153,9 @@ class _Loop:
 
 
 class _Rewriter:
-    def __init__(self, source: str, origin: Dialect) -> None:
+    def __init__(self, source: str, origin: Dialect, avoid: str = "") -> None:
         self.src = source
+        self.avoid = avoid
         self.origin = origin
         self.v = TokenView(significant(tokenize(source)))
         self.toks = self.v.toks
@@ -179,7 +200,7 @@ class _Rewriter:
 
     def fresh(self, base: str) -> str:
         name, n = base, 1
-        while name in self.names:
+        while name in self.names or (self.avoid and re.search(rf"\b{re.escape(name)}\b", self.avoid)):
             n += 1
             name = f"{base}{n}"
         self.names.add(name)
@@ -501,9 +522,7 @@ class _Rewriter:
         v = self.v
         for k in range(v.n):
             tok = self.toks[k]
-            if v.is_word(k, "seq") and (v.text(k + 1) == "(" or v.text(k + 1) == "<") and self._seq_call(k):
-                self.left.append((tok.line, f"line {tok.line}: `seq(n, f)` is not Dafny 2.3 (left as is)"))
-            elif tok.kind is TokKind.CHAR and not tok.text.isascii():
+            if tok.kind is TokKind.CHAR and not tok.text.isascii():
                 self.left.append((tok.line, f"line {tok.line}: non-ASCII character literal (left as is)"))
 
     def _seq_call(self, k: int) -> bool:
@@ -517,3 +536,185 @@ class _Rewriter:
                 if depth <= 0:
                     break
         return v.text(j) == "(" and v.text(k - 1) != ":"
+
+    # -- match on literals (Dafny 3+) -> if chains ------------------------------------------
+
+    def _statement_bodies(self) -> list[tuple[int, int]]:
+        """Token spans (open, close) of the bodies of methods, lemmas and constructors: statements."""
+        v = self.v
+        spans = []
+        for k in range(v.n):
+            if not v.is_word(k, _STATEMENT_CALLABLES) or v.is_word(k - 1, frozenset({"function", "predicate", "by"})):
+                continue
+            j = k + 1
+            while j < v.n and v.text(j) not in ("{", ";", "}"):
+                if v.text(j) in ("(", "[", "{:"):
+                    j = v.close(j)
+                j += 1
+            if v.text(j) == "{":
+                spans.append((j, v.close(j)))
+        return spans
+
+    def matches_to_2(self) -> None:
+        """`match` on literal patterns (`case 0 =>`, `case "a" =>`, `case _ =>`), which Dafny 2.3 does not parse,
+        becomes an `if` chain on a fresh variable bound to the matched value: expressions as
+        `var m := E; if m == 0 then A else B`, statements (with braces) as `{ var m := E; if m == 0 { S } else { T } }`.
+        A match with any other pattern (a constructor, a tuple) is left to Dafny."""
+        v = self.v
+        bodies = self._statement_bodies()
+        for k in range(v.n):
+            if not v.is_word(k, "match"):
+                continue
+            cases, open_brace, close = self._match_cases(k)
+            if not cases or not self._literal_cases(cases):
+                continue
+            statement = v.text(k - 1) in (";", "{", "}") and any(a < k < b for a, b in bodies)
+            if statement and open_brace is None:
+                line = self.toks[k].line
+                self.left.append((line, f"line {line}: a `match` statement on literals without braces (left as is)"))
+                continue
+            self._rewrite_match(k, cases, open_brace, close, statement)
+
+    def _match_cases(self, k: int) -> tuple[list[tuple[int, int]], int | None, int | None]:
+        """(`case` index, `=>` index) of each case of the match at k, its `{` and `}` when braced."""
+        v = self.v
+        j = k + 1
+        while j < v.n and not v.is_word(j, "case") and not (v.text(j) == "{" and v.is_word(j + 1, "case")):
+            if v.text(j) in ("(", "[", "{", "{:"):
+                j = v.close(j)
+            elif v.text(j) in (";", ")", "]", "}") or v.is_word(j, "match"):
+                return [], None, None
+            j += 1
+        open_brace = j if v.text(j) == "{" else None
+        stop = v.close(j) if open_brace is not None else v.n
+        cases: list[tuple[int, int]] = []
+        j = j + 1 if open_brace is not None else j
+        while j < stop:
+            t = v.text(j)
+            if t in ("(", "[", "{", "{:"):
+                j = v.close(j) + 1
+                continue
+            if open_brace is None and (t in (")", "]", "}", ";") or v.is_word(j, "match")):
+                break  # the end of a match without braces; a nested one takes the cases after it
+            if v.is_word(j, "case"):
+                arrow = j + 1
+                while arrow < stop and v.text(arrow) != "=>":
+                    if v.text(arrow) in ("(", "[", "{"):
+                        arrow = v.close(arrow)
+                    arrow += 1
+                if arrow >= stop:
+                    return [], None, None
+                cases.append((j, arrow))
+                j = arrow + 1
+                continue
+            j += 1
+        return cases, open_brace, (stop if open_brace is not None else None)
+
+    def _literal_cases(self, cases: list[tuple[int, int]]) -> bool:
+        """Every pattern a literal, but the last, which may also be `_` or a name; at least one literal."""
+        kinds = [self._pattern(c + 1, arrow) for c, arrow in cases]
+        if None in kinds or "literal" not in kinds:
+            return False
+        return all(kind == "literal" for kind in kinds[:-1])
+
+    def _pattern(self, start: int, end: int) -> str | None:
+        v = self.v
+        toks = self.toks[start:end]
+        if len(toks) == 1 and toks[0].kind in (TokKind.NUMBER, TokKind.STRING, TokKind.CHAR):
+            return "literal"
+        if len(toks) == 1 and toks[0].text in ("true", "false"):
+            return "literal"
+        if len(toks) == 2 and toks[0].text == "-" and toks[1].kind is TokKind.NUMBER:
+            return "literal"
+        if len(toks) == 1 and toks[0].text == "_":
+            return "wildcard"
+        if len(toks) == 1 and v.is_word(start, toks[0].text) and toks[0].text[:1].islower():
+            return "name"
+        return None
+
+    def _rewrite_match(
+        self, k: int, cases: list[tuple[int, int]], open_brace: int | None, close: int | None, statement: bool
+    ) -> None:
+        toks = self.toks
+        name = self.fresh("match_")
+        line = toks[k].line
+        if statement:
+            assert open_brace is not None and close is not None
+            self.edit(toks[k].start, toks[k].end, f"{{ var {name} :=")
+            self.edit(toks[open_brace].start, toks[open_brace].end, ";")
+            self.edit(toks[close].start, toks[close].end, "} }")
+        elif open_brace is not None:
+            assert close is not None
+            self.edit(toks[k].start, toks[k].end, f"(var {name} :=")
+            self.edit(toks[open_brace].start, toks[open_brace].end, ";")
+            self.edit(toks[close].start, toks[close].end, ")")
+        else:
+            self.edit(toks[k].start, toks[k].end, f"var {name} :=")
+        last = len(cases) - 1
+        for i, (c, arrow) in enumerate(cases):
+            pattern = self._joined(c + 1, arrow - 1)
+            kind = self._pattern(c + 1, arrow)
+            test = f"if {name} == {pattern}"
+            if i == last and i > 0:
+                test = ""  # the rest: `_`, a name bound to the value, or the last literal of an exhaustive match
+            bind = f" var {pattern} := {name};" if kind == "name" else ""
+            lead = ("" if open_brace is not None else "; ") if i == 0 else ("} else " if statement else " else ")
+            if statement:
+                text = f"{lead}{test} {{{bind}" if test else f"{lead}{{{bind}"
+            else:
+                text = f"{lead}{test} then{bind}" if test else f"{lead}{bind.strip()}"
+            self.edit(toks[c].start, toks[arrow].end, text)
+        self.change(line, "match on literals", "if chain")
+
+    # -- sequence constructors (Dafny 3+) -> a helper function -------------------------------
+
+    def seqs_to_2(self) -> None:
+        """`seq(n, f)`, which Dafny 2.3 does not parse, becomes a call of a generated function with the same
+        meaning (its `ensures` give the length and every element, proved from its recursive body), declared once
+        in each module that uses it, on the module's last line (the file's for top-level uses)."""
+        v = self.v
+        calls = [k for k in range(v.n) if v.is_word(k, "seq") and v.text(k + 1) in ("(", "<") and self._seq_call(k)]
+        if not calls:
+            return
+        name = self.fresh("SeqInit_")
+        modules = self._module_spans()
+        homes: set[int | None] = set()
+        for k in calls:
+            self.edit(self.toks[k].start, self.toks[k].end, name)
+            self.change(self.toks[k].line, "seq(n, f)", f"{name}(n, f)")
+            inner = [m for m in modules if m[0] < k < m[1]]
+            homes.add(max(inner)[1] if inner else None)
+        decl = _seq_init(name)
+        for close in sorted(homes, key=lambda c: -1 if c is None else c):
+            if close is None:
+                end = len(self.src.rstrip())
+                self.edit(end, end, " " + decl)
+            else:
+                at = self.toks[close].start
+                self.edit(at, at, decl + " ")
+
+    def _module_spans(self) -> list[tuple[int, int]]:
+        """Token spans (`{`, `}`) of module bodies."""
+        v = self.v
+        spans = []
+        for k in range(v.n):
+            if v.is_word(k, "module"):
+                j = k + 1
+                while j < v.n and v.text(j) not in ("{", ";"):
+                    j += 1
+                if v.text(j) == "{":
+                    spans.append((j, v.close(j)))
+        return spans
+
+
+_STATEMENT_CALLABLES = frozenset({"method", "lemma", "constructor"})
+
+
+def _seq_init(name: str) -> str:
+    """A Dafny 2.3 function with the meaning of `seq(n, f)`: length n, element i is f(i); one line."""
+    return (
+        f"function method {name}<T>(n: int, f: int ~> T): seq<T> requires 0 <= n "
+        f"requires forall i :: 0 <= i < n ==> f.requires(i) reads set i, o | 0 <= i < n && o in f.reads(i) :: o "
+        f"ensures |{name}(n, f)| == n ensures forall i :: 0 <= i < n ==> {name}(n, f)[i] == f(i) decreases n "
+        f"{{ if n == 0 then [] else {name}(n - 1, f) + [f(n - 1)] }}"
+    )
