@@ -220,6 +220,7 @@ class _CaseRun:
     def __init__(
         self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions, guarded: bool = False
     ) -> None:
+        options = _case_tolerance(job, case, options)
         self.job, self.case, self.options = job, case, options
         self.stage = _Stage.CHECK
         self.planned: dict[str, Planned] = {}
@@ -229,6 +230,9 @@ class _CaseRun:
         self.result: CaseResult | None = None
         self.status: tuple[CaseStatus, Undecided | None, str, str] | None = None
         self.note = case.note
+        if case.tolerance is not None:
+            self.note = join_notes(self.note, f"real outputs compared within the test's own tolerance "
+                                              f"{_decimal(case.tolerance)}")
         self.pin_model = ""
         self.candidates_planned = False
         self.order_free: Planned | None = None  # the order-free pin check, asked only if the exact one is not proved
@@ -579,6 +583,24 @@ class _CaseRun:
         status = mutant_status(decision)
         return MutantResult(value, m.description, status, message if status is MutantStatus.UNKNOWN else "",
                             reason if status is MutantStatus.UNKNOWN else None)
+
+
+def _case_tolerance(job: MethodJob, case: TestCase, options: ScoreOptions) -> ScoreOptions:
+    """`options` with the test's own absolute tolerance (`expect abs(r - x) < e`) as the relative one the harness
+    takes: e / max(1, |x|), the smallest over the case's real outputs, so that no output gets more than e."""
+    if case.tolerance is None:
+        return options
+    reals = [v.v for v, p in zip(case.expected, job.method.returns, strict=False)
+             if isinstance(v, RealV) and isinstance(p.type, RealT)]
+    if not reals:
+        return options
+    rel = min(case.tolerance / max(Fraction(1), abs(x)) for x in reals)
+    # a float a little below the exact ratio: the bounds never admit more than the test does
+    return replace(options, harness=replace(options.harness, real_tolerance=float(rel) * (1 - 1e-12)))
+
+
+def _decimal(f: Fraction) -> str:
+    return f"{float(f):g}"
 
 
 def _descriptive(planned: Planned) -> Planned:

@@ -176,3 +176,13 @@ def test_dafny4_match_on_literals_and_seq_constructors_are_scored(dafny_command:
         m = method(report, name)
         assert [c["status"] for c in m["cases"]] == ["verified"] * count, m["cases"]
         assert m["completeness"] == 1.0 and m["pinned"] == count, m
+
+
+def test_the_tests_own_tolerance_and_outputs_in_one_collection(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, str(SCORE / "tolerance.dfy"), "--tolerance", "0")
+    ratio = method(report, "Ratio")["cases"]
+    assert [c["status"] for c in ratio] == ["verified", "verified", "refuted"], ratio
+    assert "the test's own tolerance 1e-05" in ratio[0]["note"] and "0.001" in ratio[1]["note"]
+    divmod_ = method(report, "DivMod")["cases"]
+    assert [(c["expected"], c["status"]) for c in divmod_] == [("q = 3, r = 1", "verified"),
+                                                              ("q = 3, r = 2", "refuted")], divmod_

@@ -727,3 +727,40 @@ def test_what_the_reader_does_not_follow_is_refused(body: str, problem: str | No
         assert all(c.inputs == (IntV(1),) for c in read.cases)
         return
     assert read.cases == () and any(problem in p.reason for p in read.problems), read.problems
+
+
+def test_outputs_compared_as_one_collection_are_an_equality_each() -> None:
+    f = parse_file("""method DivMod(a: int, b: int) returns (q: int, r: int)
+  requires b > 0
+  ensures a == q * b + r && 0 <= r < b
+method Main() {
+  { var s, p := DivMod(7, 2); expect [s, p] == [3, 1], "test 1"; }
+  { var s, p := DivMod(9, 4); expect (s, p) == (2, 1); }
+  { var s, p := DivMod(9, 4); expect [s, p] == [2]; }
+  { var s, p := DivMod(9, 4); expect [s, p] == [2, 1] + []; }
+}
+""", "t.dfy")
+    read = read_dfy_tests(f)
+    assert [shown(f, c) for c in read.cases] == [(["7", "2"], ["3", "1"]), (["9", "4"], ["2", "1"])]
+    # lengths that differ, or a side that is no display: no element-wise reading, no guess
+    assert [p.line for p in read.problems] == [7, 8]
+    assert all("no expected value found" in p.reason for p in read.problems)
+
+
+def test_a_tolerance_the_test_states_is_read_with_its_value() -> None:
+    f = parse_file("""method Ratio(a: int, b: int) returns (r: real)
+  requires b != 0
+  ensures r == (a as real) / (b as real)
+method Main() {
+  { var v := Ratio(2, 3); expect abs(v - 0.6666667) < 0.00001, "test 1"; }
+  { var v := Ratio(2, 3); assert 0.01 >= Abs(0.66 - v); }
+  { var v := Ratio(1, 3); expect v - 0.3333 < 0.001 && 0.3333 - v < 0.001; }
+  { var v := Ratio(1, 3); expect v - 0.3333 < 0.001; }
+  { var v := Ratio(1, 3); expect abs(v - 0.3) < -1.0; }
+}
+""", "t.dfy")
+    read = read_dfy_tests(f)
+    assert [(shown(f, c)[1], c.tolerance) for c in read.cases] == [
+        (["0.6666667"], Fraction(1, 100000)), (["0.66"], Fraction(1, 100)), (["0.3333"], Fraction(1, 1000))]
+    assert [p.line for p in read.problems] == [8, 9]  # one side only; a tolerance that is not positive
+    assert "not positive" in read.problems[1].reason

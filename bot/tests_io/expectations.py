@@ -7,11 +7,12 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from bot.dafny.decls import Decl
-from bot.dafny.lexer import LexError, TokKind, tokenize
-from bot.dafny.types import ArrayT, DafnyType
-from bot.dafny.values import Value
+from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
+from bot.dafny.types import ArrayT, DafnyType, RealT
+from bot.dafny.values import RealV, Value
 from bot.tests_io.bindings import Binding, EvalError, _environments, evaluate, modified_params
 from bot.tests_io.model import TestCase
 from bot.tests_io.splitting import (
@@ -51,13 +52,13 @@ class ReadCall:
     guessed: bool = False  # the expected value is inferred, not stated by a check (see TestCase.guessed)
     arrays: tuple[tuple[int, int, str], ...] | None = None  # see TestCase.arrays
     refs: tuple[tuple[int, int], ...] = ()  # see TestCase.refs
-
+    tolerance: Fraction | None = None  # see TestCase.tolerance
 
     def case(self, name: str, method: str, source: str, line: int, text: str) -> TestCase:
         """The test case this call is, named and placed by its reader."""
         return TestCase(name=name, method=method, inputs=self.inputs, expected=self.expected, post=self.post,
                         source=source, line=line, text=text, note=self.note, guessed=self.guessed,
-                        arrays=self.arrays, refs=self.refs)
+                        arrays=self.arrays, refs=self.refs, tolerance=self.tolerance)
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,10 @@ def equalities(stmt: Stmt) -> list[tuple[str, str]]:
             continue  # `r == a || r == b` states no single value
         eq = _top_level_index(conj, "==")
         if eq > 0:
-            out.append((_slice(conj[:eq], stmt.expr), _slice(conj[eq + 1 :], stmt.expr)))
+            pairs = _display_pairs(conj[:eq], conj[eq + 1 :])
+            # `[s, p] == [0, 1]` (or tuples): two outputs compared as one collection, an equality per element
+            out += [(_slice(a, stmt.expr), _slice(b, stmt.expr)) for a, b in pairs] if pairs else [
+                (_slice(conj[:eq], stmt.expr), _slice(conj[eq + 1 :], stmt.expr))]
             continue
         call = _call_of(conj, stmt.expr)
         if call is not None and is_equality_helper(call.name) and len(call.args) == 2:
@@ -95,6 +99,77 @@ def equalities(stmt: Stmt) -> list[tuple[str, str]]:
         elif len(conj) == 2 and conj[0].text == "!" and conj[1].kind is TokKind.IDENT:
             out.append((conj[1].text, "false"))
     return out
+
+
+_ABS = re.compile(r"(?i)^(abs|absreal|real_abs|fabs)$")
+
+
+def tolerances(stmt: Stmt) -> list[tuple[str, str, str]]:
+    """The `abs(a - b) < e` facts (also `<=`, `e > abs(..)`, and `a - b < e && b - a < e`) a check states, as
+    (a, b, e): the test's own tolerance for comparing a real output."""
+    if stmt.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
+        return []
+    try:
+        toks = [t for t in tokenize(stmt.expr) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return []
+    out: list[tuple[str, str, str]] = []
+    diffs: dict[tuple[str, str], str] = {}  # `a - b < e`, waiting for `b - a < e`
+    for part in split_top(_strip_parens(toks), "&&"):
+        conj = _strip_parens(part)
+        bound = _bounded(conj)
+        if bound is None:
+            continue
+        inside, e = bound
+        call = _call_of(inside, stmt.expr)
+        if call is not None and _ABS.match(call.name) and len(call.args) == 1:
+            try:
+                arg = [t for t in tokenize(call.args[0]) if t.kind is not TokKind.COMMENT]
+            except LexError:
+                continue
+            diff = _difference(_strip_parens(arg), call.args[0])
+            if diff is not None:
+                out.append((*diff, _slice(e, stmt.expr)))
+            continue
+        diff = _difference(_strip_parens(inside), stmt.expr)
+        if diff is not None:
+            a, b = diff
+            tol = _slice(e, stmt.expr)
+            if diffs.get((b, a)) == tol:
+                out.append((a, b, tol))
+            diffs[(a, b)] = tol
+    return out
+
+
+def _bounded(conj: list[Token]) -> tuple[list[Token], list[Token]] | None:
+    """`X < e` / `X <= e` / `e > X` / `e >= X` -> (X, e)."""
+    for op, flipped in (("<", False), ("<=", False), (">", True), (">=", True)):
+        k = _top_level_index(conj, op)
+        if k > 0 and k < len(conj) - 1:
+            left, right = conj[:k], conj[k + 1 :]
+            return (right, left) if flipped else (left, right)
+    return None
+
+
+def _difference(toks: list[Token], source: str) -> tuple[str, str] | None:
+    """`a - b` at the top level (one minus, not unary) -> (a, b)."""
+    k = _top_level_index(toks, "-")
+    if k <= 0 or _top_level_index(toks[k + 1 :], "-") >= 0 or _top_level_index(toks, "+") >= 0:
+        return None
+    return _slice(toks[:k], source), _slice(toks[k + 1 :], source)
+
+
+def _display_pairs(left: list[Token], right: list[Token]) -> list[tuple[list[Token], list[Token]]]:
+    """The element pairs of two sequence (or tuple) displays of one length, or [] when either side is none."""
+    sides = []
+    for toks in (left, right):
+        if len(toks) < 3 or toks[0].text not in ("[", "(") or matching_close(toks, 0) != len(toks) - 1:
+            return []
+        sides.append((toks[0].text, split_top(toks[1:-1], ",")))
+    (lk, la), (rk, ra) = sides
+    if lk != rk or len(la) != len(ra) or len(la) < 2 or any(not part for part in la + ra):
+        return []
+    return list(zip(la, ra, strict=True))
 
 
 def _mentioned(stmt: Stmt) -> frozenset[str]:
@@ -153,6 +228,7 @@ class _Expectation:
     env_at: int  # index of the statement whose environment evaluates the text
     problem: str = ""
     whole: bool = False  # the check names the variable itself (`r == a`), not its contents (`r[..] == ..`)
+    tolerance: str = ""  # the test's own tolerance (`abs(r - x) < e`): the text of e
 
 
 def read_calls(
@@ -257,6 +333,7 @@ def _read_call(
     expected: list[Value] = []
     post: list[tuple[int, Value]] = []
     refs: list[tuple[int, int]] = []
+    tolerance: Fraction | None = None
     last = s.end_line
     for name, (role, i) in watch.items():
         exp = found.get(name)
@@ -291,6 +368,20 @@ def _read_call(
                 f"`{_short(exp.text)}` of {what} as {param.type_text}: {e}",
             )
         lines |= used
+        if exp.tolerance:
+            if not isinstance(param.type, RealT) or not isinstance(v, RealV):
+                return CallProblem(s.line, f"{where(exp.line)}: a tolerance (`{_short(exp.tolerance)}`) for "
+                                           f"`{name}`, which is no real")
+            try:
+                eps, _ = evaluate(exp.tolerance, RealT(), envs[exp.env_at])
+            except EvalError as err:
+                return CallProblem(s.line, f"{where(exp.line)}: cannot read the tolerance "
+                                           f"`{_short(exp.tolerance)}` as a real: {err}")
+            assert isinstance(eps, RealV)
+            if eps.v <= 0:
+                return CallProblem(s.line, f"{where(exp.line)}: the tolerance `{_short(exp.tolerance)}` is not "
+                                           "positive")
+            tolerance = eps.v if tolerance is None else min(tolerance, eps.v)
         if not taken or name not in missing:
             last = max(last, exp.line)
         if role == "out":
@@ -308,6 +399,7 @@ def _read_call(
         bool(taken),
         _array_identities(scan, k, target),
         tuple(refs),
+        tolerance,
     )
 
 
@@ -506,6 +598,20 @@ def _find_expectations(
                     break
                 if name is not None:
                     other_vars.append(name)
+        for a, b, tol in ([] if hit else tolerances(s)):
+            for side, other in ((a, b), (b, a)):
+                name = _plain_var(side)
+                if name is not None and name in pending and side.strip() == name:
+                    expectation = _Expectation(other, s.line, j, s.problem, tolerance=tol)
+                    if s.commented:
+                        commented.setdefault(name, expectation)
+                    else:
+                        found[name] = expectation
+                        pending.discard(name)
+                    hit = True
+                    break
+            if hit:
+                break
         if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
             return
         mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]

@@ -6,6 +6,7 @@ Pure data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from bot.dafny.values import Value
 
@@ -35,6 +36,9 @@ class TestCase:
     # (output index, parameter index): the test says the output *is* that array argument (`r == a`, reference
     # equality), not only that it has its contents; `expected` then holds that array's contents after the call
     refs: tuple[tuple[int, int], ...] = ()
+    # the test's own absolute tolerance for its real outputs (`expect abs(r - x) < e`): used for this case instead
+    # of the tool's relative tolerance; None when the test compares exactly
+    tolerance: Fraction | None = None
 
 
 def join_notes(a: str, b: str) -> str:
