@@ -73,15 +73,8 @@ def equalities(stmt: Stmt) -> list[tuple[str, str]]:
         if stmt.call is not None and is_equality_helper(stmt.call.name) and len(stmt.call.args) == 2:
             return [(stmt.call.args[0], stmt.call.args[1])]
         return []
-    if stmt.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
-        return []
-    try:
-        toks = [t for t in tokenize(stmt.expr) if t.kind is not TokKind.COMMENT]
-    except LexError:
-        return []
     out: list[tuple[str, str]] = []
-    for part in split_top(_strip_parens(toks), "&&"):
-        conj = _strip_parens(part)
+    for conj in _conjuncts(stmt):
         if not conj or any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
             continue  # `r == a || r == b` states no single value
         eq = _top_level_index(conj, "==")
@@ -107,16 +100,9 @@ _ABS = re.compile(r"(?i)^(abs|absreal|real_abs|fabs)$")
 def tolerances(stmt: Stmt) -> list[tuple[str, str, str]]:
     """The `abs(a - b) < e` facts (also `<=`, `e > abs(..)`, and `a - b < e && b - a < e`) a check states, as
     (a, b, e): the test's own tolerance for comparing a real output."""
-    if stmt.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
-        return []
-    try:
-        toks = [t for t in tokenize(stmt.expr) if t.kind is not TokKind.COMMENT]
-    except LexError:
-        return []
     out: list[tuple[str, str, str]] = []
     diffs: dict[tuple[str, str], str] = {}  # `a - b < e`, waiting for `b - a < e`
-    for part in split_top(_strip_parens(toks), "&&"):
-        conj = _strip_parens(part)
+    for conj in _conjuncts(stmt):
         bound = _bounded(conj)
         if bound is None:
             continue
@@ -139,6 +125,17 @@ def tolerances(stmt: Stmt) -> list[tuple[str, str, str]]:
                 out.append((a, b, tol))
             diffs[(a, b)] = tol
     return out
+
+
+def _conjuncts(stmt: Stmt) -> list[list[Token]]:
+    """The `&&`-joined parts of a check's condition (an `assert` or `expect`), each without outer parentheses."""
+    if stmt.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
+        return []
+    try:
+        toks = [t for t in tokenize(stmt.expr) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return []
+    return [_strip_parens(part) for part in split_top(_strip_parens(toks), "&&")]
 
 
 def _bounded(conj: list[Token]) -> tuple[list[Token], list[Token]] | None:
