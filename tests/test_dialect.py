@@ -506,6 +506,40 @@ def test_seq_constructor_becomes_a_helper_declared_once_per_module() -> None:
     assert rewrite(r.text, Dialect.DAFNY2).text == r.text  # nothing left to rewrite
 
 
+STATEMENT_MATCHES = """\
+method M1(x: int) returns (r: int) ensures r in {1, 2} { match x { case 0 => r := 1; case _ => r := 2; } }
+method M2(x: int, y: int) { match x { case 0 => match y { case 1 => print 1; case _ => print 2; } case _ => print 3; } }
+method M3(x: int) returns (r: int) { label L: match x { case 0 => r := 1; case _ => r := 2; } }
+function Sq(i: nat): int { i * i }
+function S1(n: nat): seq<int> { seq(n, Sq) }
+function S2(n: nat): seq<int> { seq(n, i => Sq(i)) }
+function S3(n: nat): seq<int> { seq(n, (i: nat) => i) }
+lemma T() ensures S2(3) == [0, 1, 4] { }
+"""
+
+
+def test_statement_matches_behind_clauses_labels_and_cases_stay_statements() -> None:
+    text = rewrite(STATEMENT_MATCHES, Dialect.DAFNY2).text
+    assert "ensures r in {1, 2} { { var match_ := x ; if match_ == 0 { r := 1; } else { r := 2; } } }" in text
+    assert "if match_2 == 0 { { var match_3 := y ; if match_3 == 1 { print 1; } else { print 2; } } }" in text
+    assert "label L: { var match_4 := x ;" in text
+
+
+def test_a_match_on_literals_without_a_rest_case_is_left_alone() -> None:
+    src = ("function F(x: int): int { match x case 0 => 10 case 1 => 20 }\n"
+           "function G(x: int): int { match x case 0 => 1 }\n")
+    r = rewrite(src, Dialect.DAFNY2)
+    assert "match x case 0 => 10 case 1 => 20" in r.text and "match x case 0 => 1 }" in r.text  # not `else 20`
+    assert len(r.left_alone) == 2 and "without a last `_` case" in r.left_alone[0]
+
+
+@pytest.mark.dafny
+def test_statement_matches_and_nat_indexed_seqs_verify_with_dafny_2_3(dafny_command: str, tmp_path: Path) -> None:
+    # `ghost function`: Dafny 4 syntax, so the file is read as Dafny 4 (`seq(n, f)` indexes are `nat` there)
+    done = run_dafny(dafny_command, tmp_path, "s.dfy", to2(STATEMENT_MATCHES.replace("function ", "ghost function ")))
+    assert done.returncode == 0 and "0 errors" in done.stdout, done.stdout
+
+
 @pytest.mark.dafny
 def test_rewritten_matches_and_seqs_verify_with_dafny_2_3(dafny_command: str, tmp_path: Path) -> None:
     done = run_dafny(dafny_command, tmp_path, "m.dfy", to2(MATCHES_AND_SEQS))

@@ -764,3 +764,18 @@ method Main() {
         (["0.6666667"], Fraction(1, 100000)), (["0.66"], Fraction(1, 100)), (["0.3333"], Fraction(1, 1000))]
     assert [p.line for p in read.problems] == [8, 9]  # one side only; a tolerance that is not positive
     assert "not positive" in read.problems[1].reason
+
+
+def test_a_tolerance_is_not_stretched_to_other_outputs_nor_read_from_a_disjunction() -> None:
+    f = parse_file("""method Two(x: real) returns (a: real, b: real)
+  ensures a == x && b == 2.0001
+method Main() {
+  { var a, b := Two(1000.0); expect abs(a - 1000.0) < 0.5; expect b == 2.0; }
+  { var a, b := Two(1.0); expect abs(a - 1.0) < 0.5 || a == 100.0; expect b == 2.0001; }
+}
+""", "t.dfy")
+    read = read_dfy_tests(f)
+    assert read.cases == ()
+    first, second = read.problems
+    assert "exact comparison of `b`" in first.reason  # one tolerance per case would admit b within it too
+    assert "no expected value found" in second.reason and "tolerance" not in second.reason

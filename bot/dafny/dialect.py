@@ -540,7 +540,8 @@ class _Rewriter:
     # -- match on literals (Dafny 3+) -> if chains ------------------------------------------
 
     def _statement_bodies(self) -> list[tuple[int, int]]:
-        """Token spans (open, close) of the bodies of methods, lemmas and constructors: statements."""
+        """Token spans (open, close) of the bodies of methods, lemmas and constructors: statements. A clause's
+        expression (`ensures r in {1, 2}`, `modifies {this}`) is skipped whole: its braces open no body."""
         v = self.v
         spans = []
         for k in range(v.n):
@@ -548,6 +549,9 @@ class _Rewriter:
                 continue
             j = k + 1
             while j < v.n and v.text(j) not in ("{", ";", "}"):
+                if v.is_word(j, CLAUSE_KEYWORDS):
+                    j = v.expression_end(v.skip_attributes(j + 1, v.n), v.n, CLAUSE_KEYWORDS)
+                    continue
                 if v.text(j) in ("(", "[", "{:"):
                     j = v.close(j)
                 j += 1
@@ -562,13 +566,22 @@ class _Rewriter:
         A match with any other pattern (a constructor, a tuple) is left to Dafny."""
         v = self.v
         bodies = self._statement_bodies()
+        case_arrows: set[int] = set()  # the `=>` of statement matches' cases: a statement follows each
         for k in range(v.n):
             if not v.is_word(k, "match"):
                 continue
             cases, open_brace, close = self._match_cases(k)
+            in_body = any(a < k < b for a, b in bodies)
+            labelled = v.text(k - 1) == ":" and v.is_word(k - 3, "label")
+            statement = in_body and (v.text(k - 1) in (";", "{", "}") or labelled or k - 1 in case_arrows)
+            if statement:
+                case_arrows.update(arrow for _, arrow in cases)
             if not cases or not self._literal_cases(cases):
                 continue
-            statement = v.text(k - 1) in (";", "{", "}") and any(a < k < b for a, b in bodies)
+            if not self._exhaustive(cases):
+                line = self.toks[k].line
+                self.left.append((line, f"line {line}: a `match` on literals without a last `_` case (left as is)"))
+                continue
             if statement and open_brace is None:
                 line = self.toks[k].line
                 self.left.append((line, f"line {line}: a `match` statement on literals without braces (left as is)"))
@@ -616,6 +629,13 @@ class _Rewriter:
         if None in kinds or "literal" not in kinds:
             return False
         return all(kind == "literal" for kind in kinds[:-1])
+
+    def _exhaustive(self, cases: list[tuple[int, int]]) -> bool:
+        """The last case takes the rest (`_` or a name), or the cases are `true` and `false`: an `if` chain with
+        a final `else` then means the same (a match that is not exhaustive is an error of Dafny 4's own)."""
+        last = self._pattern(cases[-1][0] + 1, cases[-1][1])
+        patterns = {self._joined(c + 1, arrow - 1) for c, arrow in cases}
+        return len(cases) > 1 and (last in ("wildcard", "name") or patterns == {"true", "false"})
 
     def _pattern(self, start: int, end: int) -> str | None:
         v = self.v
@@ -711,10 +731,11 @@ _STATEMENT_CALLABLES = frozenset({"method", "lemma", "constructor"})
 
 
 def _seq_init(name: str) -> str:
-    """A Dafny 2.3 function with the meaning of `seq(n, f)`: length n, element i is f(i); one line."""
+    """A Dafny 2.3 function with the meaning of `seq(n, f)`: length n, element i is f(i), indexes of type `nat` as
+    Dafny 4 gives them; one line."""
     return (
-        f"function method {name}<T>(n: int, f: int ~> T): seq<T> requires 0 <= n "
-        f"requires forall i :: 0 <= i < n ==> f.requires(i) reads set i, o | 0 <= i < n && o in f.reads(i) :: o "
-        f"ensures |{name}(n, f)| == n ensures forall i :: 0 <= i < n ==> {name}(n, f)[i] == f(i) decreases n "
+        f"function method {name}<T>(n: nat, f: nat ~> T): seq<T> "
+        f"requires forall i: nat :: i < n ==> f.requires(i) reads set i: nat, o | i < n && o in f.reads(i) :: o "
+        f"ensures |{name}(n, f)| == n ensures forall i: nat :: i < n ==> {name}(n, f)[i] == f(i) decreases n "
         f"{{ if n == 0 then [] else {name}(n - 1, f) + [f(n - 1)] }}"
     )

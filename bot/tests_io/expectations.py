@@ -103,6 +103,8 @@ def tolerances(stmt: Stmt) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     diffs: dict[tuple[str, str], str] = {}  # `a - b < e`, waiting for `b - a < e`
     for conj in _conjuncts(stmt):
+        if any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
+            continue  # `abs(r - x) < e || ...` states no tolerance of its own
         bound = _bounded(conj)
         if bound is None:
             continue
@@ -331,6 +333,7 @@ def _read_call(
     post: list[tuple[int, Value]] = []
     refs: list[tuple[int, int]] = []
     tolerance: Fraction | None = None
+    tolerant: set[str] = set()
     last = s.end_line
     for name, (role, i) in watch.items():
         exp = found.get(name)
@@ -379,12 +382,19 @@ def _read_call(
                 return CallProblem(s.line, f"{where(exp.line)}: the tolerance `{_short(exp.tolerance)}` is not "
                                            "positive")
             tolerance = eps.v if tolerance is None else min(tolerance, eps.v)
+            tolerant.add(name)
         if not taken or name not in missing:
             last = max(last, exp.line)
         if role == "out":
             expected.append(v)
         else:
             post.append((i, v))
+    exact = [name for name, (role, i) in watch.items() if name in found and name not in tolerant
+             and isinstance((target.returns[i] if role == "out" else target.params[i]).type, RealT)]
+    if tolerance is not None and exact:
+        # one tolerance per case: it would apply to the outputs the test compares exactly too
+        return CallProblem(s.line, f"{at}: a tolerance for some real outputs and an exact comparison of "
+                                   f"`{exact[0]}`: not supported in one case")
     lines |= set(range(s.line, last + 1))
     return ReadCall(
         s.line,
