@@ -732,6 +732,9 @@ class Evaluator:
         params, requires, _ = self.parts(name)
         if len(params) != len(args):
             raise NoValue
+        for p, a in zip(self.functions[name].params, args, strict=True):
+            if p.type_text.strip() == "nat" and isinstance(a, IntV) and a.v < 0:
+                raise NoValue  # outside the parameter's subset type: a call Dafny itself would reject
         local: dict[str, GValue] = dict(zip(params, args, strict=True))
         for r in requires:
             if not self.truth(r, local, old):

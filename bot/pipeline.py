@@ -76,6 +76,7 @@ from bot.scoring import (
     mutant_status,
     precondition_status,
 )
+from bot.tests_io.dfy_methods import function_target
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase, join_notes
 
 
@@ -124,7 +125,9 @@ def method_jobs(
     jobs = []
     for name in names:
         decl = file.find(name)
-        if decl is None or decl.kind != "method":
+        if decl is not None and decl.kind != "method":
+            decl = function_target(decl)  # a function its tests call directly
+        if decl is None:
             continue
         # methods are known by their qualified names: `A.Add` and `B.Add` are two jobs
         key = decl.qualified
@@ -230,6 +233,9 @@ class _CaseRun:
         self.result: CaseResult | None = None
         self.status: tuple[CaseStatus, Undecided | None, str, str] | None = None
         self.note = case.note
+        if job.method.tested_function:
+            self.note = join_notes(self.note, f"a test of the function `{job.method.name}`: its body is the "
+                                              "specification checked")
         if case.tolerance is not None:
             self.note = join_notes(self.note, f"real outputs compared within the test's own tolerance "
                                               f"{_decimal(case.tolerance)}")

@@ -186,3 +186,16 @@ def test_the_tests_own_tolerance_and_outputs_in_one_collection(dafny_command: st
     divmod_ = method(report, "DivMod")["cases"]
     assert [(c["expected"], c["status"]) for c in divmod_] == [("q = 3, r = 1", "verified"),
                                                               ("q = 3, r = 2", "refuted")], divmod_
+
+
+def test_tests_that_call_spec_functions_check_the_functions(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, str(SCORE / "functions.dfy"))
+    fib = method(report, "Fib")
+    assert [(c["expected"], c["status"]) for c in fib["cases"]] == [("result = 55", "verified"),
+                                                                    ("result = 9", "refuted")], fib["cases"]
+    assert fib["cases"][0]["determinacy"] == "pinned" and "its body is the specification" in fib["cases"][0]["note"]
+    assert fib["problems"] == []  # `var e := Fib(3) + 1;` and an unchecked `Fib(4)` are no cases, nor unreadable
+    even = method(report, "IsEven")
+    assert [c["status"] for c in even["cases"]] == ["verified"] and even["completeness"] == 1.0
+    half = method(report, "Half")["cases"]
+    assert [(c["status"], c["clause"]) for c in half] == [("precondition-violated", "requires n % 2 == 0")]

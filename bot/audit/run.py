@@ -14,7 +14,7 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.dafny.types import RealT
 from bot.pipeline import EngineLike, MethodJob, ScoreOptions, score_methods
-from bot.tests_io.dfy_methods import read_dfy_tests
+from bot.tests_io.dfy_methods import function_target, read_dfy_tests
 from bot.tests_io.discover import merge
 from bot.tests_io.mbpp_json import read_mbpp_json, spec_method_for
 from bot.tests_io.model import ReadResult
@@ -54,6 +54,12 @@ def _choose(spec: DafnyFile, dfy: ReadResult | None, json_method: Decl | None) -
             d = spec.find(name)
             if d is not None and d.kind == "method":
                 return d
+        if json_method is None:  # no method is tested: a function its tests call directly
+            for name in ranked:
+                d = spec.find(name)
+                target = function_target(d) if d is not None else None
+                if target is not None:
+                    return target
     return json_method
 
 

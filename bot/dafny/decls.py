@@ -42,6 +42,8 @@ class Decl:
     line: int  # 1-based line of the declaring keyword
     end_line: int
     container: str  # "" at top level, else "module M", "class C", "module M.class C" ...
+    # a function scored as a method, `ensures result == F(params)` (bot/tests_io/dfy_methods.py function_target)
+    tested_function: bool = False
 
     def clause_texts(self, kind: str) -> list[str]:
         return [c.text for c in self.clauses if c.kind == kind]

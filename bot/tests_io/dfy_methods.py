@@ -11,10 +11,12 @@ from __future__ import annotations
 import textwrap
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 
-from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.decls import Clause, DafnyFile, Decl, Param
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
+from bot.dafny.types import unsupported_parts
 from bot.tests_io.expectations import CallProblem, ReadCall, is_equality_helper, read_calls
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 from bot.tests_io.splitting import split_statements
@@ -37,6 +39,8 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     callers_all = [d for d in methods if d.body is not None]
     if target is None:
         targets = _tested(methods, bodies)
+        testers = [d for d in methods if _is_test_method(d)]
+        targets += function_targets(file, {n for d in testers for n in _called(bodies[id(d)])}, methods)
         tested = {t.name for t in targets}
         callers = [d for d in callers_all if _is_test_method(d) and d.name not in tested]
     else:
@@ -78,7 +82,8 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 cases.append(item)
             else:
                 problems.append(item)
-    return ReadResult(tuple(cases), tuple(problems))
+    functions = {t.qualified for t in targets if is_function_target(t)}
+    return ReadResult(tuple(cases), tuple(p for p in problems if p.method not in functions))
 
 
 def _shadowed(t: Decl, name_count: Counter[str], own: set[int]) -> bool:
@@ -162,6 +167,44 @@ def _tested(methods: Sequence[Decl], bodies: dict[int, list[Token]]) -> list[Dec
     testers = {d.name for d in methods if _is_test_method(d)}
     called = {name for d in methods if d.name in testers for name in _called(bodies[id(d)])}
     return [d for d in methods if is_testable(d) and d.name not in testers and d.name in called]
+
+
+_FUNCTION_KINDS = frozenset({"function", "predicate", "function method", "predicate method"})
+
+
+def function_target(d: Decl) -> Decl | None:
+    """A function a test calls directly (`var v := Fib(10); expect v == 55;`), as the method the rest of the tool
+    scores: its parameters and `requires`, one result, and `ensures result == Fib(n)`, so that the function's body
+    is its specification. None for what is no such function: a method, a member of a class, a generic function
+    or one with a type the tool cannot build values of."""
+    if d.kind not in _FUNCTION_KINDS or not d.in_module_only or len(d.returns) != 1 or "<" in d.name:
+        return None
+    if any(unsupported_parts(p.type) for p in (*d.params, *d.returns)):
+        return None
+    taken = {p.name for p in d.params}
+    result = "result"
+    while result in taken:
+        result += "_"
+    call = f"{d.name}({', '.join(p.name for p in d.params)})"
+    ensures = Clause("ensures", f"{result} == {call}", d.line, d.start, d.start)
+    requires = tuple(c for c in d.clauses if c.kind == "requires")
+    ret = d.returns[0]
+    return replace(d, kind="method", ghost=False, returns=(Param(result, ret.type_text, ret.type),),
+                   clauses=(*requires, ensures), body=None, tested_function=True)
+
+
+def function_targets(file: DafnyFile, called: Collection[str], methods: Sequence[Decl]) -> list[Decl]:
+    """The functions of `file` that `called` names and no method of `methods` shares a name with, as methods
+    (function_target)."""
+    taken = {m.name for m in methods}
+    found = [function_target(d) for d in file.decls if d.name in called and d.name not in taken]
+    return [d for d in found if d is not None]
+
+
+def is_function_target(d: Decl) -> bool:
+    """A function scored as a method (function_target): its cases are kept, its unreadable calls are not listed
+    (a test may call a helper function for a value it needs, not to test it)."""
+    return d.tested_function
 
 
 def _unique(name: str, used: set[str]) -> str:

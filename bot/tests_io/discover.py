@@ -26,7 +26,13 @@ from pathlib import Path
 
 from bot.dafny.decls import DafnyFile
 from bot.dafny.parser import DafnyParseError, parse_file
-from bot.tests_io.dfy_methods import called_from_tests, is_testable, read_dfy_tests
+from bot.tests_io.dfy_methods import (
+    called_from_tests,
+    function_targets,
+    is_function_target,
+    is_testable,
+    read_dfy_tests,
+)
 from bot.tests_io.mbpp_json import read_mbpp_json, spec_method_for
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 from bot.tests_io.textfiles import read_regular_text, toml_nesting_line
@@ -109,13 +115,16 @@ def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
         return ReadResult((), (CaseProblem(source.path, e.line, f"cannot read the test file: {e.message}"),))
     called = called_from_tests(tests)
     targets = [d for d in spec.methods() if is_testable(d) and d.name in called]
+    targets += function_targets(spec, called, spec.methods())
     # one pass over the test file for all targets, then each target's cases together, in spec order
     read = read_dfy_tests(tests, targets) if targets else ReadResult((), ())
     rank: dict[str, int] = {}
     for i, d in enumerate(targets):
         rank.setdefault(d.name, i)
     cases = sorted(read.cases, key=lambda c: rank.get(c.method, len(targets)))
-    problems = sorted(read.problems, key=lambda p: rank.get(p.method, len(targets)))
+    functions = {t.qualified for t in targets if is_function_target(t)}
+    problems = sorted((p for p in read.problems if p.method not in functions),
+                      key=lambda p: rank.get(p.method, len(targets)))
     if not cases and not problems:
         names = ", ".join(d.name for d in spec.methods() if is_testable(d)) or "none"
         problems.append(
