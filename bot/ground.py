@@ -11,6 +11,7 @@ evaluator bug can only make a program fail; still, nothing is guessed: what cann
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -29,6 +30,7 @@ from bot.dafny.expr import (
     Index,
     Ite,
     Let,
+    LetSuch,
     Lit,
     Member,
     MultisetOf,
@@ -605,6 +607,8 @@ class Evaluator:
         if isinstance(e, Let):
             values = [self.eval(x, env, old) for x in e.values]
             return self.eval(e.body, {**env, **dict(zip(e.names, values, strict=True))}, old)
+        if isinstance(e, LetSuch):
+            return self.let_such(e, env, old)
         if isinstance(e, Call):
             args = tuple(self.eval(a, env, old) for a in e.args)
             return self.call(e.name, args, old)
@@ -748,6 +752,23 @@ class Evaluator:
             self.memo[key] = self.eval(self.parts(name)[2], local, old)
         self.log.append(key)
         return self.memo[key]
+
+    def choices(self, e: LetSuch, env: Mapping[str, GValue], old: bool) -> list[dict[str, GValue]]:
+        """Every value of `var x :| cond` (over the finite range the condition's guards give, in a fixed order);
+        NoValue when some candidate cannot be decided."""
+        out = []
+        for inst in self.instances((e.var,), _conjuncts(e.cond), env, old, e.cond):
+            if self.truth(e.cond, {**env, **inst}, old):
+                out.append(inst)
+        return out
+
+    def let_such(self, e: LetSuch, env: Mapping[str, GValue], old: bool) -> GValue:
+        """The body's value when every choice gives the same one (a fold over a set, order-independent); else
+        NoValue: which value Dafny picks is not known, so no fact may depend on it."""
+        values = {self.eval(e.body, {**env, **inst}, old) for inst in self.choices(e, env, old)}
+        if len(values) != 1:
+            raise NoValue  # no choice (the expression is ill-formed), or choices that differ
+        return values.pop()
 
     # -- quantifiers and comprehensions over the bounded ranges their guards give
 
@@ -1146,6 +1167,15 @@ class _Facts:
     def walk(self, e: Expr, scope: _Scope) -> None:
         """Facts for e's closed subterms, inner ones first."""
         closed = not (free_vars(e) & scope.unknown)
+        if isinstance(e, LetSuch) and closed:
+            # the verifier does not know which value is chosen: the facts of every choice, each with its value
+            with contextlib.suppress(NoValue, _NoLiteral):
+                for inst in self.ev.choices(e, scope.env, scope.old):
+                    for v in inst.values():
+                        literal(v)  # _NoLiteral: no facts for this expression
+                    self.walk(e.body, replace(scope, env={**scope.env, **inst}, literal=scope.literal | set(inst),
+                                              unknown=scope.unknown - set(inst)))
+            return
         if isinstance(e, Let):
             for x in e.values:
                 self.walk(x, scope)

@@ -591,6 +591,15 @@ class _CaseRun:
                             reason if status is MutantStatus.UNKNOWN else None)
 
 
+CHOICE_NOTE = ("the spec reaches a `var x :| ...` choice: its ground facts were computed for every choice (all "
+               "gave the same value) and each was proved by the verifier")
+
+
+def _chooses(job: MethodJob, files: list[DafnyFile]) -> bool:
+    """The helpers the method's spec reaches choose a value with `:|` (see ground.Evaluator.let_such)."""
+    return any(d.body is not None and ":|" in f.source[d.body[0]:d.body[1]] for f, d in reached(job.method, files))
+
+
 def _case_tolerance(job: MethodJob, case: TestCase, options: ScoreOptions) -> ScoreOptions:
     """`options` with the test's own absolute tolerance (`expect abs(r - x) < e`) as the relative one the harness
     takes: e / max(1, |x|), the smallest over the case's real outputs, so that no output gets more than e."""
@@ -686,7 +695,10 @@ def score_methods(
         prelude = preludes.get(id(job.file))
         trusted[id(job)] = axioms(job.method, files[id(job.file)])
         guarded = bool(trusted[id(job)]) or may_trust_statements(job.method, files[id(job.file)])
-        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded) for c in job.cases])
+        read = job.cases
+        if _chooses(job, files[id(job.file)]):
+            read = tuple(replace(c, note=join_notes(c.note, CHOICE_NOTE)) for c in read)
+        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded) for c in read])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
     backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, files)
     checked = list(dict.fromkeys(backgrounds.values()))

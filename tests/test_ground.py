@@ -130,7 +130,7 @@ def test_substitution_respects_shadowing_and_minus() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["map[1 := 2]", "x => x + 1", "var x :| x > 0; x", "match x { case _ => 1 }", "seq(3, i => i)",
+    ["map[1 := 2]", "x => x + 1", "var x, y :| x > y; x", "match x { case _ => 1 }", "seq(3, i => i)",
      "a +", "f(1, 2", "s[1, 2]", "x is int", "()", "iset x | x in s", "forall x <- s :: x > 0"],
 )
 def test_unsupported_or_malformed_raises_expr_error(text: str) -> None:
@@ -685,3 +685,42 @@ def test_inferred_domain_gives_the_counterexample_that_proves_rejection(
     control_line = text.splitlines().index(controls[0].splitlines()[0]) + 1
     errors = [int(x.split("(")[1].split(",")[0]) for x in out.splitlines() if ": Error" in x]
     assert rc == 4 and len(errors) == len(bads) and all(line > control_line for line in errors), out + "\n" + text
+
+
+SET_FOLDS = parse_file("""function SetProduct(s: set<int>): int
+{
+  if s == {} then 1 else var x :| x in s; x * SetProduct(s - {x})
+}
+function AnyOf(s: set<int>): int
+  requires s != {}
+{
+  var x :| x in s; x
+}
+function Fib(n: nat): nat { if n < 2 then n else Fib(n - 1) + Fib(n - 2) }
+""", "folds.dfy")
+
+
+def test_let_such_that_parses_and_prints() -> None:
+    e = parse_expr("var x: int :| x in s && x > 0; x * 2")
+    assert unparse(e) == "var x: int :| x in s && x > 0; x * 2"
+    assert unparse(e, {"x": "9", "s": "{1}"}) == "var x: int :| x in {1} && x > 0; x * 2"  # x is bound inside
+
+
+def test_let_such_that_has_a_value_only_when_every_choice_agrees() -> None:
+    s = SetV(frozenset({IntV(2), IntV(3), IntV(5)}))
+    assert evaluate(SET_FOLDS, "SetProduct(s)", {"s": s}) == IntV(30)  # a fold: order-independent
+    with pytest.raises(NoValue):
+        evaluate(SET_FOLDS, "AnyOf(s)", {"s": s})  # which element Dafny picks is not known
+    assert evaluate(SET_FOLDS, "AnyOf(s)", {"s": SetV(frozenset({IntV(4)}))}) == IntV(4)
+    # the facts of every choice, so the verifier can follow whichever it takes
+    out = ground_facts(SET_FOLDS, ["r == SetProduct(set x | x in a)"], {"r": IntV(30), "a": SeqV(
+        (IntV(2), IntV(3), IntV(5)))}, {}, {})
+    for fact in ("SetProduct({3, 5}) == 15", "SetProduct({2, 5}) == 10", "SetProduct({2, 3}) == 6",
+                 "{2, 3, 5} - {2} == {3, 5}"):
+        assert any(fact in line for line in out.statements), (fact, out.statements)
+
+
+def test_a_function_is_not_evaluated_outside_a_nat_parameter() -> None:
+    with pytest.raises(NoValue):
+        evaluate(SET_FOLDS, "Fib(-1)", {})
+    assert evaluate(SET_FOLDS, "Fib(10)", {}) == IntV(55)

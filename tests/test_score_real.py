@@ -199,3 +199,9 @@ def test_tests_that_call_spec_functions_check_the_functions(dafny_command: str, 
     assert [c["status"] for c in even["cases"]] == ["verified"] and even["completeness"] == 1.0
     half = method(report, "Half")["cases"]
     assert [(c["status"], c["clause"]) for c in half] == [("precondition-violated", "requires n % 2 == 0")]
+
+
+def test_a_set_fold_with_let_such_that_is_decided(dafny_command: str, tmp_path: Path) -> None:
+    cases = method(score(tmp_path, str(SCORE / "set_fold.dfy")), "UniqueProduct")["cases"]
+    assert [c["status"] for c in cases] == ["verified", "verified", "refuted"], cases
+    assert all("`var x :| ...` choice" in c["note"] for c in cases)

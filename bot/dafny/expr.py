@@ -78,6 +78,15 @@ class Let:
 
 
 @dataclass(frozen=True)
+class LetSuch:
+    """`var x :| cond; body`: body with x some value satisfying cond (which one is Dafny's choice)."""
+
+    var: BoundVar
+    cond: Expr
+    body: Expr
+
+
+@dataclass(frozen=True)
 class Call:
     name: str
     args: tuple[Expr, ...]
@@ -163,11 +172,11 @@ class SetComp:
 
 
 Expr = (
-    Lit | Name | Unary | Binary | Chain | Ite | Let | Call | Member | Index | Slice | Update | Card | Old
+    Lit | Name | Unary | Binary | Chain | Ite | Let | LetSuch | Call | Member | Index | Slice | Update | Card | Old
     | MultisetOf | Display | TupleE | As | Quant | SetComp
 )
 _EXPR_TYPES = (
-    Lit, Name, Unary, Binary, Chain, Ite, Let, Call, Member, Index, Slice, Update, Card, Old, MultisetOf,
+    Lit, Name, Unary, Binary, Chain, Ite, Let, LetSuch, Call, Member, Index, Slice, Update, Card, Old, MultisetOf,
     Display, TupleE, As, Quant, SetComp,
 )
 
@@ -190,6 +199,8 @@ def bound_names(e: Expr) -> tuple[str, ...]:
         return tuple(v.name for v in e.vars)
     if isinstance(e, Let):
         return e.names
+    if isinstance(e, LetSuch):
+        return (e.var.name,)
     return ()
 
 
@@ -570,16 +581,23 @@ class _Parser:
 
     def let(self) -> Expr:
         names = []
+        types: list[str | None] = []
         while True:
             names.append(self.ident())
+            types.append(None)
             if self.at(":"):
                 self.k += 1
-                self.type_text()
+                types[-1] = self.type_text()
             if not self.at(","):
                 break
             self.k += 1
         if self.at(":|"):
-            raise ExprError("let-such-that (`var x :| ...`) is not supported")
+            if len(names) != 1:
+                raise ExprError("let-such-that (`var x :| ...`) of several variables is not supported")
+            self.k += 1
+            cond = self.expression()
+            self.expect(";")
+            return LetSuch(BoundVar(names[0], types[0]), cond, self.expression())
         self.expect(":=")
         values = [self.expression()]
         while self.at(","):
@@ -633,7 +651,7 @@ def _prec(e: Expr) -> int:
         return _UNARY
     if isinstance(e, As):
         return _AS
-    if isinstance(e, Quant | SetComp | Ite | Let):
+    if isinstance(e, Quant | SetComp | Ite | Let | LetSuch):
         return 0  # endless: parenthesised wherever something may follow
     return _PRIMARY
 
@@ -703,6 +721,9 @@ class _Printer:
             return f"if {self.show(e.cond)} then {self.show(e.then)} else {self.show(e.els)}"
         if isinstance(e, Let):
             return f"var {', '.join(e.names)} := {self.join(e.values)}; {self.shadowed(e.names).show(e.body)}"
+        if isinstance(e, LetSuch):
+            inner = self.shadowed((e.var.name,))
+            return f"var {self.binders((e.var,))} :| {inner.show(e.cond)}; {inner.show(e.body)}"
         if isinstance(e, Call):
             return f"{e.name}({self.join(e.args)})"
         if isinstance(e, Member):
