@@ -592,7 +592,7 @@ class CaseHarness:
         header, start = self._after_call()
         body = [
             *start,
-            *_tagged(_outputs(self.method, self.case, self.case.expected, self.case.post), _PLAIN),
+            *_tagged(_outputs(self.method, self.case, self.case.expected, self.case.post, arbitrary=True), _PLAIN),
             *([(f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN)] if self.ens_texts else []),
             ("  assert false;", _GOAL),
         ]
@@ -660,7 +660,8 @@ class CaseHarness:
         """
         m, case = self.method, self.case
         targets: list[tuple[str, DafnyType, Value]] = [
-            (p.name, p.type, v) for p, v in zip(m.returns, case.expected, strict=True)
+            (p.name, p.type, v) for k, (p, v) in enumerate(zip(m.returns, case.expected, strict=True))
+            if k not in case.unchecked  # the pin check pins what the test checks
         ]
         targets += [(m.params[idx].name, m.params[idx].type, v) for idx, v in case.post]
         if goal is Goal.PIN_MULTISET and not any(isinstance(t, SeqT | ArrayT) for _, t, _ in targets):
@@ -697,7 +698,7 @@ class CaseHarness:
             (k, p, v) for k, (p, v) in enumerate(zip(self.method.returns, self.case.expected, strict=False))
             if isinstance(p.type, RealT) and isinstance(v, RealV)
         ]
-        if tol <= 0 or not reals or self.case.post:
+        if tol <= 0 or not reals or self.case.post or self.case.unchecked:
             return []
         names = {p.name for _, p, _ in reals}
         fixed = [(p, v) for p, v in zip(self.method.returns, self.case.expected, strict=True) if p.name not in names]
@@ -765,10 +766,12 @@ def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:
 def mutation_target(
     method: Decl, case: TestCase
 ) -> tuple[tuple[Value, ...], tuple[DafnyType, ...], tuple[str, ...]]:
-    """What a mutant changes: the out-parameters, then the expected post-states of in-place arrays."""
-    values = list(case.expected)
-    types = [p.type for p in method.returns]
-    names = [p.name for p in method.returns]
+    """What a mutant changes: the out-parameters the test checks, then the expected post-states of in-place
+    arrays."""
+    checked = [k for k in range(len(method.returns)) if k not in case.unchecked]
+    values = [case.expected[k] for k in checked]
+    types = [method.returns[k].type for k in checked]
+    names = [method.returns[k].name for k in checked]
     for idx, v in case.post:
         values.append(v)
         types.append(method.params[idx].type)
@@ -785,10 +788,12 @@ def split_mutant(
 def split_values(
     method: Decl, case: TestCase, values: tuple[Value, ...]
 ) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
-    """A mutation target's values (see mutation_target) as out-parameter values and post-states."""
-    n = len(case.expected)
-    expected = tuple(values[:n])
-    post = tuple((idx, v) for (idx, _), v in zip(case.post, values[n:], strict=True))
+    """A mutation target's values (see mutation_target) as out-parameter values and post-states; an output the
+    test does not check keeps the case's value there (its witness, or a placeholder a rejection ignores)."""
+    given = iter(values)
+    expected = tuple(v if k in case.unchecked else next(given) for k, v in enumerate(case.expected))
+    rest = list(given)
+    post = tuple((idx, v) for (idx, _), v in zip(case.post, rest, strict=True))
     return expected, post
 
 
@@ -798,8 +803,11 @@ def _outputs(
     expected: tuple[Value, ...],
     post: tuple[tuple[int, Value], ...],
     by_contents: bool = False,
+    arbitrary: bool = False,
 ) -> list[str]:
-    """Statements giving the outputs these values (and the arrays changed in place their expected states).
+    """Statements giving the outputs these values (and the arrays changed in place their expected states). An
+    output the test does not check is left arbitrary when `by_contents` or `arbitrary`, else gets the value
+    given (a witness of acceptance).
 
     An array output is a new array unless `by_contents`: then it is any array with these contents (a call of a
     body-less method, `@HAVOC@rK`, see `_array_outputs`), which may be an input array or a new one. The test
@@ -813,6 +821,8 @@ def _outputs(
     refs = dict(case.refs)
     chosen = _array_outputs(method, case) if by_contents else set()
     for k, (p, v) in enumerate(zip(method.returns, expected, strict=True)):
+        if k in case.unchecked and (by_contents or arbitrary):
+            continue  # left unassigned: any value (as in the pin check), and the solver's model names it
         if k in refs:  # the test says the output is this argument (`r == a`): exactly that
             lines.append(f"  {p.name} := {method.params[refs[k]].name};")
             continue
@@ -845,7 +855,7 @@ def _array_outputs(method: Decl, case: TestCase) -> set[int]:
     rejections (an output the test says is an argument, `r == a`, is that argument)."""
     refs = {k for k, _ in case.refs}
     return {k for k, p in enumerate(method.returns)
-            if isinstance(p.type, ArrayT) and not _has_array(p.type.elem) and k not in refs}
+            if isinstance(p.type, ArrayT) and not _has_array(p.type.elem) and k not in refs and k not in case.unchecked}
 
 
 def _array_output_decls(method: Decl, case: TestCase) -> list[str]:

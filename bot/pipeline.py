@@ -176,7 +176,7 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
     if not values or options.mutants <= 0 or case.refs:  # an output that *is* an argument has no wrong contents
         return []
     # arrays changed in place keep their length: a shorter expected state has no harness
-    fixed = frozenset(range(len(case.expected), len(values)))
+    fixed = frozenset(range(len(values) - len(case.post), len(values)))
     # seeded by the case's content, not its name or place: adding or reordering other tests
     # changes no case's mutants (the expected output is part of the seed inside `mutate`)
     inputs = "\0".join(repr(v) for v in case.inputs)
@@ -236,12 +236,18 @@ class _CaseRun:
         if job.method.tested_function:
             self.note = join_notes(self.note, f"a test of the function `{job.method.name}`: its body is the "
                                               "specification checked")
+        if case.unchecked and UNCHECKED not in self.note:
+            names = ", ".join(f"`{job.method.returns[k].name}`" for k in case.unchecked)
+            verb = "is" if len(case.unchecked) == 1 else "are"
+            self.note = join_notes(self.note, f"{names} {verb} {UNCHECKED}")
         if case.tolerance is not None:
             self.note = join_notes(self.note, f"real outputs compared within the test's own tolerance "
                                               f"{_decimal(case.tolerance)}")
         self.pin_model = ""
         self.candidates_planned = False
         self.order_free: Planned | None = None  # the order-free pin check, asked only if the exact one is not proved
+        # the values the spec admits for the outputs the test does not check, once a witness is found
+        self.witness: dict[int, Value] = {}
         try:
             self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
             if self.harness.unstated_note:
@@ -252,8 +258,15 @@ class _CaseRun:
             self.planned["vacuity"] = self.harness.vacuity()
             if guarded:  # trusted axioms: the case's context itself must not prove `false`
                 self.planned["consistency"] = self.harness.consistency()
-            self.planned["accept"] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
-            if options.pin and len(self.planned["accept"].program.method) <= EAGER_PIN_BELOW:
+            if case.unchecked:
+                # some outputs unchecked: their rejection for every value first; its counterexample, when it has
+                # one, is a witness for them, whose acceptance is then asked (see _advance)
+                rejection = self.harness.output(Goal.REJECT, case.expected, case.post)
+                self.planned["witness"] = replace(rejection, program=replace(rejection.program, want_model=True))
+            else:
+                self.planned["accept"] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
+            first = self.planned.get("accept", self.planned.get("witness"))
+            if options.pin and first is not None and len(first.program.method) <= EAGER_PIN_BELOW:
                 # a small case's pin check goes with its checks, saving the round it would need after them;
                 # its answer is read only once the acceptance is proved (see _start_mutants)
                 with contextlib.suppress(HarnessError):  # no pin check then (see _start_mutants)
@@ -308,6 +321,8 @@ class _CaseRun:
                 return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
             if "consistency" in j and j["consistency"].proved:
                 return self._finish(CaseStatus.INCONSISTENT, None, INCONSISTENT_MESSAGE)
+            if "accept" not in self.planned:
+                return self._after_witness(results)
             if j["accept"].proved:
                 return self._start_mutants()
             if j["accept"].proof is Proof.ERROR:
@@ -317,7 +332,7 @@ class _CaseRun:
                 # a second can time out as a whole (bench/RESULTS.md), and then its rejection would too
                 for k in range(len(h.ens_texts)):
                     self.planned[f"accept#{k}"] = h.output(
-                        Goal.ACCEPT_CLAUSE, self.case.expected, self.case.post, clause=k
+                        Goal.ACCEPT_CLAUSE, self._with_witness(self.case.expected), self.case.post, clause=k
                     )
                 self.stage = _Stage.CLAUSES
                 return None
@@ -381,7 +396,7 @@ class _CaseRun:
             status, reason = case_status(decision, reason)
             return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
         if self.stage is _Stage.CLAUSE:
-            return self._finish(CaseStatus.REFUTED, None, j["accept"].message, self._rejecting_clause())
+            return self._finish(CaseStatus.REFUTED, None, self._accept_message(), self._rejecting_clause())
         if self.stage is _Stage.PIN:
             self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
             if not j["pin"].proved and self.order_free is not None:
@@ -416,21 +431,70 @@ class _CaseRun:
             self._close()
         return None
 
+    def _after_witness(self, results: dict[Program, Result]) -> None:
+        """Some outputs unchecked: their rejection for every value of them is proved (refuted), or its
+        counterexample gives them values whose acceptance is asked, or nothing is known."""
+        h = self.harness
+        assert h is not None
+        judged = self.judged["witness"]
+        self.planned["reject"], self.judged["reject"] = self.planned["witness"], judged
+        if judged.proved:
+            return self._rejected()
+        names = [self.job.method.returns[k].name for k in self.case.unchecked]
+        types = [self.job.method.returns[k].type for k in self.case.unchecked]
+        decoded = decode_outputs(results[self.planned["witness"].program].model, names, types)
+        if decoded is None:
+            decision, reason, message = decide(judged, None)
+            if decision is Decision.ERROR:
+                return self._finish(CaseStatus.ERROR, None, message)
+            why = "no value of the unchecked outputs was found to try"
+            return self._finish(CaseStatus.UNKNOWN, reason, f"{why}: {message}" if message else why)
+        self.witness = dict(zip(self.case.unchecked, decoded, strict=True))
+        shown = ", ".join(f"{n} = {show(v, t)}" for n, v, t in zip(names, decoded, types, strict=True))
+        self.note = join_notes(self.note, f"acceptance asked with {shown} for the unchecked output(s)")
+        self.planned["accept"] = h.output(Goal.ACCEPT, self._with_witness(self.case.expected), self.case.post)
+        return None
+
+    def _with_witness(self, expected: tuple[Value, ...]) -> tuple[Value, ...]:
+        return tuple(self.witness.get(k, v) for k, v in enumerate(expected))
+
+    def _accept_message(self) -> str:
+        judged = self.judged.get("accept") or self.judged.get("witness")
+        return judged.message if judged is not None else ""
+
+    def _rejected(self) -> None:
+        """The rejection of the expected output is proved: which clause rejects it, when there are several."""
+        h = self.harness
+        assert h is not None
+        if len(h.ens_texts) > 1 and not self._proved_clause():
+            for k in range(len(h.ens_texts)):
+                self.planned[f"reject#{k}"] = _descriptive(
+                    h.output(Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k)
+                )
+            self.stage = _Stage.CLAUSE
+            return None
+        return self._finish(CaseStatus.REFUTED, None, self._accept_message(), self._rejecting_clause())
+
     def _start_rejection(self) -> None:
         """The acceptance was not proved: ask for the rejection (and, for a real output, within the tolerance)."""
         h = self.harness
         assert h is not None
-        self.planned["reject"] = h.output(Goal.REJECT, self.case.expected, self.case.post)
+        if "reject" not in self.planned:
+            self.planned["reject"] = h.output(Goal.REJECT, self.case.expected, self.case.post)
         for k, p in enumerate(h.within_tolerance(Goal.ACCEPT_WITHIN)):
             self.planned[f"within#{k}"] = p
         for p in h.within_tolerance(Goal.REJECT_WITHIN):
             self.planned["within-reject"] = p
         self.stage = _Stage.REJECT
+        if all(key in self.judged for key in self.planned):
+            self._advance({})  # the rejection was asked already (an unchecked output's witness search)
 
     def _plan_candidates(self) -> None:
         """Other outputs the spec may accept, to confirm: the solver's, then a guided search's."""
         h = self.harness
         assert h is not None
+        if self.case.unchecked:
+            return  # a candidate's acceptance would need its own witness for the unchecked outputs
         values, types, names = mutation_target(self.job.method, self.case)
         found: list[tuple[tuple[Value, ...], str]] = []
         decoded = decode_outputs(self.pin_model, names, types)
@@ -438,7 +502,7 @@ class _CaseRun:
             found.append((decoded, SOLVER))
         mutants = {m.mutant.values for m in self.mutants}
         # arrays changed in place keep their length: the search does not shorten or grow them
-        fixed = range(len(self.case.expected), len(values))
+        fixed = range(len(values) - len(self.case.post), len(values))
         for other in neighbours(values, types):
             if any(_length(other[i]) != _length(values[i]) for i in fixed):
                 continue
@@ -484,7 +548,8 @@ class _CaseRun:
         return show(values[0], types[0]) if len(names) == 1 else show_assignment(names, values, types)
 
     def _split(self, m: Mutant) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
-        return split_mutant(self.job.method, self.case, m)
+        expected, post = split_mutant(self.job.method, self.case, m)
+        return self._with_witness(expected), post
 
     def _start_mutants(self, whole_timed_out: bool = False) -> None:
         h = self.harness
@@ -591,6 +656,7 @@ class _CaseRun:
                             reason if status is MutantStatus.UNKNOWN else None)
 
 
+UNCHECKED = "not checked by the test: any value the spec admits"
 CHOICE_NOTE = ("the spec reaches a `var x :| ...` choice: its ground facts were computed for every choice (all "
                "gave the same value) and each was proved by the verifier")
 

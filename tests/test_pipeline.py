@@ -382,3 +382,49 @@ def test_a_refuted_acceptance_asks_no_clause_alone() -> None:
     statuses, engine, _ = run(answer, case("c1", 5, 6))
     assert statuses == [CaseStatus.UNKNOWN]
     assert [len(r) for r in engine.rounds] == [3, 1]  # the rejection only: a failure is not a time-out
+
+
+TWO_OUTPUTS = """
+method DivMod(a: int, b: int) returns (q: int, r: int)
+  requires b > 0
+  ensures a == q * b + r && 0 <= r < b
+"""
+
+
+def _partial_run(answer: Answer) -> tuple[list, ScriptedEngine]:  # type: ignore[type-arg]
+    file = parse_file(TWO_OUTPUTS, "d.dfy")
+    method = file.find("DivMod")
+    assert method is not None
+    # the test checks `q` only: `r` is any value the spec admits (the 0 here is a placeholder, never a claim)
+    partial = TestCase("c1", "DivMod", (IntV(7), IntV(2)), (IntV(3), IntV(0)), source="t.dfy", line=1, unchecked=(1,))
+    engine = ScriptedEngine(answer)
+    scores = score_methods([MethodJob(file, method, (partial,))], engine, Dialect.DAFNY2,
+                           ScoreOptions(mutants=2, pin=False))
+    return list(scores[0].cases), engine
+
+
+def test_an_unchecked_output_without_a_witness_is_unknown_and_its_placeholder_never_a_claim() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)  # the precondition
+        assert "r := 0" not in p.method  # the placeholder is assigned nowhere
+        return Result(Outcome.TIMEOUT, "verification timed out")  # the rejection; no model to read a witness from
+
+    cases, engine = _partial_run(answer)
+    assert [(c.status, c.reason) for c in cases] == [(CaseStatus.UNKNOWN, Undecided.TIMEOUT)]
+    assert "no value of the unchecked outputs" in cases[0].message and "`r` is not checked" in cases[0].note
+    assert cases[0].expected == "q = 3" and cases[0].mutants == ()
+
+
+def test_an_unchecked_output_whose_rejection_is_proved_refutes() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED)  # `ensures !(...)` with `r` left arbitrary: proved
+
+    cases, _ = _partial_run(answer)
+    assert [c.status for c in cases] == [CaseStatus.REFUTED]

@@ -102,3 +102,14 @@ def test_a_requires_that_rejects_a_test_is_named_and_fails_the_gate(dafny_comman
     assert "the precondition rejects 1 of its 2 test case(s) (proved; `requires x % 2 == 0`)" in shown, shown
     # as a gate: a proved disagreement between the requires and a test fails it, like a refuted case
     assert main([*argv, "--min-correctness", "1.0"]) == 1
+
+
+def test_a_test_that_checks_one_of_two_outputs(dafny_command: str, tmp_path: Path) -> None:
+    found = cases(score(tmp_path, "partial.dfy"), "Find")
+    assert [(c["status"], c["expected"]) for c in found] == [
+        ("verified", "found = true"), ("verified", "i = 1"), ("refuted", "found = true"), ("refuted", "i = 1")], found
+    assert "`i` is not checked by the test" in found[0]["note"] and "with i = 0" in found[0]["note"]
+    assert found[2]["clause"] == "ensures found ==> 0 <= i < |a| && a[i] == x"  # proved for every `i`
+    # the checked output alone is mutated and pinned
+    assert [m["value"] for m in found[0]["mutants"]] == ["false"] and found[0]["determinacy"] == "pinned"
+    assert all(m["status"] == "killed" for m in found[1]["mutants"]) and found[1]["mutants"]

@@ -114,6 +114,25 @@ def parse_value(text: str, t: DafnyType) -> Value:
     return v
 
 
+def placeholder(t: DafnyType) -> Value:
+    """Some value of type t (0, false, 'a', empty collections): where a value is needed but means nothing."""
+    if isinstance(t, BoolT):
+        return BoolV(False)
+    if isinstance(t, CharT):
+        return CharV("a")
+    if isinstance(t, RealT):
+        return RealV(Fraction(0))
+    if isinstance(t, BvT):
+        return BvV(t.width, 0)
+    if isinstance(t, StringT | SeqT):
+        return SeqV(())
+    if isinstance(t, ArrayT):
+        return ArrayV(())
+    if isinstance(t, TupleT):
+        return TupleV(tuple(placeholder(e) for e in t.elems))
+    return IntV(0)
+
+
 def to_dafny(v: Value, t: DafnyType) -> str:
     """A Dafny expression denoting v at type t (arrays print as their sequence literal)."""
     return _print(v, t, for_humans=False)

@@ -12,9 +12,9 @@ from fractions import Fraction
 from bot.dafny.decls import Decl
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, RealT
-from bot.dafny.values import RealV, Value
+from bot.dafny.values import RealV, Value, placeholder
 from bot.tests_io.bindings import Binding, EvalError, _environments, evaluate, modified_params
-from bot.tests_io.model import TestCase
+from bot.tests_io.model import TestCase, join_notes
 from bot.tests_io.splitting import (
     Stmt,
     StmtKind,
@@ -53,12 +53,14 @@ class ReadCall:
     arrays: tuple[tuple[int, int, str], ...] | None = None  # see TestCase.arrays
     refs: tuple[tuple[int, int], ...] = ()  # see TestCase.refs
     tolerance: Fraction | None = None  # see TestCase.tolerance
+    unchecked: tuple[int, ...] = ()  # see TestCase.unchecked
 
     def case(self, name: str, method: str, source: str, line: int, text: str) -> TestCase:
         """The test case this call is, named and placed by its reader."""
         return TestCase(name=name, method=method, inputs=self.inputs, expected=self.expected, post=self.post,
                         source=source, line=line, text=text, note=self.note, guessed=self.guessed,
-                        arrays=self.arrays, refs=self.refs, tolerance=self.tolerance)
+                        arrays=self.arrays, refs=self.refs, tolerance=self.tolerance,
+                        unchecked=self.unchecked)
 
 
 @dataclass(frozen=True)
@@ -319,13 +321,16 @@ def _read_call(
             )
         else:
             note = picked
-    if any(name not in found for name in outs) or not found:
-        if not note and found and missing:
-            checked = [f"`{name}`" for name in outs if name in found]
-            verb = "is" if len(checked) == 1 else "are"
-            at_line = max(e.line for e in found.values())
-            lacking = ", ".join(f"`{name}`" for name in missing)
-            note = f"only {', '.join(checked)} {verb} checked, at line {at_line}; nothing gives {lacking}"
+    unchecked: list[int] = []
+    partial = ""
+    if found and any(name not in found for name in outs):
+        # a partial expectation: the test checks some outputs only; the others are any value the spec admits
+        unchecked = [i for i, name in enumerate(outs) if name not in found]
+        lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
+        verb = "is" if len(unchecked) == 1 else "are"
+        partial = f"{lacking} {verb} not checked by the test: any value the spec admits" + (
+            f" ({note})" if note else "")
+    elif any(name not in found for name in outs) or not found:
         note = note or _unused_hint(scan, k)
         why = f" ({note})" if note else ""
         return CallProblem(s.line, f"no expected value found for the call at {at}{why}")
@@ -338,6 +343,8 @@ def _read_call(
     for name, (role, i) in watch.items():
         exp = found.get(name)
         if exp is None:
+            if role == "out" and i in unchecked:
+                expected.append(placeholder(target.returns[i].type))
             continue
         if exp.problem:
             return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}")
@@ -402,11 +409,12 @@ def _read_call(
         tuple(expected),
         tuple(sorted(post, key=lambda p: p[0])),
         tuple(sorted(lines)),
-        taken,
+        join_notes(taken, partial),
         bool(taken),
         _array_identities(scan, k, target),
         tuple(refs),
         tolerance,
+        tuple(unchecked),
     )
 
 

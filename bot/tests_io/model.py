@@ -39,11 +39,15 @@ class TestCase:
     # the test's own absolute tolerance for its real outputs (`expect abs(r - x) < e`): used for this case instead
     # of the tool's relative tolerance; None when the test compares exactly
     tolerance: Fraction | None = None
+    # out-parameters the test does not check (`var ok, i := Find(a, 3); expect i == 0;`): any value the spec admits;
+    # `expected` holds a placeholder there (never a claim: rejections leave them arbitrary, acceptance needs a
+    # witness, mutants and the pin check leave them out)
+    unchecked: tuple[int, ...] = ()
 
 
 def join_notes(a: str, b: str) -> str:
     """Two notes of one case as one ("; " between them)."""
-    return f"{a}; {b}" if a else b
+    return f"{a}; {b}" if a and b else a or b
 
 
 @dataclass(frozen=True)
