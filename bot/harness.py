@@ -64,6 +64,7 @@ class Goal(Enum):
     REJECT_WITHIN = "reject-within"  # no real output within the tolerance is accepted
     PIN = "pin"  # every output the spec accepts is the expected one
     PIN_MULTISET = "pin-multiset"  # every output the spec accepts has the expected elements (any order)
+    PIN_SET = "pin-set"  # every output the spec accepts has the expected set of elements (any multiplicity)
 
 
 @dataclass(frozen=True)
@@ -664,26 +665,32 @@ class CaseHarness:
             if k not in case.unchecked  # the pin check pins what the test checks
         ]
         targets += [(m.params[idx].name, m.params[idx].type, v) for idx, v in case.post]
-        if goal is Goal.PIN_MULTISET and not any(isinstance(t, SeqT | ArrayT) for _, t, _ in targets):
+        order_free = goal in (Goal.PIN_MULTISET, Goal.PIN_SET)
+        if order_free and not any(isinstance(t, SeqT | StringT | ArrayT) for _, t, _ in targets):
             return None
-        claims = [self._pin_claim(name, t, v, goal is Goal.PIN_MULTISET) for name, t, v in targets]
+        mode = {Goal.PIN_MULTISET: "multiset", Goal.PIN_SET: "set"}.get(goal, "")
+        claims = [self._pin_claim(name, t, v, mode) for name, t, v in targets]
         havoc, calls = self._havoc(sorted([idx for idx, _ in case.post] + self._unstated()))
         body = [*self.assume, *calls]
         if self.ens_texts:
             body.append((f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN))
         body += _tagged(self._help(self.req_texts, dict(self.inputs)).facts, _HINT)
+        if goal is Goal.PIN_MULTISET:
+            # distinct elements and a pinned set pin the multiset: the step the solver does not take alone
+            body += _tagged(_same_elements_steps(targets), _HINT)
+            havoc = [*havoc, SAME_ELEMENTS_LEMMA]
         header = "\n".join([*havoc, _signature(m, "@NAME@", True)])
         spec = _tagged(self.requires + self.modifies, _PLAIN) + [(f"  ensures {' && '.join(claims)}", _GOAL)]
         planned = self._planned(ProgramKind.PIN, goal, header, spec, body)
         # the solver's counterexample to the exact pin names another output the spec may accept
         return replace(planned, program=replace(planned.program, want_model=True)) if goal is Goal.PIN else planned
 
-    def _pin_claim(self, name: str, t: DafnyType, v: Value, multiset: bool) -> str:
+    def _pin_claim(self, name: str, t: DafnyType, v: Value, mode: str) -> str:
         if isinstance(t, RealT) and isinstance(v, RealV) and self.options.real_tolerance > 0:
             # with a tolerance, every real within it counts as the expected output
             lo, hi = _tolerance_bounds(v.v, self.options.real_tolerance)
             return f"{_real(lo)} <= {name} <= {_real(hi)}"
-        return _pin_claim(name, t, v, multiset)
+        return _pin_claim(name, t, v, mode)
 
     def within_tolerance(self, goal: Goal) -> list[Planned]:
         """Programs asking whether some real output within the tolerance is accepted (ACCEPT_WITHIN: any
@@ -741,17 +748,91 @@ class CaseHarness:
         return out
 
 
-def _pin_claim(name: str, t: DafnyType, v: Value, multiset: bool) -> str:
-    """`name` equals v (arrays: by contents); with multiset, has v's elements in some order."""
-    if isinstance(t, ArrayT):
+def _pin_claim(name: str, t: DafnyType, v: Value, mode: str = "") -> str:
+    """`name` equals v (arrays: by contents); mode "multiset": has v's elements in some order; "set": has the
+    elements of v and no other, in any number."""
+    if isinstance(t, ArrayT | SeqT | StringT):
         assert isinstance(v, ArrayV | SeqV)
-        seq = to_dafny(SeqV(v.elems), SeqT(t.elem))
-        if multiset:
-            return f"multiset({name}[..]) == multiset({seq})"
-        return f"{name}.Length == {len(v.elems)} && {name}[..] == {seq}"
-    if multiset and isinstance(t, SeqT | StringT):
-        return f"multiset({name}) == multiset({to_dafny(v, t)})"
+        elem: DafnyType = CharT() if isinstance(t, StringT) else t.elem
+        seq = to_dafny(SeqV(v.elems), SeqT(elem))
+        whole = f"{name}[..]" if isinstance(t, ArrayT) else name
+        if mode == "multiset":
+            return f"multiset({whole}) == multiset({seq})"
+        if mode == "set":
+            return f"(forall x :: x in {whole} <==> x in {seq})"
+        if isinstance(t, ArrayT):
+            return f"{name}.Length == {len(v.elems)} && {name}[..] == {seq}"
     return f"{name} == {to_dafny(v, t)}"
+
+
+# Proved by induction (tests/test_pins_real.py verifies it with the real verifier); each multiset pin check
+# declares it (under the program's own name) and calls it only where its preconditions are established
+SAME_ELEMENTS_LEMMA = """lemma @HAVOC@SameElements<T>(a: seq<T>, b: seq<T>)
+  requires forall i, j :: 0 <= i < j < |a| ==> a[i] != a[j]
+  requires forall i, j :: 0 <= i < j < |b| ==> b[i] != b[j]
+  requires forall x :: x in a <==> x in b
+  ensures multiset(a) == multiset(b)
+  decreases |a|
+{
+  if |a| == 0 {
+    if |b| > 0 { assert b[0] in b; }
+  } else {
+    var x := a[0];
+    assert x in b;
+    var k :| 0 <= k < |b| && b[k] == x;
+    var a' := a[1..];
+    var b' := b[..k] + b[k+1..];
+    assert a == [x] + a';
+    assert b == b[..k] + [x] + b[k+1..];
+    forall y ensures y in a' <==> y in b' {
+      if y in a' {
+        var i :| 0 <= i < |a'| && a'[i] == y;
+        assert a[i+1] == y;
+        assert y in b;
+        var j :| 0 <= j < |b| && b[j] == y;
+        if j < k { assert b'[j] == y; } else { assert b'[j-1] == y; }
+      }
+      if y in b' {
+        var j :| 0 <= j < |b'| && b'[j] == y;
+        if j < k { assert b[j] == y; } else { assert b[j+1] == y; }
+        assert y in a;
+      }
+    }
+    forall i, j | 0 <= i < j < |b'| ensures b'[i] != b'[j] {
+      var ii := if i < k then i else i + 1;
+      var jj := if j < k then j else j + 1;
+      assert b'[i] == b[ii] && b'[j] == b[jj];
+    }
+    @HAVOC@SameElements(a', b');
+    calc {
+      multiset(b);
+      multiset(b[..k] + [x] + b[k+1..]);
+      multiset(b[..k]) + multiset([x]) + multiset(b[k+1..]);
+      multiset([x]) + multiset(b[..k] + b[k+1..]);
+      multiset([x]) + multiset(a');
+      multiset([x] + a');
+      multiset(a);
+    }
+  }
+}"""
+
+
+def _same_elements_steps(targets: Sequence[tuple[str, DafnyType, Value]]) -> list[str]:
+    """For each sequence or array output of distinct expected elements: when the output's elements are distinct
+    and the expected set, the lemma gives the expected multiset."""
+    out = []
+    for name, t, v in targets:
+        if not isinstance(t, ArrayT | SeqT | StringT) or not isinstance(v, ArrayV | SeqV):
+            continue
+        if len(set(v.elems)) != len(v.elems):
+            continue  # repeated expected elements: the set does not give the multiset
+        elem: DafnyType = CharT() if isinstance(t, StringT) else t.elem
+        seq = to_dafny(SeqV(v.elems), SeqT(elem))
+        whole = f"{name}[..]" if isinstance(t, ArrayT) else name
+        distinct = f"(forall i, j :: 0 <= i < j < |{whole}| ==> {whole}[i] != {whole}[j])"
+        out.append(f"  if {distinct} && (forall x :: x in {whole} <==> x in {seq}) "
+                   f"{{ @HAVOC@SameElements({whole}, {seq}); }}")
+    return out
 
 
 def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:

@@ -246,6 +246,7 @@ class _CaseRun:
         self.pin_model = ""
         self.candidates_planned = False
         self.order_free: Planned | None = None  # the order-free pin check, asked only if the exact one is not proved
+        self.as_set: Planned | None = None  # the set-level pin check, asked with the order-free one
         # the values the spec admits for the outputs the test does not check, once a witness is found
         self.witness: dict[int, Value] = {}
         try:
@@ -401,6 +402,8 @@ class _CaseRun:
             self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
             if not j["pin"].proved and self.order_free is not None:
                 self.planned["pin-multiset"] = self.order_free  # with the mutants' round: no round of its own
+                if self.as_set is not None:
+                    self.planned["pin-set"] = self.as_set
             if self._pin_rejects_every_mutant():
                 for m in self.mutants:
                     m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
@@ -533,11 +536,17 @@ class _CaseRun:
         beyond = [(v, src) for v, src in confirmed if not same_elements(v, values) and not close(v, values, tol)]
         confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol)]
         up_to_order = "pin-multiset" in j and j["pin-multiset"].proved
+        as_set = "pin-set" in j and j["pin-set"].proved
+        if as_set and not up_to_order:
+            # other numbers of the same elements are what a set-level pin allows: no witness against it
+            beyond = [(v, src) for v, src in beyond if not same_set(v, values)]
         if beyond:
             witness, source = beyond[0]
             return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
         if up_to_order:
             return Determinacy.PINNED_UP_TO_ORDER, "", ""
+        if as_set:
+            return Determinacy.PINNED_AS_SET, "", ""
         if confirmed and "pin-multiset" not in j:  # a scalar output: any other accepted value is a witness
             witness, source = confirmed[0]
             return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
@@ -569,6 +578,7 @@ class _CaseRun:
                         self.planned["pin"] = pin
                 # the order-free pin waits for the exact one: a proved exact pin implies it, and most are proved
                 self.order_free = h.pin(Goal.PIN_MULTISET)
+                self.as_set = h.pin(Goal.PIN_SET)
             except HarnessError:
                 pass  # no (further) pin check for this case; the case stands as verified
         for m in _mutants_for(self.job, self.case, self.options):
@@ -705,6 +715,19 @@ def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType])
         return None
     # every output from one model: mixing models could give outputs no single run of the spec allows
     return decode_all(model, list(zip(names, types, strict=True)))
+
+
+def same_set(a: tuple[Value, ...], b: tuple[Value, ...]) -> bool:
+    """Outputs equal but for the order and number of elements of their sequences and arrays."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, SeqV | ArrayV) and isinstance(y, SeqV | ArrayV):
+            if set(x.elems) != set(y.elems):
+                return False
+        elif x != y:
+            return False
+    return True
 
 
 def _length(v: Value) -> int:

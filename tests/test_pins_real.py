@@ -4,6 +4,7 @@ other output does it accept (confirmed)?"""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,8 @@ def test_weak_running_example_is_not_pinned_with_a_confirmed_witness(dafny_comma
 
 def test_strong_running_example_is_never_not_pinned(dafny_command: str, tmp_path: Path) -> None:
     m = method(score(tmp_path, DATA / "score" / "shared_strong.dfy"), "SharedElements")
-    assert {c["determinacy"] for c in m["cases"]} <= {"pinned-up-to-order", "unknown"}
+    # distinct elements and a pinned set pin the multiset, through the lemma each such pin check states
+    assert [c["determinacy"] for c in m["cases"]] == ["pinned-up-to-order"] * 3
     assert all(c["witness"] in (None, "[5, 4]", "[4, 5]", "[4, 3]", "[14, 13]") or c["determinacy"] != "not-pinned"
                for c in m["cases"])
 
@@ -71,3 +73,21 @@ def test_no_pin_skips_the_check(dafny_command: str, tmp_path: Path) -> None:
     m = method(score(tmp_path, EXAMPLE, "--no-pin"), "SharedElements")
     assert {c["determinacy"] for c in m["cases"]} == {None}
     assert m["pinned"] == m["not_pinned"] == 0
+
+
+def test_three_levels_of_pins_told_apart_by_proofs(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, DATA / "pins" / "sets.dfy")
+    levels = {name: [c["determinacy"] for c in method(report, name)["cases"]] for name in ("Strong", "AsSet", "Weak")}
+    assert levels == {"Strong": ["pinned-up-to-order"], "AsSet": ["pinned-as-set"], "Weak": ["not-pinned"]}
+    assert method(report, "AsSet")["pinned_as_set"] == 1 and method(report, "Weak")["cases"][0]["witness"]
+
+
+def test_the_same_elements_lemma_is_proved(dafny_command: str, tmp_path: Path) -> None:
+    """The lemma a multiset pin check states is proved by the verifier, not trusted."""
+    from bot.harness import SAME_ELEMENTS_LEMMA
+
+    path = tmp_path / "lemma.dfy"
+    path.write_text(SAME_ELEMENTS_LEMMA.replace("@HAVOC@", "L") + "\n")
+    done = subprocess.run([dafny_command, "/compile:0", "/nologo", str(path)], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0 and " 0 errors" in done.stdout and "2 verified" in done.stdout, done.stdout[-2000:]

@@ -487,8 +487,8 @@ def _pins(tasks: list[TaskResult]) -> list[str]:
     checked = [r for r in tasks if r.score is not None and r.score.pinned_text]
     if not checked:
         return [*lines, "No pin check was run.", ""]
-    totals = {k: sum(r.score.pins[k] for r in checked if r.score) for k in ("pinned", "pinned-up-to-order",
-                                                                             "not-pinned", "unknown")}
+    levels = ("pinned", "pinned-up-to-order", "pinned-as-set", "not-pinned", "unknown")
+    totals = {k: sum(r.score.pins[k] for r in checked if r.score) for k in levels}
     lines.append("Cases: " + ", ".join(f"{n} {k}" for k, n in totals.items()) + ".")
     implied = sum(r.score.killed_by_pin for r in checked if r.score)
     if implied:

@@ -63,6 +63,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
         "killed_by_pin": s.killed_by_pin,
         "pinned": s.pins["pinned"],
         "pinned_up_to_order": s.pins["pinned-up-to-order"],
+        "pinned_as_set": s.pins["pinned-as-set"],
         "not_pinned": s.pins["not-pinned"],
         "pin_unknown": s.pins["unknown"],
         "unknown": s.unknown,
