@@ -611,15 +611,19 @@ class CaseHarness:
     ) -> Planned:
         """Accept or reject concrete outputs (the expected ones, or a mutant's)."""
         kind = ProgramKind.CORRECTNESS if mutant is None else ProgramKind.MUTANT
+        accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
         env = dict(self.inputs)
-        env.update({p.name: v for p, v in zip(self.method.returns, expected, strict=False)})
+        # an output the test does not check is arbitrary in a rejection: no fact may use the placeholder value
+        env.update({p.name: v for k, (p, v) in enumerate(zip(self.method.returns, expected, strict=False))
+                    if accepting or k not in self.case.unchecked})
         for idx, v in post:
             env[self.method.params[idx].name] = v
-        texts, assume = self.ens_texts, self.assume
+        prop = [self.case.property] if self.case.property else []
+        texts, assume = [*self.ens_texts, *prop], self.assume
         if goal is Goal.ACCEPT_CLAUSE:
             if clause is None or not 0 <= clause < len(texts):
                 raise HarnessError(f"no ensures clause #{clause} to accept alone")
-            texts = [texts[clause]]
+            texts = [self.ens_texts[clause]]
             # Measured (Dafny 2.3, an in-place array spec with `multiset(arr[..]) == multiset(old(arr[..]))`):
             # that clause alone took 19.8 s or timed out at 20 s when the array's old state was also assumed as a
             # whole literal (`arr[..] == [..]`), and 0.25-0.6 s with its elements only: here the arrays the
@@ -627,7 +631,6 @@ class CaseHarness:
             assigned = frozenset(self.method.params[idx].name for idx, _ in post)
             assume = _tagged(_assumptions(self.method, self.case, assigned), _PLAIN)
         help = self._help(texts, env)
-        accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
         header, start = self._after_call()
         if not accepting and _array_outputs(self.method, self.case):
             # a rejection holds for every array with the expected contents, not only for a new one
@@ -642,10 +645,11 @@ class CaseHarness:
         if goal is Goal.ACCEPT_CLAUSE:
             ensures = [(f"  ensures {texts[0]}", _GOAL)]
         elif accepting:
-            ensures = _tagged(_clauses(self.method, ("ensures",)), _GOAL)
+            # a property expectation is one more clause the output must meet
+            ensures = _tagged(_clauses(self.method, ("ensures",)) + [f"  ensures {p}" for p in prop], _GOAL)
         else:
             assert goal in (Goal.REJECT, Goal.REJECT_CLAUSE)
-            rejected = _conj(self.ens_texts) if clause is None else self.ens_texts[clause]
+            rejected = _conj([*self.ens_texts, *prop]) if clause is None else self.ens_texts[clause]
             ensures = [(f"  ensures {help.claim(f'!({rejected})', False)}", _GOAL)]
         spec = _tagged(self.requires + self.modifies, _PLAIN) + ensures
         return self._planned(kind, goal, header, spec, body, mutant=mutant, clause=clause, limits=help.limits)
@@ -670,6 +674,10 @@ class CaseHarness:
             return None
         mode = {Goal.PIN_MULTISET: "multiset", Goal.PIN_SET: "set"}.get(goal, "")
         claims = [self._pin_claim(name, t, v, mode) for name, t, v in targets]
+        if case.property and goal is Goal.PIN:
+            claims.append(f"({case.property})")  # determined: every output the spec admits has the property
+        if not claims:
+            return None
         havoc, calls = self._havoc(sorted([idx for idx, _ in case.post] + self._unstated()))
         body = [*self.assume, *calls]
         if self.ens_texts:

@@ -36,6 +36,7 @@ from bot.background import (
     trusted_statements,
 )
 from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.expr import Call, ExprError, children, parse_expr
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import ArrayT, DafnyType, RealT, SeqT, TupleT, unsupported_parts
 from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
@@ -146,7 +147,10 @@ def _display(job: MethodJob, case: TestCase) -> tuple[str, str]:
     m = job.method
     inputs = show_assignment([p.name for p in m.params], case.inputs, [p.type for p in m.params])
     values, types, names = mutation_target(m, case)
-    return inputs, show_assignment(names, values, types)
+    expected = show_assignment(names, values, types)
+    if case.property:  # a property expectation: what the test states of the outputs it does not give
+        expected = f"{expected}; {case.property}" if expected else case.property
+    return inputs, expected
 
 
 def _fixed(job: MethodJob, case: TestCase, status: CaseStatus, message: str) -> CaseResult:
@@ -221,7 +225,8 @@ class _CaseRun:
     """One case through the stages; each stage asks only what the previous left open."""
 
     def __init__(
-        self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions, guarded: bool = False
+        self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions, guarded: bool = False,
+        declared: frozenset[str] | None = None,
     ) -> None:
         options = _case_tolerance(job, case, options)
         self.job, self.case, self.options = job, case, options
@@ -249,7 +254,11 @@ class _CaseRun:
         self.as_set: Planned | None = None  # the set-level pin check, asked with the order-free one
         # the values the spec admits for the outputs the test does not check, once a witness is found
         self.witness: dict[int, Value] = {}
+        missing = _undeclared_calls(case.property, declared) if case.property and declared is not None else []
         try:
+            if missing:
+                raise UnsupportedType(f"the property `{case.property}` calls `{missing[0]}`, which the spec files "
+                                      "do not declare")
             self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
             if self.harness.unstated_note:
                 self.note = join_notes(self.note, self.harness.unstated_note)
@@ -328,7 +337,7 @@ class _CaseRun:
                 return self._start_mutants()
             if j["accept"].proof is Proof.ERROR:
                 return self._finish(CaseStatus.ERROR, None, j["accept"].message)
-            if j["accept"].proof is Proof.TIMEOUT and len(h.ens_texts) > 1:
+            if j["accept"].proof is Proof.TIMEOUT and len(h.ens_texts) > 1 and not self.case.property:
                 # smaller questions before the rejection: a postcondition whose clauses are each proved in
                 # a second can time out as a whole (bench/RESULTS.md), and then its rejection would too
                 for k in range(len(h.ens_texts)):
@@ -526,7 +535,7 @@ class _CaseRun:
         if "pin" not in j:
             return None, "", ""
         if j["pin"].proved:
-            return Determinacy.PINNED, "", ""
+            return (Determinacy.DETERMINED if self.case.property else Determinacy.PINNED), "", ""
         values, types, names = mutation_target(self.job.method, self.case)
         confirmed = [(v, src) for k, (v, src) in enumerate(self.candidates) if j[f"candidate#{k}"].proved]
         confirmed += [(m.mutant.values, MUTANT) for m in self.mutants
@@ -676,6 +685,22 @@ def _chooses(job: MethodJob, files: list[DafnyFile]) -> bool:
     return any(d.body is not None and ":|" in f.source[d.body[0]:d.body[1]] for f, d in reached(job.method, files))
 
 
+def _undeclared_calls(text: str, declared: frozenset[str]) -> list[str]:
+    """The functions a property expectation calls that the spec files do not declare (a harness is the spec's
+    program, not the test's: a helper of the test file is not there)."""
+    try:
+        todo = [parse_expr(text)]
+    except ExprError:
+        return []
+    calls: set[str] = set()
+    while todo:
+        e = todo.pop()
+        if isinstance(e, Call):
+            calls.add(e.name)
+        todo += children(e)
+    return sorted(calls - declared)
+
+
 def _case_tolerance(job: MethodJob, case: TestCase, options: ScoreOptions) -> ScoreOptions:
     """`options` with the test's own absolute tolerance (`expect abs(r - x) < e`) as the relative one the harness
     takes: e / max(1, |x|), the smallest over the case's real outputs, so that no output gets more than e."""
@@ -787,7 +812,8 @@ def score_methods(
         read = job.cases
         if _chooses(job, files[id(job.file)]):
             read = tuple(replace(c, note=join_notes(c.note, CHOICE_NOTE)) for c in read)
-        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded) for c in read])
+        declared = frozenset(d.name for f in files[id(job.file)] for d in f.decls)
+        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared) for c in read])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
     backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, files)
     checked = list(dict.fromkeys(backgrounds.values()))

@@ -44,6 +44,7 @@ class Determinacy(Enum):
 
     PINNED = "pinned"  # proved: the expected output is the only one accepted
     PINNED_UP_TO_ORDER = "pinned-up-to-order"  # proved: every accepted output has the expected elements
+    DETERMINED = "determined"  # a property expectation: proved, every output the spec admits has the property
     PINNED_AS_SET = "pinned-as-set"  # proved: every accepted output has the expected set of elements (any number)
     NOT_PINNED = "not-pinned"  # another accepted output was found and confirmed: the witness
     UNKNOWN = "unknown"  # neither proved nor a witness confirmed

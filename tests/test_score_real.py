@@ -205,3 +205,16 @@ def test_a_set_fold_with_let_such_that_is_decided(dafny_command: str, tmp_path: 
     cases = method(score(tmp_path, str(SCORE / "set_fold.dfy")), "UniqueProduct")["cases"]
     assert [c["status"] for c in cases] == ["verified", "verified", "refuted"], cases
     assert all("`var x :| ...` choice" in c["note"] for c in cases)
+
+
+def test_a_property_that_calls_a_helper_of_the_test_file_is_unsupported(dafny_command: str, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "sq.dfy").write_text("method Sq(x: int) returns (y: int)\n  ensures y == x * x\n{ y := x * x; }\n")
+    (tmp_path / "tests" / "sq.dfy").write_text(
+        'include "../sq.dfy"\nfunction Pos(n: int): bool { n > 0 }\nmethod Main() {\n'
+        '  { var y := Sq(3); expect Pos(y); }\n  { var y := Sq(3); expect y > 0; }\n}\n')
+    monkeypatch.chdir(tmp_path)
+    found = method(score(tmp_path, "sq.dfy"), "Sq")["cases"]
+    assert [c["status"] for c in found] == ["unsupported", "verified"], found
+    assert "calls `Pos`, which the spec files do not declare" in found[0]["message"]

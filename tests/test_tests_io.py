@@ -213,22 +213,22 @@ def test_read_dfy_tests_in_place() -> None:
 
 def test_read_dfy_tests_problems() -> None:
     read = read_dfy_tests(load("problems.dfy"))
-    assert read.cases == ()
+    # `assert r4 > 0;` is a property expectation: `r` any value the spec admits that is positive
+    (prop,) = read.cases
+    assert (prop.name, prop.property, prop.unchecked) == ("TwiceTest#4", "r > 0", (0,))
     assert reasons(read) == {
         "TwiceTest#1": "line 10: cannot evaluate argument 1 `foo(3)` (n: int): "
                        "not a literal (it calls `foo`)",
         "TwiceTest#2": "no expected value found for the call at line 12 "
                        "(`e2` defined at line 13 is never compared with the result)",
         "TwiceTest#3": "line 15: the call passes 2 argument(s), `Twice` takes 1",
-        "TwiceTest#4": "no expected value found for the call at line 17 "
-                       "(`assert r4 > 0` at line 18 is not an equality with a value)",
         "TwiceTest#5": "line 20: cannot read the expected value `sixteen` of `r5` (out-parameter `r`) "
                        "as int: `sixteen` is not a variable defined before this line",
         "TwiceTest#6": "line 21: cannot evaluate argument 1 `y` (n: int): "
                        "`y` is not a variable defined before this line",
     }
     assert all(p.method == "Twice" and p.source.endswith("problems.dfy") for p in read.problems)
-    assert [p.line for p in read.problems] == [10, 12, 15, 17, 19, 21]
+    assert [p.line for p in read.problems] == [10, 12, 15, 19, 21]
 
 
 def test_read_dfy_tests_for_a_target_from_another_file() -> None:
@@ -742,10 +742,11 @@ method Main() {
 }
 """, "t.dfy")
     read = read_dfy_tests(f)
-    assert [shown(f, c) for c in read.cases] == [(["7", "2"], ["3", "1"]), (["9", "4"], ["2", "1"])]
-    # lengths that differ, or a side that is no display: no element-wise reading, no guess
-    assert [p.line for p in read.problems] == [7, 8]
-    assert all("no expected value found" in p.reason for p in read.problems)
+    assert [shown(f, c) for c in read.cases[:2]] == [(["7", "2"], ["3", "1"]), (["9", "4"], ["2", "1"])]
+    # lengths that differ, or a side that is no display: no element-wise reading, but a property of both results
+    assert [(c.property, c.unchecked) for c in read.cases[2:]] == [
+        ("[q, r] == [2]", (0, 1)), ("[q, r] == [2, 1] + []", (0, 1))]
+    assert read.problems == ()
 
 
 def test_a_tolerance_the_test_states_is_read_with_its_value() -> None:
@@ -761,10 +762,11 @@ method Main() {
 }
 """, "t.dfy")
     read = read_dfy_tests(f)
-    assert [(shown(f, c)[1], c.tolerance) for c in read.cases] == [
+    assert [(shown(f, c)[1], c.tolerance) for c in read.cases[:3]] == [
         (["0.6666667"], Fraction(1, 100000)), (["0.66"], Fraction(1, 100)), (["0.3333"], Fraction(1, 1000))]
-    assert [p.line for p in read.problems] == [8, 9]  # one side only; a tolerance that is not positive
-    assert "not positive" in read.problems[1].reason
+    assert [c.property for c in read.cases[3:]] == ["r - 0.3333 < 0.001"]  # one side only: a property
+    assert [p.line for p in read.problems] == [9]  # a tolerance that is not positive
+    assert "not positive" in read.problems[0].reason
 
 
 def test_a_tolerance_is_not_stretched_to_other_outputs_nor_read_from_a_disjunction() -> None:
@@ -778,6 +780,7 @@ method Main() {
     read = read_dfy_tests(f)
     (first,) = read.problems
     assert "exact comparison of `b`" in first.reason  # one tolerance per case would admit b within it too
-    # a disjunction states no tolerance: `a` is left unchecked (any value the spec admits), `b` compared exactly
+    # a disjunction states no tolerance: a property of `a` (any value the spec admits that has it), `b` exactly
     (second,) = read.cases
-    assert second.unchecked == (0,) and second.tolerance is None and "not an equality" in second.note
+    assert second.unchecked == (0,) and second.tolerance is None
+    assert second.property == "abs(a - 1.0) < 0.5 || a == 100.0"

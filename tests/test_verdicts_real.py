@@ -113,3 +113,16 @@ def test_a_test_that_checks_one_of_two_outputs(dafny_command: str, tmp_path: Pat
     # the checked output alone is mutated and pinned
     assert [m["value"] for m in found[0]["mutants"]] == ["false"] and found[0]["determinacy"] == "pinned"
     assert all(m["status"] == "killed" for m in found[1]["mutants"]) and found[1]["mutants"]
+
+
+def test_property_expectations_accepted_refuted_and_determined(dafny_command: str, tmp_path: Path) -> None:
+    report = score(tmp_path, "properties.dfy")
+    sq = cases(report, "Sq")
+    assert [(c["expected"], c["status"], c["determinacy"]) for c in sq] == [
+        ("y > 0", "verified", "determined"), ("y < 0", "refuted", None)], sq
+    assert "a property expectation, not a value" in sq[0]["note"] and sq[0]["mutants"] == []
+    evens = cases(report, "Evens")
+    assert [(c["expected"], c["status"]) for c in evens] == [
+        ("(r[0] % 2 == 0) && (|r| == 2)", "verified"), ("|r| == 4", "refuted"), ("6 in r", "verified")], evens
+    # every output the spec admits has even elements and length 2; not every one contains 6
+    assert evens[0]["determinacy"] == "determined" and evens[2]["determinacy"] != "determined"

@@ -64,6 +64,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
         "pinned": s.pins["pinned"],
         "pinned_up_to_order": s.pins["pinned-up-to-order"],
         "pinned_as_set": s.pins["pinned-as-set"],
+        "determined": s.pins["determined"],
         "not_pinned": s.pins["not-pinned"],
         "pin_unknown": s.pins["unknown"],
         "unknown": s.unknown,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.dafny.decls import Decl
+from bot.dafny.expr import ExprError, free_vars, parse_expr, unparse, unparse_operand
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, RealT
 from bot.dafny.values import RealV, Value, placeholder
@@ -54,13 +55,14 @@ class ReadCall:
     refs: tuple[tuple[int, int], ...] = ()  # see TestCase.refs
     tolerance: Fraction | None = None  # see TestCase.tolerance
     unchecked: tuple[int, ...] = ()  # see TestCase.unchecked
+    property: str = ""  # see TestCase.property
 
     def case(self, name: str, method: str, source: str, line: int, text: str) -> TestCase:
         """The test case this call is, named and placed by its reader."""
         return TestCase(name=name, method=method, inputs=self.inputs, expected=self.expected, post=self.post,
                         source=source, line=line, text=text, note=self.note, guessed=self.guessed,
                         arrays=self.arrays, refs=self.refs, tolerance=self.tolerance,
-                        unchecked=self.unchecked)
+                        unchecked=self.unchecked, property=self.property)
 
 
 @dataclass(frozen=True)
@@ -306,7 +308,8 @@ def _read_call(
             watch[name] = ("post", i)
     arrays = frozenset(name for name, (role, i) in watch.items()
                        if role == "post" or isinstance(target.returns[i].type, ArrayT))
-    found, note = _find_expectations(scan, k, watch, len(outs), len(changed), arrays, quiet)
+    checks: list[tuple[str, int, str]] = []
+    found, note = _find_expectations(scan, k, watch, len(outs), len(changed), arrays, quiet, checks)
     missing = [name for name in outs if name not in found]
     taken = ""
     if len(missing) == 1 and not note:
@@ -323,7 +326,17 @@ def _read_call(
             note = picked
     unchecked: list[int] = []
     partial = ""
-    if found and any(name not in found for name in outs):
+    prop, prop_note, prop_lines = _property(checks, outs, found, target)
+    note = note or prop_note
+    if prop and any(name not in found for name in outs):
+        # a property expectation (`expect |v| == 3;`): the outputs it is about are any value the spec admits that
+        # satisfies it
+        unchecked = [i for i, name in enumerate(outs) if name not in found]
+        lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
+        verb = "is" if len(unchecked) == 1 else "are"
+        partial = (f"{lacking} {verb} not checked by the test: any value the spec admits that has the property "
+                   f"`{_short(prop)}` (a property expectation, not a value: no mutants of {lacking})")
+    elif found and any(name not in found for name in outs):
         # a partial expectation: the test checks some outputs only; the others are any value the spec admits
         unchecked = [i for i, name in enumerate(outs) if name not in found]
         lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
@@ -402,6 +415,7 @@ def _read_call(
         # one tolerance per case: it would apply to the outputs the test compares exactly too
         return CallProblem(s.line, f"{at}: a tolerance for some real outputs and an exact comparison of "
                                    f"`{exact[0]}`: not supported in one case")
+    last = max([last, *prop_lines])
     lines |= set(range(s.line, last + 1))
     return ReadCall(
         s.line,
@@ -415,7 +429,32 @@ def _read_call(
         tuple(refs),
         tolerance,
         tuple(unchecked),
+        prop,
     )
+
+
+def _property(
+    checks: Sequence[tuple[str, int, str]], outs: Sequence[str], found: Mapping[str, _Expectation], target: Decl
+) -> tuple[str, str, list[int]]:
+    """The checks of the outputs that are properties (`|v| == 3`, `IsSorted(v)`), joined and written in the
+    method's own out-parameter names; a note when one cannot be used (it names other variables of the test), and
+    the lines of those used."""
+    texts: list[str] = []
+    lines: list[int] = []
+    names = {name: target.returns[i].name for i, name in enumerate(outs)}
+    for text, line, written in checks:
+        said = f"`{_short(written)}` at line {line} is not an equality with a value"
+        try:
+            e = parse_expr(text)
+        except ExprError:
+            return "", said, []
+        if not free_vars(e) <= set(names) or not free_vars(e) - set(found):
+            others = sorted(free_vars(e) - set(names))
+            why = f"it names `{others[0]}`, not only the results" if others else "it is about checked results only"
+            return "", f"{said} ({why})", []
+        texts.append(unparse_operand(e, names) if len(checks) > 1 else unparse(e, names))
+        lines.append(line)
+    return " && ".join(texts), "", lines
 
 
 def _array_identities(scan: _Scan, k: int, target: Decl) -> tuple[tuple[int, int, str], ...]:
@@ -512,6 +551,7 @@ def _find_expectations(
     n_changed: int,
     arrays: frozenset[str] = frozenset(),
     quiet: frozenset[str] = frozenset(),
+    properties: list[tuple[str, int, str]] | None = None,
 ) -> tuple[dict[str, _Expectation], str]:
     """The nearest expectation after stmts[k] for each watched variable, and a note when some lack one.
 
@@ -630,7 +670,9 @@ def _find_expectations(
         if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
             return
         mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]
-        if mentioned:
+        if mentioned and properties is not None and not s.commented:
+            properties.append((s.expr, s.line, s.text))  # a property of the output: read by _property (or why not)
+        elif mentioned:
             note = f"`{_short(s.text)}` at line {s.line} is not an equality with a value"
         elif other_vars and not after_next_call:
             note = f"the check `{_short(s.text)}` at line {s.line} is about `{other_vars[0]}`"

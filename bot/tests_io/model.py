@@ -43,6 +43,9 @@ class TestCase:
     # `expected` holds a placeholder there (never a claim: rejections leave them arbitrary, acceptance needs a
     # witness, mutants and the pin check leave them out)
     unchecked: tuple[int, ...] = ()
+    # a property expectation (`expect |v| == 3;`, written in the out-parameters' names): the unchecked outputs are
+    # any value the spec admits that satisfies it; "" for none
+    property: str = ""
 
 
 def join_notes(a: str, b: str) -> str:
