@@ -52,6 +52,7 @@ from bot.dafny.expr import (
 from bot.dafny.types import ArrayT, BoolT, CharT, DafnyType, IntT, RealT, StringT
 from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, to_dafny
 
+MAX_CHOICES = 5  # most values a `var x :| ...` choice is evaluated for (see Evaluator.let_such)
 MAX_EVAL_DEPTH = 240  # nested evaluation, ~3 levels per recursive call; ~2.5 Python frames per level
 MAX_STATEMENTS = 200  # facts per call of ground_facts (each one costs verifier time)
 MAX_BITS = 4096  # integers (and real numerators/denominators) beyond this are not evaluated ...
@@ -765,7 +766,13 @@ class Evaluator:
     def let_such(self, e: LetSuch, env: Mapping[str, GValue], old: bool) -> GValue:
         """The body's value when every choice gives the same one (a fold over a set, order-independent); else
         NoValue: which value Dafny picks is not known, so no fact may depend on it."""
-        values = {self.eval(e.body, {**env, **inst}, old) for inst in self.choices(e, env, old)}
+        choices = self.choices(e, env, old)
+        if len(choices) > MAX_CHOICES:
+            # a fold over a set of n elements needs facts for its 2^n subsets: measured on a set of 6, the 200
+            # facts a program may hold ran out and the verifier timed out (20 s) where without them it gives up
+            # at once
+            raise NoValue
+        values = {self.eval(e.body, {**env, **inst}, old) for inst in choices}
         if len(values) != 1:
             raise NoValue  # no choice (the expression is ill-formed), or choices that differ
         return values.pop()

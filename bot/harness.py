@@ -591,6 +591,7 @@ class CaseHarness:
         """Is `false` provable once the spec is assumed of the expected output? It must not be: an inconsistent
         background (trusted axioms whose terms the `ensures` brings in) makes every claim provable."""
         header, start = self._after_call()
+        header = "\n".join([*_arbitrary_references(self.method, self.case.unchecked)[0], header])
         body = [
             *start,
             *_tagged(_outputs(self.method, self.case, self.case.expected, self.case.post, arbitrary=True), _PLAIN),
@@ -635,6 +636,8 @@ class CaseHarness:
         if not accepting and _array_outputs(self.method, self.case):
             # a rejection holds for every array with the expected contents, not only for a new one
             header = "\n".join([*_array_output_decls(self.method, self.case), header])
+        if not accepting:
+            header = "\n".join([*_arbitrary_references(self.method, self.case.unchecked)[0], header])
         body = [
             *assume,
             *start[len(self.assume):],
@@ -679,7 +682,9 @@ class CaseHarness:
         if not claims:
             return None
         havoc, calls = self._havoc(sorted([idx for idx, _ in case.post] + self._unstated()))
-        body = [*self.assume, *calls]
+        fresh_decls, fresh_calls = _arbitrary_references(m, range(len(m.returns)))
+        body = [*self.assume, *calls, *fresh_calls]
+        havoc = [*havoc, *fresh_decls]
         if self.ens_texts:
             body.append((f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN))
         body += _tagged(self._help(self.req_texts, dict(self.inputs)).facts, _HINT)
@@ -773,8 +778,9 @@ def _pin_claim(name: str, t: DafnyType, v: Value, mode: str = "") -> str:
     return f"{name} == {to_dafny(v, t)}"
 
 
-# Proved by induction (tests/test_pins_real.py verifies it with the real verifier); each multiset pin check
-# declares it (under the program's own name) and calls it only where its preconditions are established
+# Proved by induction: tests/test_pins_real.py verifies it with the real verifier (Dafny 2.x runs verify the
+# harness method only, so not in every run). Each multiset pin check declares it under the program's own name and
+# calls it only where its preconditions are established
 SAME_ELEMENTS_LEMMA = """lemma @HAVOC@SameElements<T>(a: seq<T>, b: seq<T>)
   requires forall i, j :: 0 <= i < j < |a| ==> a[i] != a[j]
   requires forall i, j :: 0 <= i < j < |b| ==> b[i] != b[j]
@@ -911,7 +917,10 @@ def _outputs(
     chosen = _array_outputs(method, case) if by_contents else set()
     for k, (p, v) in enumerate(zip(method.returns, expected, strict=True)):
         if k in case.unchecked and (by_contents or arbitrary):
-            continue  # left unassigned: any value (as in the pin check), and the solver's model names it
+            if _has_array(p.type):
+                # an unassigned reference is taken to be allocated already (`fresh(b)` false): any array instead
+                lines.append(f"  {p.name} := @HAVOC@a{k}();")
+            continue  # else left unassigned: any value (as in the pin check), and the solver's model names it
         if k in refs:  # the test says the output is this argument (`r == a`): exactly that
             lines.append(f"  {p.name} := {method.params[refs[k]].name};")
             continue
@@ -945,6 +954,19 @@ def _array_outputs(method: Decl, case: TestCase) -> set[int]:
     refs = {k for k, _ in case.refs}
     return {k for k, p in enumerate(method.returns)
             if isinstance(p.type, ArrayT) and not _has_array(p.type.elem) and k not in refs and k not in case.unchecked}
+
+
+def _arbitrary_references(method: Decl, outputs: Sequence[int]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Declarations and calls of body-less methods that give these outputs, where they hold arrays, any value: an
+    unassigned out-parameter of a reference type is taken to be allocated before the call, so a `fresh(r)` in
+    the spec would be false of it and prove anything assumed after it."""
+    decls, calls = [], []
+    for k in outputs:
+        p = method.returns[k]
+        if _has_array(p.type):
+            decls.append(f"method @HAVOC@a{k}() returns (x: {p.type_text})")
+            calls.append((f"  {p.name} := @HAVOC@a{k}();", _PLAIN))
+    return decls, calls
 
 
 def _array_output_decls(method: Decl, case: TestCase) -> list[str]:

@@ -36,7 +36,6 @@ from bot.background import (
     trusted_statements,
 )
 from bot.dafny.decls import DafnyFile, Decl
-from bot.dafny.expr import Call, ExprError, children, parse_expr
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import ArrayT, DafnyType, RealT, SeqT, TupleT, unsupported_parts
 from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
@@ -78,6 +77,7 @@ from bot.scoring import (
     precondition_status,
 )
 from bot.tests_io.dfy_methods import function_target
+from bot.tests_io.expectations import called_names
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase, join_notes
 
 
@@ -546,9 +546,10 @@ class _CaseRun:
         confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol)]
         up_to_order = "pin-multiset" in j and j["pin-multiset"].proved
         as_set = "pin-set" in j and j["pin-set"].proved
-        if as_set and not up_to_order:
-            # other numbers of the same elements are what a set-level pin allows: no witness against it
-            beyond = [(v, src) for v, src in beyond if not same_set(v, values)]
+        if as_set and not up_to_order and beyond and all(same_set(v, values) for v, _ in beyond):
+            # the set is pinned, and the witness has its elements in other numbers: a wrong output still, shown
+            witness, source = beyond[0]
+            return Determinacy.PINNED_AS_SET, self._shown(witness, types, names), source
         if beyond:
             witness, source = beyond[0]
             return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
@@ -641,7 +642,9 @@ class _CaseRun:
         """The clause that rejects the output ("" when only the conjunction's rejection is proved)."""
         h = self.harness
         assert h is not None
-        return f"ensures {h.ens_texts[0]}" if len(h.ens_texts) == 1 else self._proved_clause()
+        if len(h.ens_texts) == 1 and not self.case.property:  # with a property, the clause alone may not reject
+            return f"ensures {h.ens_texts[0]}"
+        return self._proved_clause()
 
     def _violated_clause(self) -> str:
         """The `requires` clause proved to reject the inputs ("" when only their conjunction's violation is)."""
@@ -688,17 +691,7 @@ def _chooses(job: MethodJob, files: list[DafnyFile]) -> bool:
 def _undeclared_calls(text: str, declared: frozenset[str]) -> list[str]:
     """The functions a property expectation calls that the spec files do not declare (a harness is the spec's
     program, not the test's: a helper of the test file is not there)."""
-    try:
-        todo = [parse_expr(text)]
-    except ExprError:
-        return []
-    calls: set[str] = set()
-    while todo:
-        e = todo.pop()
-        if isinstance(e, Call):
-            calls.add(e.name)
-        todo += children(e)
-    return sorted(calls - declared)
+    return sorted(called_names(text) - declared)
 
 
 def _case_tolerance(job: MethodJob, case: TestCase, options: ScoreOptions) -> ScoreOptions:

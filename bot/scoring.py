@@ -193,7 +193,7 @@ class MethodScore:
         return tuple(
             Surviving(c.name, c.inputs, c.expected, c.witness, f"found by the {c.witness_source}")
             for c in self.cases
-            if c.determinacy is Determinacy.NOT_PINNED and c.witness
+            if c.determinacy in (Determinacy.NOT_PINNED, Determinacy.PINNED_AS_SET) and c.witness
         )
 
     @property

@@ -784,3 +784,37 @@ method Main() {
     (second,) = read.cases
     assert second.unchecked == (0,) and second.tolerance is None
     assert second.property == "abs(a - 1.0) < 0.5 || a == 100.0"
+
+
+def test_a_check_read_in_part_keeps_the_rest_as_a_property() -> None:
+    f = parse_file("""method Find(a: seq<int>, x: int) returns (ok: bool, i: int)
+  ensures ok ==> 0 <= i < |a| && a[i] == x
+method M() returns (r: int)
+  ensures r == 5
+method Main() {
+  { var ok, i := Find([1, 2, 3], 3); expect ok && i > 5; }
+  { var ok, i := Find([1, 2, 3], 3); expect ok; expect i > 5; }
+  { var x := M(); expect exists r | 0 <= r < 10 :: r == x + 1; }
+  { var r := M(); expect r == 5 && r == 6; }
+}
+""", "t.dfy")
+    read = read_dfy_tests(f)
+    # the rest of a check is never dropped when it is about an output the test gives no value of
+    assert [(c.property, c.unchecked) for c in read.cases[:2]] == [("ok && i > 5", (1,)), ("i > 5", (1,))]
+    # renaming `x` to the out-parameter `r` would capture the bound `r`: not read, with the reason
+    (problem,) = read.problems
+    assert problem.line == 8 and "clash with the method's out-parameter names" in problem.reason
+    # about a value the test gives: true or false of it whatever the spec says (the test's own fault if false)
+    assert read.cases[2].property == "" and shown(f, read.cases[2]) == ([], ["5"])
+
+
+def test_a_property_calling_a_function_the_test_file_declares_is_not_read(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.dfy"
+    spec.write_text("predicate Good(s: seq<int>) { |s| == 3 }\n"
+                    "method Make(n: nat) returns (s: seq<int>) ensures |s| == n\n")
+    tests = tmp_path / "test.dfy"
+    tests.write_text('include "spec.dfy"\npredicate Good(s: seq<int>) { |s| == 2 }\n'
+                     "method TestMake() { var s := Make(2); assert Good(s); }\n")
+    read = cases_for_spec(parse_file(spec.read_text(), str(spec)), str(tests))
+    assert read.cases == ()
+    assert "calls `Good`, which the test file declares" in read.problems[0].reason

@@ -126,3 +126,26 @@ def test_property_expectations_accepted_refuted_and_determined(dafny_command: st
         ("(r[0] % 2 == 0) && (|r| == 2)", "verified"), ("|r| == 4", "refuted"), ("6 in r", "verified")], evens
     # every output the spec admits has even elements and length 2; not every one contains 6
     assert evens[0]["determinacy"] == "determined" and evens[2]["determinacy"] != "determined"
+
+
+def test_outputs_a_spec_says_are_fresh_are_not_taken_as_allocated(dafny_command: str, tmp_path: Path) -> None:
+    """An unassigned array out-parameter is taken to be allocated already: `fresh(b)` would be false of it, and a
+    rejection (or a pin check) would be proved from that. Such outputs get any array instead."""
+    (tmp_path / "fresh.dfy").write_text("""method Make(n: nat) returns (ok: bool, b: array<int>)
+  ensures fresh(b) && b.Length == n
+  ensures ok
+method Make2(n: nat) returns (b: array<int>)
+  ensures fresh(b) && b.Length == n
+method T() {
+  var ok, b := Make(3); expect ok;
+  var c := Make2(3); expect c.Length == 3;
+  var d := Make2(2); expect d[..] == [1, 2];
+}
+""")
+    out = tmp_path / "out.json"
+    assert main(["score", str(tmp_path / "fresh.dfy"), "--format", "json", "--output", str(out),
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    report = json.loads(out.read_text())
+    statuses = [(c["status"], c["determinacy"]) for m in report["methods"] for c in m["cases"]]
+    assert ("refuted", None) not in statuses and ("verified", "pinned") not in statuses, statuses
+    assert statuses[-1] == ("verified", "not-pinned")  # the contents are free: another array is accepted

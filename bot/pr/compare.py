@@ -52,7 +52,8 @@ def _lost_pins(head: MethodScore, base: MethodScore) -> tuple[Surviving, ...]:
     return tuple(
         Surviving(c.name, c.inputs, c.expected, c.witness, f"found by the {c.witness_source}")
         for c in head.cases
-        if c.determinacy is Determinacy.NOT_PINNED and (c.inputs, c.expected) in pinned
+        if c.determinacy in (Determinacy.NOT_PINNED, Determinacy.PINNED_AS_SET) and c.witness
+        and (c.inputs, c.expected) in pinned
     )
 
 

@@ -51,7 +51,8 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     for i, t in enumerate(targets):
         by_name.setdefault(t.name, []).append(i)
     # counted once, not once per caller and target (a file of n test methods is read in linear time)
-    name_count = Counter(d.name for d in methods)
+    # functions too: a call `A.F(1)` of a function must not be read as a test of a method `B.F`
+    name_count = Counter(d.name for d in file.decls if d.kind == "method" or d.kind in _FUNCTION_KINDS)
     own = {id(d) for d in methods}
     lines = file.source.splitlines()
     # what the file declares that changes no array it is given (functions, methods without `modifies`): an

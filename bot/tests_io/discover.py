@@ -33,6 +33,7 @@ from bot.tests_io.dfy_methods import (
     is_testable,
     read_dfy_tests,
 )
+from bot.tests_io.expectations import called_names
 from bot.tests_io.mbpp_json import read_mbpp_json, spec_method_for
 from bot.tests_io.model import CaseProblem, ReadResult, TestCase
 from bot.tests_io.textfiles import read_regular_text, toml_nesting_line
@@ -122,6 +123,16 @@ def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
     for i, d in enumerate(targets):
         rank.setdefault(d.name, i)
     cases = sorted(read.cases, key=lambda c: rank.get(c.method, len(targets)))
+    # a property that calls a function the test file declares may mean the test's own one, not the spec's
+    own = {d.name for d in tests.decls}
+    shadowing = [(c, sorted(called_names(c.property) & own)) for c in cases if c.property]
+    refused = {id(c): names[0] for c, names in shadowing if names}
+    cases = [c for c in cases if id(c) not in refused]
+    read = ReadResult(read.cases, read.problems + tuple(
+        CaseProblem(source.path, c.line, f"the property `{c.property}` calls `{refused[id(c)]}`, which the test "
+                                         "file declares: which declaration it means is not followed",
+                    method=c.method, name=c.name)
+        for c in read.cases if id(c) in refused))
     functions = {t.qualified for t in targets if is_function_target(t)}
     problems = sorted((p for p in read.problems if p.method not in functions),
                       key=lambda p: rank.get(p.method, len(targets)))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.dafny.decls import Decl
-from bot.dafny.expr import ExprError, free_vars, parse_expr, unparse, unparse_operand
+from bot.dafny.expr import Call, Expr, ExprError, bound_names, children, free_vars, parse_expr, unparse, unparse_operand
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, RealT
 from bot.dafny.values import RealV, Value, placeholder
@@ -73,29 +73,39 @@ class CallProblem:
 
 def equalities(stmt: Stmt) -> list[tuple[str, str]]:
     """The `a == b` facts a statement states: conditions joined by `&&`, `*Equals(a, b)` helpers."""
+    return [pair for pairs in conjunct_equalities(stmt) for pair in pairs]
+
+
+def conjunct_equalities(stmt: Stmt) -> list[list[tuple[str, str]]]:
+    """Per conjunct of a check, the `a == b` facts it states ([] for a conjunct that is no equality)."""
     if stmt.kind in (StmtKind.VAR, StmtKind.ASSIGN, StmtKind.CALL):
         if stmt.call is not None and is_equality_helper(stmt.call.name) and len(stmt.call.args) == 2:
-            return [(stmt.call.args[0], stmt.call.args[1])]
+            return [[(stmt.call.args[0], stmt.call.args[1])]]
         return []
-    out: list[tuple[str, str]] = []
+    out: list[list[tuple[str, str]]] = []
     for conj in _conjuncts(stmt):
-        if not conj or any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
-            continue  # `r == a || r == b` states no single value
-        eq = _top_level_index(conj, "==")
-        if eq > 0:
-            pairs = _display_pairs(conj[:eq], conj[eq + 1 :])
-            # `[s, p] == [0, 1]` (or tuples): two outputs compared as one collection, an equality per element
-            out += [(_slice(a, stmt.expr), _slice(b, stmt.expr)) for a, b in pairs] if pairs else [
-                (_slice(conj[:eq], stmt.expr), _slice(conj[eq + 1 :], stmt.expr))]
-            continue
-        call = _call_of(conj, stmt.expr)
-        if call is not None and is_equality_helper(call.name) and len(call.args) == 2:
-            out.append((call.args[0], call.args[1]))
-        elif len(conj) == 1 and conj[0].kind is TokKind.IDENT:
-            out.append((conj[0].text, "true"))  # `assert ok;`
-        elif len(conj) == 2 and conj[0].text == "!" and conj[1].kind is TokKind.IDENT:
-            out.append((conj[1].text, "false"))
+        out.append(_conjunct_pairs(conj, stmt))
     return out
+
+
+def _conjunct_pairs(conj: list[Token], stmt: Stmt) -> list[tuple[str, str]]:
+    if not conj or any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
+        return []  # `r == a || r == b` states no single value
+    eq = _top_level_index(conj, "==")
+    if eq > 0:
+        pairs = _display_pairs(conj[:eq], conj[eq + 1 :])
+        # `[s, p] == [0, 1]` (or tuples): two outputs compared as one collection, an equality per element
+        if pairs:
+            return [(_slice(a, stmt.expr), _slice(b, stmt.expr)) for a, b in pairs]
+        return [(_slice(conj[:eq], stmt.expr), _slice(conj[eq + 1 :], stmt.expr))]
+    call = _call_of(conj, stmt.expr)
+    if call is not None and is_equality_helper(call.name) and len(call.args) == 2:
+        return [(call.args[0], call.args[1])]
+    if len(conj) == 1 and conj[0].kind is TokKind.IDENT:
+        return [(conj[0].text, "true")]  # `assert ok;`
+    if len(conj) == 2 and conj[0].text == "!" and conj[1].kind is TokKind.IDENT:
+        return [(conj[1].text, "false")]
+    return []
 
 
 _ABS = re.compile(r"(?i)^(abs|absreal|real_abs|fabs)$")
@@ -173,6 +183,17 @@ def _display_pairs(left: list[Token], right: list[Token]) -> list[tuple[list[Tok
     if lk != rk or len(la) != len(ra) or len(la) < 2 or any(not part for part in la + ra):
         return []
     return list(zip(la, ra, strict=True))
+
+
+def _text_names(text: str) -> frozenset[str]:
+    try:
+        return _token_names(tokenize(text))
+    except LexError:
+        return frozenset()
+
+
+def _token_names(toks: Sequence[Token]) -> frozenset[str]:
+    return frozenset(t.text for t in toks if t.kind is TokKind.IDENT)
 
 
 def _mentioned(stmt: Stmt) -> frozenset[str]:
@@ -327,7 +348,9 @@ def _read_call(
     unchecked: list[int] = []
     partial = ""
     prop, prop_note, prop_lines = _property(checks, outs, found, target)
-    note = note or prop_note
+    if prop_note:
+        # a check the test states and the tool cannot read: never dropped, the case is not read
+        return CallProblem(s.line, f"no expected value found for the call at {at} ({prop_note})")
     if prop and any(name not in found for name in outs):
         # a property expectation (`expect |v| == 3;`): the outputs it is about are any value the spec admits that
         # satisfies it
@@ -433,6 +456,31 @@ def _read_call(
     )
 
 
+def called_names(text: str) -> frozenset[str]:
+    """The functions an expression calls (none when it does not parse)."""
+    try:
+        todo = [parse_expr(text)]
+    except ExprError:
+        return frozenset()
+    calls: set[str] = set()
+    while todo:
+        e = todo.pop()
+        if isinstance(e, Call):
+            calls.add(e.name)
+        todo += children(e)
+    return frozenset(calls)
+
+
+def _bound_names(e: Expr) -> list[str]:
+    out: list[str] = []
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        out += bound_names(x)
+        todo += children(x)
+    return out
+
+
 def _property(
     checks: Sequence[tuple[str, int, str]], outs: Sequence[str], found: Mapping[str, _Expectation], target: Decl
 ) -> tuple[str, str, list[int]]:
@@ -442,16 +490,26 @@ def _property(
     texts: list[str] = []
     lines: list[int] = []
     names = {name: target.returns[i].name for i, name in enumerate(outs)}
+    missing = {name for name in outs if name not in found}
     for text, line, written in checks:
         said = f"`{_short(written)}` at line {line} is not an equality with a value"
         try:
             e = parse_expr(text)
         except ExprError:
-            return "", said, []
-        if not free_vars(e) <= set(names) or not free_vars(e) - set(found):
-            others = sorted(free_vars(e) - set(names))
-            why = f"it names `{others[0]}`, not only the results" if others else "it is about checked results only"
-            return "", f"{said} ({why})", []
+            if _text_names(text) & missing:
+                return "", said, []
+            continue
+        if not free_vars(e) & missing:
+            # about outputs the test gives a value of: true or false of those values whatever the spec says, so
+            # it changes no verdict about the spec (a check that contradicts them is the test's own fault)
+            continue
+        others = sorted(free_vars(e) - set(names))
+        if others:
+            return "", f"{said} (it names `{others[0]}`, not only the results)", []
+        renamed = {a: b for a, b in names.items() if a != b}
+        if set(renamed.values()) & set(_bound_names(e)):
+            # `exists r :: r == x + 1` with `x` the test's name of out-parameter `r`: renaming would capture it
+            return "", f"{said} (its bound variables clash with the method's out-parameter names)", []
         texts.append(unparse_operand(e, names) if len(checks) > 1 else unparse(e, names))
         lines.append(line)
     return " && ".join(texts), "", lines
@@ -565,6 +623,7 @@ def _find_expectations(
     # contradicts is ignored (the code says what the test checks; a comment may be stale)
     commented: dict[str, _Expectation] = {}
     pending = set(watch)
+    watch_names = frozenset(watch)
     note = ""
     after_next_call = False
 
@@ -638,10 +697,14 @@ def _find_expectations(
             return
         hit = False
         other_vars: list[str] = []
-        for a, b in equalities(s):
+        per_conjunct = conjunct_equalities(s)
+        pairs = [pair for conj_pairs in per_conjunct for pair in conj_pairs]
+        used = 0  # the pairs read as an expectation
+        for a, b in pairs:
             for side, other in ((a, b), (b, a)):
                 name = _plain_var(side)
                 if name is not None and name in pending:
+                    used += 1
                     # `r == a` names the array itself; a helper (`arrayEquals(r, a)`) compares contents
                     whole = side.strip() == name and "equals(" not in s.text.lower()
                     if s.commented:
@@ -653,6 +716,7 @@ def _find_expectations(
                     break
                 if name is not None:
                     other_vars.append(name)
+        tolerant = ""
         for a, b, tol in ([] if hit else tolerances(s)):
             for side, other in ((a, b), (b, a)):
                 name = _plain_var(side)
@@ -663,13 +727,27 @@ def _find_expectations(
                     else:
                         found[name] = expectation
                         pending.discard(name)
-                    hit = True
+                    hit, tolerant = True, name
                     break
             if hit:
                 break
+        if hit and not s.commented and properties is not None and s.kind in (StmtKind.ASSERT, StmtKind.EXPECT):
+            # a check read in part (`expect ok && i > 5;`, `expect r == 5 && r == 6;`): the rest is a property of
+            # the outputs, never dropped
+            if tolerant:
+                rest = any(watch_names & _token_names(conj) - {tolerant} for conj in _conjuncts(s))
+            else:
+                rest = used < len(pairs) or any(not conj_pairs for conj_pairs in per_conjunct)
+            if rest:
+                properties.append((s.expr, s.line, s.text))
         if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
             return
         mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]
+        if not mentioned and not after_next_call and not s.commented and properties is not None:
+            mentioned = [name for name in sorted(watch_names - pending) if name in scan.mentions[j]]
+            if mentioned:  # another check of an output read already (`assert r == 5; assert r > 9;`): kept
+                properties.append((s.expr, s.line, s.text))
+                return
         if mentioned and properties is not None and not s.commented:
             properties.append((s.expr, s.line, s.text))  # a property of the output: read by _property (or why not)
         elif mentioned:
