@@ -619,6 +619,9 @@ class CaseHarness:
                     if accepting or k not in self.case.unchecked})
         for idx, v in post:
             env[self.method.params[idx].name] = v
+        for idx in self._unstated():
+            # arbitrary after the call: its state before it says nothing of its state after (`old(..)` still does)
+            env.pop(self.method.params[idx].name, None)
         prop = [self.case.property] if self.case.property else []
         texts, assume = [*self.ens_texts, *prop], self.assume
         if goal is Goal.ACCEPT_CLAUSE:

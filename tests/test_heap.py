@@ -150,3 +150,21 @@ def test_reference_and_contents_are_different_expectations(dafny_command: str, t
     # `s == f` with an array the call never saw says something no output can be: unreadable, with the reason
     (problem,) = method["problems"]
     assert "compares arrays by reference" in problem
+
+
+def test_facts_never_take_an_open_array_for_its_state_before_the_call(dafny_command: str, tmp_path: Path) -> None:
+    """An array the method changes and the test does not check after the call is arbitrary there: no ground fact
+    may read its state before the call as its state after it (that fact was false and the case a hint fault)."""
+    (bump,) = score(tmp_path, """method Bump(a: array<int>) returns (changed: bool, n: int)
+  modifies a
+  ensures forall i :: 0 <= i < a.Length ==> a[i] == old(a[i]) + 1
+  ensures changed == (a.Length > 0) && n == a.Length
+method T() {
+  var b := new int[] [1, 2];
+  var c2, n2 := Bump(b);
+  assert n2 == 2;
+}
+""")
+    cases = bump["cases"]
+    assert [(c["status"], c["reason"]) for c in cases] != [("unknown", "hint-fault")], cases
+    assert "hint" not in cases[0]["message"], cases
