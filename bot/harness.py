@@ -769,9 +769,7 @@ def _pin_claim(name: str, t: DafnyType, v: Value, mode: str = "") -> str:
     elements of v and no other, in any number."""
     if isinstance(t, ArrayT | SeqT | StringT):
         assert isinstance(v, ArrayV | SeqV)
-        elem: DafnyType = CharT() if isinstance(t, StringT) else t.elem
-        seq = to_dafny(SeqV(v.elems), SeqT(elem))
-        whole = f"{name}[..]" if isinstance(t, ArrayT) else name
+        whole, seq = _as_sequences(name, t, v)
         if mode == "multiset":
             return f"multiset({whole}) == multiset({seq})"
         if mode == "set":
@@ -779,6 +777,12 @@ def _pin_claim(name: str, t: DafnyType, v: Value, mode: str = "") -> str:
         if isinstance(t, ArrayT):
             return f"{name}.Length == {len(v.elems)} && {name}[..] == {seq}"
     return f"{name} == {to_dafny(v, t)}"
+
+
+def _as_sequences(name: str, t: ArrayT | SeqT | StringT, v: ArrayV | SeqV) -> tuple[str, str]:
+    """The output `name` and its expected value v, both as sequence expressions (`a[..]` for an array)."""
+    elem: DafnyType = CharT() if isinstance(t, StringT) else t.elem
+    return (f"{name}[..]" if isinstance(t, ArrayT) else name), to_dafny(SeqV(v.elems), SeqT(elem))
 
 
 # Proved by induction: tests/test_pins_real.py verifies it with the real verifier (Dafny 2.x runs verify the
@@ -843,9 +847,7 @@ def _same_elements_steps(targets: Sequence[tuple[str, DafnyType, Value]]) -> lis
             continue
         if len(set(v.elems)) != len(v.elems):
             continue  # repeated expected elements: the set does not give the multiset
-        elem: DafnyType = CharT() if isinstance(t, StringT) else t.elem
-        seq = to_dafny(SeqV(v.elems), SeqT(elem))
-        whole = f"{name}[..]" if isinstance(t, ArrayT) else name
+        whole, seq = _as_sequences(name, t, v)
         distinct = f"(forall i, j :: 0 <= i < j < |{whole}| ==> {whole}[i] != {whole}[j])"
         out.append(f"  if {distinct} && (forall x :: x in {whole} <==> x in {seq}) "
                    f"{{ @HAVOC@SameElements({whole}, {seq}); }}")
@@ -920,10 +922,10 @@ def _outputs(
     chosen = _array_outputs(method, case) if by_contents else set()
     for k, (p, v) in enumerate(zip(method.returns, expected, strict=True)):
         if k in case.unchecked and (by_contents or arbitrary):
-            if _has_array(p.type):
-                # an unassigned reference is taken to be allocated already (`fresh(b)` false): any array instead
-                lines.append(f"  {p.name} := @HAVOC@a{k}();")
-            continue  # else left unassigned: any value (as in the pin check), and the solver's model names it
+            # left unassigned: any value (as in the pin check), and the solver's model names it; but a reference
+            # gets any array from a body-less method (see _arbitrary_references)
+            lines += [text for text, _ in _arbitrary_references(method, (k,))[1]]
+            continue
         if k in refs:  # the test says the output is this argument (`r == a`): exactly that
             lines.append(f"  {p.name} := {method.params[refs[k]].name};")
             continue

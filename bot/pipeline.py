@@ -78,7 +78,7 @@ from bot.scoring import (
 )
 from bot.tests_io.dfy_methods import function_target
 from bot.tests_io.expectations import called_names
-from bot.tests_io.model import CaseProblem, ReadResult, TestCase, join_notes
+from bot.tests_io.model import UNCHECKED, CaseProblem, ReadResult, TestCase, join_notes
 
 
 class EngineLike(Protocol):
@@ -394,15 +394,7 @@ class _CaseRun:
             if clause_proved and decision is Decision.UNDECIDED:
                 decision = Decision.REJECTED  # a clause proved false: so is the conjunction
             if decision is Decision.REJECTED:
-                if len(h.ens_texts) > 1 and not clause_proved:
-                    # which clause rejects it: asked only now, so a case left unknown costs no clause checks
-                    for k in range(len(h.ens_texts)):
-                        self.planned[f"reject#{k}"] = _descriptive(
-                            h.output(Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k)
-                        )
-                    self.stage = _Stage.CLAUSE
-                    return None
-                return self._finish(CaseStatus.REFUTED, None, j["accept"].message, self._rejecting_clause())
+                return self._rejected()
             status, reason = case_status(decision, reason)
             return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
         if self.stage is _Stage.CLAUSE:
@@ -475,7 +467,8 @@ class _CaseRun:
         return judged.message if judged is not None else ""
 
     def _rejected(self) -> None:
-        """The rejection of the expected output is proved: which clause rejects it, when there are several."""
+        """The rejection of the expected output is proved: which clause rejects it, when there are several (asked
+        only now, so a case left unknown costs no clause checks)."""
         h = self.harness
         assert h is not None
         if len(h.ens_texts) > 1 and not self._proved_clause():
@@ -678,14 +671,13 @@ class _CaseRun:
                             reason if status is MutantStatus.UNKNOWN else None)
 
 
-UNCHECKED = "not checked by the test: any value the spec admits"
 CHOICE_NOTE = ("the spec reaches a `var x :| ...` choice: its ground facts were computed for every choice (all "
                "gave the same value) and each was proved by the verifier")
 
 
-def _chooses(job: MethodJob, files: list[DafnyFile]) -> bool:
-    """The helpers the method's spec reaches choose a value with `:|` (see ground.Evaluator.let_such)."""
-    return any(d.body is not None and ":|" in f.source[d.body[0]:d.body[1]] for f, d in reached(job.method, files))
+def _chooses(helpers: Sequence[tuple[DafnyFile, Decl]]) -> bool:
+    """The helpers a method's spec reaches choose a value with `:|` (see ground.Evaluator.let_such)."""
+    return any(d.body is not None and ":|" in f.source[d.body[0]:d.body[1]] for f, d in helpers)
 
 
 def _undeclared_calls(text: str, declared: frozenset[str]) -> list[str]:
@@ -796,19 +788,22 @@ def score_methods(
     for job in jobs:
         if id(job.file) not in files:
             files[id(job.file)] = _files(job)
+    declared = {key: frozenset(d.name for f in fs for d in f.decls) for key, fs in files.items()}
     runs: list[list[_CaseRun]] = []
     trusted: dict[int, tuple[Axiom, ...]] = {}  # per job: what its verdicts rest on unchecked, from the source
+    helpers: dict[int, list[tuple[DafnyFile, Decl]]] = {}  # per job: the declarations its spec reaches
     for job in jobs:
         prelude = preludes.get(id(job.file))
         trusted[id(job)] = axioms(job.method, files[id(job.file)])
+        helpers[id(job)] = reached(job.method, files[id(job.file)])
         guarded = bool(trusted[id(job)]) or may_trust_statements(job.method, files[id(job.file)])
         read = job.cases
-        if _chooses(job, files[id(job.file)]):
+        if _chooses(helpers[id(job)]):
             read = tuple(replace(c, note=join_notes(c.note, CHOICE_NOTE)) for c in read)
-        declared = frozenset(d.name for f in files[id(job.file)] for d in f.decls)
-        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared) for c in read])
+        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared[id(job.file)])
+                                                for c in read])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
-    backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, files)
+    backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, helpers)
     checked = list(dict.fromkeys(backgrounds.values()))
     checks: dict[Program, Result] = {}
     # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
@@ -862,13 +857,13 @@ def _files(job: MethodJob) -> list[DafnyFile]:
 
 
 def _background_checks(
-    jobs: Sequence[MethodJob], dialect: Dialect, files: dict[int, list[DafnyFile]]
+    jobs: Sequence[MethodJob], dialect: Dialect, helpers: dict[int, list[tuple[DafnyFile, Decl]]]
 ) -> dict[int, Program]:
-    """Per spec file (by id), the program that verifies the helpers its methods' specs reach, with their bodies
-    and proofs; none for a file whose specs reach no helper."""
+    """Per spec file (by id), the program that verifies the helpers its methods' specs reach (`helpers`, per job),
+    with their bodies and proofs; none for a file whose specs reach no helper."""
     names: dict[int, set[str]] = {}
     for job in jobs:
-        names.setdefault(id(job.file), set()).update(d.name for _, d in reached(job.method, files[id(job.file)]))
+        names.setdefault(id(job.file), set()).update(d.name for _, d in helpers[id(job)])
     for job in jobs:  # where there is a check anyway, it also says whether each spec is well-formed
         if names.get(id(job.file)):
             names[id(job.file)].add(job.method.name)

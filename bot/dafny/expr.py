@@ -10,7 +10,7 @@ clause instead of guessing. Nesting is bounded so a huge input raises ExprError,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import partial
@@ -213,6 +213,15 @@ def free_vars(e: Expr) -> frozenset[str]:
         return inner.union(*(free_vars(v) for v in e.values))
     out = frozenset[str]().union(*(free_vars(c) for c in children(e)))
     return out - frozenset(bound_names(e))
+
+
+def subterms(e: Expr) -> Iterator[Expr]:
+    """e and every expression inside it, without recursion."""
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        yield x
+        todo += children(x)
 
 
 def depth(e: Expr) -> int:

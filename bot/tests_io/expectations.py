@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.dafny.decls import Decl
-from bot.dafny.expr import Call, Expr, ExprError, bound_names, children, free_vars, parse_expr, unparse, unparse_operand
+from bot.dafny.expr import Call, ExprError, bound_names, free_vars, parse_expr, subterms, unparse, unparse_operand
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, RealT
 from bot.dafny.values import RealV, Value, placeholder
 from bot.tests_io.bindings import Binding, EvalError, _environments, evaluate, modified_params
-from bot.tests_io.model import TestCase, join_notes
+from bot.tests_io.model import UNCHECKED, TestCase, join_notes
 from bot.tests_io.splitting import (
     Stmt,
     StmtKind,
@@ -199,10 +199,7 @@ def _token_names(toks: Sequence[Token]) -> frozenset[str]:
 def _mentioned(stmt: Stmt) -> frozenset[str]:
     """The identifiers a statement mentions: in its value, condition or call (a VAR's own name is no
     mention) or, when it has none, anywhere in its text."""
-    try:
-        return frozenset(t.text for t in tokenize(stmt.expr or stmt.text) if t.kind is TokKind.IDENT)
-    except LexError:
-        return frozenset()
+    return _text_names(stmt.expr or stmt.text)
 
 
 def _from(sorted_ints: Sequence[int], start: int) -> Iterator[int]:
@@ -357,14 +354,14 @@ def _read_call(
         unchecked = [i for i, name in enumerate(outs) if name not in found]
         lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
         verb = "is" if len(unchecked) == 1 else "are"
-        partial = (f"{lacking} {verb} not checked by the test: any value the spec admits that has the property "
+        partial = (f"{lacking} {verb} {UNCHECKED} that has the property "
                    f"`{_short(prop)}` (a property expectation, not a value: no mutants of {lacking})")
     elif found and any(name not in found for name in outs):
         # a partial expectation: the test checks some outputs only; the others are any value the spec admits
         unchecked = [i for i, name in enumerate(outs) if name not in found]
         lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
         verb = "is" if len(unchecked) == 1 else "are"
-        partial = f"{lacking} {verb} not checked by the test: any value the spec admits" + (
+        partial = f"{lacking} {verb} {UNCHECKED}" + (
             f" ({note})" if note else "")
     elif any(name not in found for name in outs) or not found:
         note = note or _unused_hint(scan, k)
@@ -459,26 +456,10 @@ def _read_call(
 def called_names(text: str) -> frozenset[str]:
     """The functions an expression calls (none when it does not parse)."""
     try:
-        todo = [parse_expr(text)]
+        e = parse_expr(text)
     except ExprError:
         return frozenset()
-    calls: set[str] = set()
-    while todo:
-        e = todo.pop()
-        if isinstance(e, Call):
-            calls.add(e.name)
-        todo += children(e)
-    return frozenset(calls)
-
-
-def _bound_names(e: Expr) -> list[str]:
-    out: list[str] = []
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        out += bound_names(x)
-        todo += children(x)
-    return out
+    return frozenset(x.name for x in subterms(e) if isinstance(x, Call))
 
 
 def _property(
@@ -507,7 +488,7 @@ def _property(
         if others:
             return "", f"{said} (it names `{others[0]}`, not only the results)", []
         renamed = {a: b for a, b in names.items() if a != b}
-        if set(renamed.values()) & set(_bound_names(e)):
+        if set(renamed.values()) & {name for x in subterms(e) for name in bound_names(x)}:
             # `exists r :: r == x + 1` with `x` the test's name of out-parameter `r`: renaming would capture it
             return "", f"{said} (its bound variables clash with the method's out-parameter names)", []
         texts.append(unparse_operand(e, names) if len(checks) > 1 else unparse(e, names))

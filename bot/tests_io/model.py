@@ -48,6 +48,10 @@ class TestCase:
     property: str = ""
 
 
+# how a case's note says an output is not checked (written by the reader or, when it did not, the pipeline)
+UNCHECKED = "not checked by the test: any value the spec admits"
+
+
 def join_notes(a: str, b: str) -> str:
     """Two notes of one case as one ("; " between them)."""
     return f"{a}; {b}" if a and b else a or b
