@@ -554,3 +554,12 @@ def test_rewritten_dafny4_program_verifies_with_dafny_2_3(dafny_command: str, tm
     bad = run_dafny(dafny_command, tmp_path, "bad.dfy", to2(WRONG_BOUNDS))
     assert bad.returncode == 4, bad.stdout
     assert "bad.dfy(3," in bad.stdout and "assertion violation" in bad.stdout
+
+
+def test_a_body_less_method_lends_no_body_to_the_next_declaration() -> None:
+    """A method without a body, then a function with a `match` on literals: the function's body is no statement
+    block of the method (it was, and the match was left as is, which Dafny 2.3 does not parse)."""
+    src = ('method M(x: int) returns (r: int)\n  ensures r > x\nghost function F(n: int): string\n{\n'
+           '  match n\n  case 0 => "zero"\n  case _ => "many"\n}\n')
+    r = rewrite(src, Dialect.DAFNY2)
+    assert "var match_ := n" in r.text and 'else  "many"' in r.text and r.left_alone == ()

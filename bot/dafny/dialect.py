@@ -254,16 +254,26 @@ class _Rewriter:
     def _by_method(self, k: int) -> tuple[int, int] | None:
         """Token span of `by method { ... }` after the function header starting at k, if any."""
         v = self.v
+        body = self._body_open(k)
+        if body is None:
+            return None
+        close = v.close(body)
+        if v.is_word(close + 1, "by") and v.is_word(close + 2, "method") and v.text(close + 3) == "{":
+            return close + 1, v.close(close + 3)
+        return None
+
+    def _body_open(self, k: int) -> int | None:
+        """Index of the `{` that opens the body of the declaration whose header continues at k; None when it has
+        none (a `;`, a `}` or the next declaration comes first). Clause expressions are skipped whole: the braces
+        of `ensures r in {1, 2}` open no body."""
+        v = self.v
         while k < v.n:
             t = v.text(k)
             if v.is_word(k, CLAUSE_KEYWORDS):
                 k = v.expression_end(v.skip_attributes(k + 1, v.n), v.n, CLAUSE_KEYWORDS)
                 continue
             if t == "{":
-                close = v.close(k)
-                if v.is_word(close + 1, "by") and v.is_word(close + 2, "method") and v.text(close + 3) == "{":
-                    return close + 1, v.close(close + 3)
-                return None
+                return k
             if t in ("(", "[", "{:"):
                 k = v.close(k) + 1
                 continue
@@ -540,23 +550,15 @@ class _Rewriter:
     # -- match on literals (Dafny 3+) -> if chains ------------------------------------------
 
     def _statement_bodies(self) -> list[tuple[int, int]]:
-        """Token spans (open, close) of the bodies of methods, lemmas and constructors: statements. A clause's
-        expression (`ensures r in {1, 2}`, `modifies {this}`) is skipped whole: its braces open no body."""
+        """Token spans (open, close) of the bodies of methods, lemmas and constructors: statements."""
         v = self.v
         spans = []
         for k in range(v.n):
             if not v.is_word(k, _STATEMENT_CALLABLES) or v.is_word(k - 1, frozenset({"function", "predicate", "by"})):
                 continue
-            j = k + 1
-            while j < v.n and v.text(j) not in ("{", ";", "}"):
-                if v.is_word(j, CLAUSE_KEYWORDS):
-                    j = v.expression_end(v.skip_attributes(j + 1, v.n), v.n, CLAUSE_KEYWORDS)
-                    continue
-                if v.text(j) in ("(", "[", "{:"):
-                    j = v.close(j)
-                j += 1
-            if v.text(j) == "{":
-                spans.append((j, v.close(j)))
+            body = self._body_open(k + 1)
+            if body is not None:
+                spans.append((body, v.close(body)))
         return spans
 
     def matches_to_2(self) -> None:
