@@ -70,6 +70,9 @@ class Goal(Enum):
 @dataclass(frozen=True)
 class HarnessOptions:
     real_tolerance: float = 0.0  # relative; 0 compares reals exactly
+    # the test's own tolerance (`expect abs(r - x) < e`): e, exactly; it replaces the relative one in the programs,
+    # where an acceptance or a pin must stay inside the open interval the test admits and a rejection cover it
+    absolute_tolerance: Fraction | None = None
     ground_limit: int = 200  # most ground instances emitted per quantifier hint
     max_fuel: int = 40  # most unfoldings asked for a recursive function
     ground_budget: int = 10_000  # most evaluation steps spent on ground facts per program
@@ -704,9 +707,19 @@ class CaseHarness:
     def _pin_claim(self, name: str, t: DafnyType, v: Value, mode: str) -> str:
         if isinstance(t, RealT) and isinstance(v, RealV) and self.options.real_tolerance > 0:
             # with a tolerance, every real within it counts as the expected output
-            lo, hi = _tolerance_bounds(v.v, self.options.real_tolerance)
-            return f"{_real(lo)} <= {name} <= {_real(hi)}"
+            return self._within(name, v.v, inside=True)
         return _pin_claim(name, t, v, mode)
+
+    def _bounds(self, v: Fraction) -> tuple[Fraction, Fraction]:
+        e = self.options.absolute_tolerance
+        return (v - e, v + e) if e is not None else _tolerance_bounds(v, self.options.real_tolerance)
+
+    def _within(self, name: str, v: Fraction, inside: bool) -> str:
+        """`name` lies within the tolerance of v. The test's own tolerance admits the open interval: an acceptance
+        or a pin (`inside`) stays strictly inside it, a rejection covers it (closed)."""
+        lo, hi = self._bounds(v)
+        op = "<" if inside and self.options.absolute_tolerance is not None else "<="
+        return f"{_real(lo)} {op} {name} {op} {_real(hi)}"
 
     def within_tolerance(self, goal: Goal) -> list[Planned]:
         """Programs asking whether some real output within the tolerance is accepted (ACCEPT_WITHIN: any
@@ -729,16 +742,17 @@ class CaseHarness:
         env.update({p.name: v for p, v in fixed})
         bounds: list[str] = []
         within: dict[str, tuple[Fraction, Fraction]] = {}
+        accepting = goal is Goal.ACCEPT_WITHIN
         for _, p, rv in reals:
-            lo, hi = _tolerance_bounds(rv.v, tol)
-            within[p.name] = (lo, hi)
-            bounds.append(f"{_real(lo)} <= {p.name} <= {_real(hi)}")
+            within[p.name] = self._bounds(rv.v)
+            bounds.append(self._within(p.name, rv.v, inside=accepting))
         out: list[Planned] = []
-        if goal is Goal.ACCEPT_WITHIN and len(reals) == 1:
+        if accepting and len(reals) == 1:
             k, p, rv = reals[0]
             lo, hi = within[p.name]
+            strict = self.options.absolute_tolerance is not None
             for c in real_candidates(self.file, self.ens_texts, p.name, env, self.types):
-                if lo <= c <= hi and c != rv.v:
+                if (lo < c < hi if strict else lo <= c <= hi) and c != rv.v:
                     values = list(self.case.expected)
                     values[k] = RealV(c)
                     planned = self.output(Goal.ACCEPT, tuple(values), ())

@@ -696,8 +696,10 @@ def _case_tolerance(job: MethodJob, case: TestCase, options: ScoreOptions) -> Sc
     if not reals:
         return options
     rel = min(case.tolerance / max(Fraction(1), abs(x)) for x in reals)
-    # a float a little below the exact ratio: the bounds never admit more than the test does
-    return replace(options, harness=replace(options.harness, real_tolerance=float(rel) * (1 - 1e-12)))
+    # the programs use the tolerance exactly (HarnessOptions.absolute_tolerance); the relative one places the
+    # mutants beyond it and tells a witness from the expected value
+    return replace(options, harness=replace(options.harness, real_tolerance=float(rel),
+                                            absolute_tolerance=case.tolerance))
 
 
 def _decimal(f: Fraction) -> str:

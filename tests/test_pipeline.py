@@ -428,3 +428,25 @@ def test_an_unchecked_output_whose_rejection_is_proved_refutes() -> None:
 
     cases, _ = _partial_run(answer)
     assert [c.status for c in cases] == [CaseStatus.REFUTED]
+
+
+def test_the_tests_own_tolerance_bounds_acceptance_inside_and_rejection_over_it() -> None:
+    """`expect abs(r - 0.5) < 0.25`: the test admits the open interval (0.25, 0.75). An acceptance or a pin must stay
+    strictly inside it, a rejection must cover it: exact bounds, no rounding either way."""
+    from fractions import Fraction
+
+    from bot.dafny.values import RealV
+    from bot.harness import CaseHarness, Goal, HarnessOptions, make_prelude
+
+    file = parse_file("method Half(x: real) returns (r: real)\n  ensures r * 2.0 == x\n", "h.dfy")
+    method = file.find("Half")
+    assert method is not None
+    case = TestCase("c1", "Half", (RealV(Fraction(1)),), (RealV(Fraction(1, 2)),), tolerance=Fraction(1, 4))
+    options = HarnessOptions(real_tolerance=0.25, absolute_tolerance=Fraction(1, 4))
+    h = CaseHarness(make_prelude(file, Dialect.DAFNY2), file, method, case, options)
+    (reject,) = h.within_tolerance(Goal.REJECT_WITHIN)
+    assert "0.25 <= r <= 0.75" in reject.program.method
+    accepts = h.within_tolerance(Goal.ACCEPT_WITHIN)
+    assert accepts and "0.25 < r < 0.75" in accepts[-1].program.method
+    pin = h.pin(Goal.PIN)
+    assert pin is not None and "0.25 < r < 0.75" in pin.program.method
