@@ -818,3 +818,20 @@ def test_a_property_calling_a_function_the_test_file_declares_is_not_read(tmp_pa
     read = cases_for_spec(parse_file(spec.read_text(), str(spec)), str(tests))
     assert read.cases == ()
     assert "calls `Good`, which the test file declares" in read.problems[0].reason
+
+
+def test_a_property_check_after_the_result_is_assigned_again_is_no_property_of_the_call() -> None:
+    f = parse_file("""method Find(a: seq<int>, x: int) returns (ok: bool, i: int)
+  ensures ok ==> 0 <= i < |a| && a[i] == x
+method Main() {
+  { var ok, i := Find([1, 2, 3], 3); i := 7; expect ok && i > 5; }
+  { var ok, i := Find([1, 2, 3], 3); var v := i; i := 0; expect i < 1; expect ok; }
+}
+""", "t.dfy")
+    read = read_dfy_tests(f)
+    # `i > 5` speaks of the 7 assigned after the call, not of the call's `i`: never read as a property of it
+    (problem,) = read.problems
+    assert problem.line == 4 and "it names a result no longer the call's" in problem.reason
+    # `i < 1` is about the 0 assigned later: `i` stays unchecked, with no property taken from that check
+    (case,) = read.cases
+    assert (case.name, case.property, case.unchecked) == ("Main#2", "", (1,)) and "assigned again" in case.note

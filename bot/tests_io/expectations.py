@@ -326,7 +326,7 @@ def _read_call(
             watch[name] = ("post", i)
     arrays = frozenset(name for name, (role, i) in watch.items()
                        if role == "post" or isinstance(target.returns[i].type, ArrayT))
-    checks: list[tuple[str, int, str]] = []
+    checks: list[tuple[str, int, str, bool]] = []
     found, note = _find_expectations(scan, k, watch, len(outs), len(changed), arrays, quiet, checks)
     missing = [name for name in outs if name not in found]
     taken = ""
@@ -463,7 +463,8 @@ def called_names(text: str) -> frozenset[str]:
 
 
 def _property(
-    checks: Sequence[tuple[str, int, str]], outs: Sequence[str], found: Mapping[str, _Expectation], target: Decl
+    checks: Sequence[tuple[str, int, str, bool]], outs: Sequence[str], found: Mapping[str, _Expectation],
+    target: Decl,
 ) -> tuple[str, str, list[int]]:
     """The checks of the outputs that are properties (`|v| == 3`, `IsSorted(v)`), joined and written in the
     method's own out-parameter names; a note when one cannot be used (it names other variables of the test), and
@@ -472,8 +473,11 @@ def _property(
     lines: list[int] = []
     names = {name: target.returns[i].name for i, name in enumerate(outs)}
     missing = {name for name in outs if name not in found}
-    for text, line, written in checks:
+    for text, line, written, stale in checks:
         said = f"`{_short(written)}` at line {line} is not an equality with a value"
+        if stale and _text_names(text) & missing:
+            # it names a result assigned again (or changed) after the call: about the call's outputs only in part
+            return "", f"{said} (it names a result no longer the call's)", []
         try:
             e = parse_expr(text)
         except ExprError:
@@ -590,7 +594,7 @@ def _find_expectations(
     n_changed: int,
     arrays: frozenset[str] = frozenset(),
     quiet: frozenset[str] = frozenset(),
-    properties: list[tuple[str, int, str]] | None = None,
+    properties: list[tuple[str, int, str, bool]] | None = None,
 ) -> tuple[dict[str, _Expectation], str]:
     """The nearest expectation after stmts[k] for each watched variable, and a note when some lack one.
 
@@ -611,8 +615,16 @@ def _find_expectations(
     at_call = stmts[k]
     own = at_call.scope if at_call.kind is StmtKind.VAR else ()  # its results live in the block it declares them in
 
+    def stale() -> bool:
+        """The statement being read names a result no longer the call's (assigned again, changed, shared): what it
+        says is not about the call, so it is no property of its outputs."""
+        return bool((watch_names - pending - set(found) - set(commented)) & scan.mentions[current[0]])
+
+    current = [k]
+
     def read(j: int) -> None:
         nonlocal note, after_next_call
+        current[0] = j
         s = stmts[j]
         if own and s.scope[: len(own)] != own:
             # past the end of the block that declared the results: a name there is another variable
@@ -720,17 +732,18 @@ def _find_expectations(
             else:
                 rest = used < len(pairs) or any(not conj_pairs for conj_pairs in per_conjunct)
             if rest:
-                properties.append((s.expr, s.line, s.text))
+                properties.append((s.expr, s.line, s.text, stale()))
         if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
             return
         mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]
         if not mentioned and not after_next_call and not s.commented and properties is not None:
-            mentioned = [name for name in sorted(watch_names - pending) if name in scan.mentions[j]]
-            if mentioned:  # another check of an output read already (`assert r == 5; assert r > 9;`): kept
-                properties.append((s.expr, s.line, s.text))
+            mentioned = [name for name in sorted(found) if name in scan.mentions[j]]
+            if mentioned:  # another check of an output read already (`assert r == 5; assert r > 9;`)
+                properties.append((s.expr, s.line, s.text, stale()))
                 return
         if mentioned and properties is not None and not s.commented:
-            properties.append((s.expr, s.line, s.text))  # a property of the output: read by _property (or why not)
+            # a property of the output: read by _property (or why not)
+            properties.append((s.expr, s.line, s.text, stale()))
         elif mentioned:
             note = f"`{_short(s.text)}` at line {s.line} is not an equality with a value"
         elif other_vars and not after_next_call:
