@@ -20,8 +20,9 @@ from bot.config import default_jobs
 from bot.dafny.decls import DafnyFile
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
+from bot.dafny.types import Datatypes
 from bot.engine import Engine
-from bot.includes import find_includes, included_files
+from bot.includes import IncludeError, find_includes, included_files
 from bot.outcomes import Result
 from bot.outfiles import inside
 from bot.pipeline import MethodJob, method_jobs
@@ -145,6 +146,7 @@ def build_jobs(
             continue
         try:
             file = parse_file(read_regular_text(str(path)), str(path))  # a FIFO or a device is refused
+            file = with_included_datatypes(file, root, path)
         except (OSError, UnicodeDecodeError) as e:
             out.errors.append(f"{rel}: cannot read: {e}")
             out.placeholders.extend(_unscored(rel, expected.get(rel, ()), f"the spec file cannot be read: {e}"))
@@ -174,6 +176,17 @@ def build_jobs(
             out.problems.extend(p for p in problems if p not in out.problems)
         out.jobs.extend(file_jobs)
     return out
+
+
+def with_included_datatypes(file: DafnyFile, root: Path, path: Path) -> DafnyFile:
+    """`file` read again with the datatypes its includes declare (so that its signatures may name them). An
+    include that cannot be followed is left for the scoring to report, where it says why."""
+    try:
+        found = included_files(file, root, path)
+    except IncludeError:
+        return file
+    extra = tuple(d for f in found for d in f.datatypes.decls)
+    return parse_file(file.source, file.path, Datatypes(extra)) if extra else file
 
 
 def _relative(text: str, root: Path) -> str:

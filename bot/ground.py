@@ -50,7 +50,7 @@ from bot.dafny.expr import (
     unparse_operand,
 )
 from bot.dafny.types import ArrayT, BoolT, CharT, DafnyType, IntT, RealT, StringT
-from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, to_dafny
+from bot.dafny.values import ArrayV, BoolV, BvV, CharV, DatatypeV, IntV, RealV, SeqV, TupleV, Value, to_dafny
 
 MAX_CHOICES = 4  # most values a `var x :| ...` choice is evaluated for (see Evaluator.let_such)
 MAX_EVAL_DEPTH = 240  # nested evaluation, ~3 levels per recursive call; ~2.5 Python frames per level
@@ -231,6 +231,9 @@ def literal(v: GValue) -> str:
         return "[" + ", ".join(literal(x) for x in v.elems) + "]"
     if isinstance(v, TupleV):
         return "(" + ", ".join(literal(x) for x in v.elems) + ")"
+    if isinstance(v, DatatypeV):
+        head = f"{v.datatype}.{v.ctor}"
+        return head + ("(" + ", ".join(literal(x) for x in v.fields) + ")" if v.fields else "")
     if isinstance(v, SetV):
         return "{" + ", ".join(literal(x) for x in sorted(v.elems, key=_order)) + "}"
     if isinstance(v, MsetV):
@@ -534,6 +537,7 @@ class Evaluator:
         budget: int,
     ) -> None:
         self.source = file.source
+        self.datatypes = file.datatypes
         self.functions = {d.name: d for d in file.decls if d.kind in _FUNCTION_KINDS and d.body is not None}
         self.parsed: dict[str, tuple[tuple[str, ...], tuple[Expr, ...], Expr] | None] = {}
         self.budget = budget
@@ -579,7 +583,7 @@ class Evaluator:
             return e.value
         if isinstance(e, Name):
             if e.name not in env:
-                raise NoValue
+                return self.construct(e.name, ())
             return env[e.name]
         if isinstance(e, Binary):
             return self.binary(e, env, old)
@@ -612,8 +616,12 @@ class Evaluator:
             return self.let_such(e, env, old)
         if isinstance(e, Call):
             args = tuple(self.eval(a, env, old) for a in e.args)
+            if e.name not in self.functions:
+                return self.construct(e.name, args)
             return self.call(e.name, args, old)
         if isinstance(e, Member):
+            if isinstance(e.obj, Name) and e.obj.name not in env and self.datatypes.get(e.obj.name) is not None:
+                return self.construct(f"{e.obj.name}.{e.name}", ())  # `Color.Red`
             return self.member(self.eval(e.obj, env, old), e.name, old)
         if isinstance(e, Index):
             return self.index(self.eval(e.seq, env, old), self.eval(e.index, env, old), old)
@@ -700,6 +708,33 @@ class Evaluator:
             return IntV(v.v.numerator // v.v.denominator)
         if name.isdigit() and isinstance(v, TupleV) and int(name) < len(v.elems):
             return v.elems[int(name)]
+        if isinstance(v, DatatypeV):
+            return self.datatype_member(v, name)
+        raise NoValue
+
+    def construct(self, name: str, args: tuple[GValue, ...]) -> DatatypeV:
+        """A constructor's value: `Some(3)`, `Option.Some(3)`, `None` (NoValue for any other name, and for a
+        constructor name two datatypes share: which one is meant is for the type checker to say)."""
+        datatype, _, ctor = name.rpartition(".")
+        owners = [d for d in self.datatypes.ctor_owner(ctor) if not datatype or d.name == datatype]
+        if len(owners) != 1:
+            raise NoValue
+        c = owners[0].ctor(ctor)
+        if c is None or len(c.fields) != len(args):
+            raise NoValue
+        return DatatypeV(owners[0].name, ctor, tuple(_value(a) for a in args))
+
+    def datatype_member(self, v: DatatypeV, name: str) -> GValue:
+        """`v.Some?` and `v.value`; a field of another constructor has no value (Dafny rejects the access)."""
+        decl = self.datatypes.get(v.datatype)
+        if decl is None:
+            raise NoValue
+        if name.endswith("?") and decl.ctor(name[:-1]) is not None:
+            return BoolV(v.ctor == name[:-1])
+        c = decl.ctor(v.ctor)
+        names = [] if c is None else [f.name for f in c.fields]
+        if name and name in names and len(names) == len(v.fields):
+            return v.fields[names.index(name)]
         raise NoValue
 
     def index(self, target: GValue, key: GValue, old: bool) -> GValue:

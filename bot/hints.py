@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 from bot.dafny.types import DafnyType
-from bot.dafny.values import ArrayV, IntV, SeqV, TupleV, Value
+from bot.dafny.values import ArrayV, DatatypeV, IntV, SeqV, TupleV, Value
 from bot.ground import requires_hold
 
 
@@ -545,6 +545,8 @@ def _size(v: Value) -> int:
         return max([len(v.elems)] + [_size(e) for e in v.elems])
     if isinstance(v, TupleV):
         return max([0] + [_size(e) for e in v.elems])
+    if isinstance(v, DatatypeV):  # a recursive datatype unfolds once per level
+        return 1 + max([0] + [_size(e) for e in v.fields])
     return 0
 
 

@@ -48,18 +48,21 @@ from bot.dafny.types import (
     BvT,
     CharT,
     DafnyType,
+    DatatypeT,
     IntT,
     NatT,
     RealT,
     SeqT,
     StringT,
     TupleT,
+    constructors,
 )
 from bot.dafny.values import (
     ArrayV,
     BoolV,
     BvV,
     CharV,
+    DatatypeV,
     IntV,
     RealV,
     SeqV,
@@ -480,7 +483,7 @@ class _Reader:
         if isinstance(t, SeqT | StringT):
             box = c.get("BoxType")
             return None if box is None else self.apply("SeqType", box)
-        if isinstance(t, TupleT):
+        if isinstance(t, TupleT | DatatypeT):
             return c.get("DatatypeTypeType")
         if isinstance(t, ArrayT):
             return c.get("refType")
@@ -534,6 +537,8 @@ class _Reader:
             return None if elems is None else SeqV(elems)
         if isinstance(t, TupleT):
             return self.tuple_value(u, t, depth)
+        if isinstance(t, DatatypeT):
+            return self.datatype_value(u, t, depth)
         if isinstance(t, ArrayT):
             return self.array_value(u, t, depth)
         return None
@@ -630,6 +635,45 @@ class _Reader:
                 return None
             out.append(v)
         return TupleV(tuple(out))
+
+    def datatype_value(self, u: str, t: DatatypeT, depth: int) -> Value | None:
+        """The constructor from `DatatypeCtorId` against the `##` constants (the `_q` discriminator tables are
+        often wrong), the fields from the selectors (`_module.Option.value`; an anonymous field's selector is
+        named by a program-wide counter, so only the constructor's explicit entry gives it). A field of a type
+        parameter is boxed. Datatypes of the top-level module only (`_module`)."""
+        if not _is_element(u):
+            return None
+        prefix = f"_module.{t.name}"
+        ctor_id = self.apply("DatatypeCtorId", u)
+        ctors = [c for c in constructors(t) if self.m.constants.get(f"##{prefix}.{c.name}") is not None]
+        hits = [c for c in ctors if ctor_id is not None and self.m.constants.get(f"##{prefix}.{c.name}") == ctor_id]
+        if len(hits) != 1:
+            return None
+        c = hits[0]
+        if not c.types:
+            nullary = self.m.constants.get(f"#{prefix}.{c.name}")
+            return DatatypeV(t.name, c.name, ()) if nullary in (None, u) else None
+        decl = t.decl.ctor(c.name)
+        assert decl is not None
+        made = self.m.functions.get(f"#{prefix}.{c.name}")
+        makers = [] if made is None else [args for args, result in made.entries.items() if result == u]
+        if len(makers) > 1 or (makers and len(makers[0]) != len(c.types)):
+            return None
+        out: list[Value] = []
+        for i, (field, ft) in enumerate(zip(decl.fields, c.types, strict=True)):
+            raw = self.apply(f"{prefix}.{field.name}", u) if field.name else None
+            if makers:
+                if raw is not None and self.explicit(f"{prefix}.{field.name}", u) not in (None, makers[0][i]):
+                    return None  # the constructor table disagrees with a selector
+                raw = makers[0][i]
+            if raw is None:
+                return None
+            generic = field.type_text.strip() in t.decl.params
+            v = self.boxed(raw, ft, depth) if generic else self.value(raw, ft, depth + 1)
+            if v is None:
+                return None
+            out.append(v)
+        return DatatypeV(t.name, c.name, tuple(out))
 
     def array_value(self, ref: str, t: ArrayT, depth: int) -> Value | None:
         """Best effort: the contents `Seq#FromArray(heap, ref)` in the final heap, when the model has them."""

@@ -22,12 +22,17 @@ from bot.dafny.types import (
     BvT,
     CharT,
     DafnyType,
+    DatatypeT,
     IntT,
     NatT,
     RealT,
     SeqT,
     StringT,
     TupleT,
+    base_constructor,
+    constructor,
+    constructors,
+    has_finite_value,
     unsupported_parts,
 )
 from bot.dafny.values import (
@@ -35,6 +40,7 @@ from bot.dafny.values import (
     BoolV,
     BvV,
     CharV,
+    DatatypeV,
     IntV,
     RealV,
     SeqV,
@@ -42,6 +48,7 @@ from bot.dafny.values import (
     Value,
     element_type,
     is_string_type,
+    placeholder,
     show,
     to_dafny,
     type_check,
@@ -134,6 +141,8 @@ def _relaxed(t: DafnyType) -> DafnyType:
         return ArrayT(_relaxed(t.elem))
     if isinstance(t, TupleT):
         return TupleT(tuple(_relaxed(e) for e in t.elems))
+    if isinstance(t, DatatypeT):
+        return DatatypeT(t.name, tuple(_relaxed(a) for a in t.args), t.scope)
     return t
 
 
@@ -192,6 +201,12 @@ def _operators(v: Value, t: DafnyType, ctx: _Ctx, fixed: bool) -> list[Iterator[
     if isinstance(v, TupleV):
         assert isinstance(t, TupleT)
         return [_component(v, i, t.elems[i], ctx) for i in range(len(v.elems))]
+    if isinstance(v, DatatypeV):
+        assert isinstance(t, DatatypeT)
+        c = constructor(t, v.ctor)
+        assert c is not None
+        fields = [_field(v, i, c.names[i] or str(i), c.types[i], ctx) for i in range(len(v.fields))]
+        return [_switch(v, t, ctx), *fields]
     if isinstance(v, SeqV | ArrayV):
         elem = element_type(t)
         if is_string_type(t):
@@ -353,8 +368,38 @@ def _component(v: TupleV, i: int, t: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
         yield _Cand(TupleV(v.elems[:i] + (c.value,) + v.elems[i + 1 :]), f".{i}{c.path}", c.text)
 
 
-def _fresh(t: DafnyType, rng: random.Random) -> Value:
+def _switch(v: DatatypeV, t: DatatypeT, ctx: _Ctx) -> Iterator[_Cand]:
+    """v's value under each other constructor (in a seeded order), fields fresh."""
+    others = [c for c in constructors(t) if c.name != v.ctor and all(has_finite_value(ft) for ft in c.types)]
+    ctx.rng.shuffle(others)
+    for round_no in range(_SWITCH_ROUNDS):
+        for c in others:
+            if round_no and not c.types:
+                continue  # a constructor without fields has one value only
+            w = DatatypeV(t.name, c.name, tuple(_fresh(ft, ctx.rng) for ft in c.types))
+            yield _Cand(w, "", f"{show(v, t)} -> {show(w, t)}")
+
+
+_SWITCH_ROUNDS = 3  # values drawn per other constructor (fresh fields each time)
+
+
+def _field(v: DatatypeV, i: int, name: str, t: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    for c in _mutants_of(v.fields[i], t, ctx):
+        fields = v.fields[:i] + (c.value,) + v.fields[i + 1 :]
+        yield _Cand(DatatypeV(v.datatype, v.ctor, fields), f".{name}{c.path}", c.text)
+
+
+_FRESH_DEPTH = 2  # nested datatype values drawn before only base constructors are used
+
+
+def _fresh(t: DafnyType, rng: random.Random, depth: int = 0) -> Value:
     """A small arbitrary value of type t."""
+    if isinstance(t, DatatypeT):
+        if depth >= _FRESH_DEPTH:
+            return placeholder(t)
+        choices = [c for c in constructors(t) if all(has_finite_value(ft) for ft in c.types)] or [base_constructor(t)]
+        c = rng.choice(choices)
+        return DatatypeV(t.name, c.name, tuple(_fresh(ft, rng, depth + 1) for ft in c.types))
     if isinstance(t, IntT):
         return IntV(rng.randint(-10, 10))
     if isinstance(t, NatT):
@@ -368,10 +413,10 @@ def _fresh(t: DafnyType, rng: random.Random) -> Value:
     if isinstance(t, BvT):
         return BvV(t.width, rng.randint(0, min(2**t.width - 1, 10)))
     if isinstance(t, TupleT):
-        return TupleV(tuple(_fresh(e, rng) for e in t.elems))
+        return TupleV(tuple(_fresh(e, rng, depth) for e in t.elems))
     if isinstance(t, StringT | SeqT | ArrayT):
         elem = element_type(t)
-        elems = tuple(_fresh(elem, rng) for _ in range(rng.randint(0, 2)))
+        elems = tuple(_fresh(elem, rng, depth + 1) for _ in range(rng.randint(0, 2 if depth < _FRESH_DEPTH else 0)))
         return ArrayV(elems) if isinstance(t, ArrayT) else SeqV(elems)
     raise ValueError(f"cannot build values of type {t}")
 
@@ -417,4 +462,11 @@ def _near(v: Value, t: DafnyType) -> list[Value]:
         return [BoolV(not v.v)]
     if isinstance(v, CharV):
         return [CharV(chr(ord(v.v) + 1))] if ord(v.v) + 1 < 0xD800 else []
+    if isinstance(v, DatatypeV) and isinstance(t, DatatypeT):
+        # each other constructor with placeholder fields: `None` where the spec should say `Some`
+        return [
+            DatatypeV(t.name, c.name, tuple(placeholder(ft) for ft in c.types))
+            for c in constructors(t)
+            if c.name != v.ctor and all(has_finite_value(ft) for ft in c.types)
+        ]
     return []

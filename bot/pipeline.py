@@ -37,7 +37,7 @@ from bot.background import (
 )
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
-from bot.dafny.types import ArrayT, DafnyType, RealT, SeqT, TupleT, unsupported_parts
+from bot.dafny.types import ArrayT, DafnyType, DatatypeT, RealT, SeqT, TupleT, constructors, unsupported_parts
 from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
 from bot.harness import (
     CaseHarness,
@@ -680,6 +680,12 @@ def _chooses(helpers: Sequence[tuple[DafnyFile, Decl]]) -> bool:
     return any(d.body is not None and ":|" in f.source[d.body[0]:d.body[1]] for f, d in helpers)
 
 
+def _declared_names(files: Sequence[DafnyFile]) -> frozenset[str]:
+    """What a property may call: the spec files' functions and their datatypes' constructors (`r == Some(3)`)."""
+    ctors = [(dt.name, c.name) for f in files for dt in f.datatypes.decls for c in dt.ctors]
+    return frozenset(d.name for f in files for d in f.decls) | {n for dt, c in ctors for n in (c, f"{dt}.{c}")}
+
+
 def _undeclared_calls(text: str, declared: frozenset[str]) -> list[str]:
     """The functions a property expectation calls that the spec files do not declare (a harness is the spec's
     program, not the test's: a helper of the test file is not there)."""
@@ -713,12 +719,14 @@ def _descriptive(planned: Planned) -> Planned:
     return replace(planned, program=replace(planned.program, time_limit=DESCRIPTIVE_SECONDS))
 
 
-def _has_real(t: DafnyType) -> bool:
+def _has_real(t: DafnyType, seen: frozenset[DatatypeT] = frozenset()) -> bool:
     if isinstance(t, RealT):
         return True
     if isinstance(t, SeqT | ArrayT):
-        return _has_real(t.elem)
-    return isinstance(t, TupleT) and any(_has_real(e) for e in t.elems)
+        return _has_real(t.elem, seen)
+    if isinstance(t, DatatypeT):
+        return t not in seen and any(_has_real(f, seen | {t}) for c in constructors(t) for f in c.types)
+    return isinstance(t, TupleT) and any(_has_real(e, seen) for e in t.elems)
 
 
 def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType]) -> tuple[Value, ...] | None:
@@ -790,7 +798,7 @@ def score_methods(
     for job in jobs:
         if id(job.file) not in files:
             files[id(job.file)] = _files(job)
-    declared = {key: frozenset(d.name for f in fs for d in f.decls) for key, fs in files.items()}
+    declared = {key: _declared_names(fs) for key, fs in files.items()}
     runs: list[list[_CaseRun]] = []
     trusted: dict[int, tuple[Axiom, ...]] = {}  # per job: what its verdicts rest on unchecked, from the source
     helpers: dict[int, list[tuple[DafnyFile, Decl]]] = {}  # per job: the declarations its spec reaches

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.dafny.decls import DafnyFile
+from bot.dafny.parser import parse_file
 from bot.dafny.types import DafnyType, parse_type
-from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value
+from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, parse_value
 from bot.models import (
     MAX_LENGTH,
     candidates,
@@ -337,3 +339,47 @@ def test_console_counterexamples_dafny3() -> None:
     assert decode(blocks[0][1], "i", parse_type("int")) == IntV(0)
     assert decode(blocks[0][1], "s", parse_type("seq<int>")) == SeqV(ints(1, 2))
     assert decode(blocks[0][1], "s", parse_type("array<int>")) is None  # arrays print as no literal
+
+
+@pytest.fixture(scope="module")
+def saved_datatypes() -> tuple[dict[str, str], DafnyFile]:
+    """The saved datatype batch's models per method, and its declarations (README.md says how they were made)."""
+    report = (MODELS / "datatypes.xml").read_bytes()
+    text = (MODELS / "datatypes.model.txt").read_text(encoding="utf-8")
+    found = attribute_models(_parse_boogie_xml(report), text)
+    spec = parse_file((MODELS / "datatypes.dfy").read_text(encoding="utf-8"))
+    return {name.replace("__", "_"): models for name, models in found.items()}, spec
+
+
+DATATYPE_EXPECTED: list[tuple[str, str, str | None]] = [
+    ("option", "Option<int>", "Some(4)"),
+    # the string is built on a prefix the model gives only as a table's `else`: not read (as for sequences)
+    ("optstr", "Option<string>", None),
+    ("color", "Color", "Green"),
+    ("list", "List", "Cons(1, Cons(2, Nil))"),
+    ("res", "Res<int, string>", None),  # the same
+    ("seqopt", "seq<Option<int>>", "[Some(3), None]"),
+    ("none", "Option<int>", "None"),
+    ("pair", "Pair", "Pair(3, false)"),
+    # anonymous fields: their selectors are named by a program-wide counter, and the constructor's table gives
+    # this value only as its `else`: not read
+    ("apair", "APair", None),
+]
+
+
+@pytest.mark.parametrize(("method", "type_text", "expected"), DATATYPE_EXPECTED, ids=[e[0] for e in DATATYPE_EXPECTED])
+def test_decode_saved_datatype_models(
+    saved_datatypes: tuple[dict[str, str], DafnyFile], method: str, type_text: str, expected: str | None
+) -> None:
+    models, spec = saved_datatypes
+    t = parse_type(type_text, spec.datatypes)
+    want = None if expected is None else parse_value(expected, t)
+    assert decode(models[f"SpecScore_{method}"], "r", t) == want
+
+
+def test_a_datatype_constructor_the_model_does_not_pin_gives_none(
+    saved_datatypes: tuple[dict[str, str], DafnyFile],
+) -> None:
+    models, spec = saved_datatypes
+    # the Option model read as a Color: no `##_module.Color.*` constant matches its constructor id
+    assert decode(models["SpecScore_option"], "r", parse_type("Color", spec.datatypes)) is None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.dafny.types import DafnyType
+from bot.dafny.types import NO_DATATYPES, DafnyType, Datatypes
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,7 @@ class DafnyFile:
     path: str
     source: str
     decls: tuple[Decl, ...]
+    datatypes: Datatypes = NO_DATATYPES  # those declared in this file, at any nesting
 
     def find(self, name: str) -> Decl | None:
         """The declaration with this qualified name, or else the first with this plain name."""

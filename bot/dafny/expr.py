@@ -407,6 +407,11 @@ class _Parser:
                 if t is None or t.kind not in (TokKind.IDENT, TokKind.NUMBER):
                     raise self.error("a member name after '.'")
                 self.k += 2
+                if self.at("(") and isinstance(e, Name) and t.kind is TokKind.IDENT:
+                    # `Option.Some(3)`, `M.F(x)`: a qualified call (whoever evaluates it resolves the name)
+                    self.k += 1
+                    e = Call(f"{e.name}.{t.text}", self.nested(lambda: self.items(")"), bar_is_or=True))
+                    continue
                 for part in t.text.split("."):  # `t.0.1` lexes as `t` `.` `0.1`
                     e = Member(e, part)
                 if self.at("("):

@@ -13,7 +13,17 @@ import bisect
 
 from bot.dafny.decls import Clause, DafnyFile, Decl, Param
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
-from bot.dafny.types import BoolT, DafnyType, TypeTooDeep, parse_type
+from bot.dafny.types import (
+    NO_DATATYPES,
+    BoolT,
+    CtorDecl,
+    DafnyType,
+    DatatypeDecl,
+    Datatypes,
+    FieldDecl,
+    TypeTooDeep,
+    parse_type,
+)
 
 
 class DafnyParseError(ValueError):
@@ -74,9 +84,10 @@ ANONYMOUS_CONSTRUCTOR = "_ctor"
 MAX_DECL_NESTING = 64
 
 
-def parse_file(source: str, path: str = "<input>") -> DafnyFile:
-    """All callable declarations of a Dafny source; raises DafnyParseError on malformed structure."""
-    parser = _Parser(source, path)
+def parse_file(source: str, path: str = "<input>", included: Datatypes = NO_DATATYPES) -> DafnyFile:
+    """All callable declarations of a Dafny source; raises DafnyParseError on malformed structure.
+    `included`: the datatypes of the files it includes, which its signatures may name too."""
+    parser = _Parser(source, path, included)
     try:
         return parser.parse()
     except RecursionError as e:  # a backstop: the nesting limits stop far earlier
@@ -229,7 +240,8 @@ class TokenView:
 
 
 class _Parser:
-    def __init__(self, source: str, path: str) -> None:
+    def __init__(self, source: str, path: str, included: Datatypes = NO_DATATYPES) -> None:
+        self.included = included
         self.src = source
         self.path = path
         try:
@@ -242,11 +254,86 @@ class _Parser:
         self.toks = self.v.toks
         self.decls: list[Decl] = []
         self.nesting = 0  # modules, classes and types whose members are being read
+        self.datatypes = NO_DATATYPES  # what the signatures' types may name: read before them
 
     def parse(self) -> DafnyFile:
         self._check_brackets()
+        self.datatypes = Datatypes(tuple(self._datatype_decls()) + self.included.decls)
         self._members(0, len(self.toks), "")
-        return DafnyFile(self.path, self.src, tuple(self.decls))
+        return DafnyFile(self.path, self.src, tuple(self.decls), self.datatypes)
+
+    # -- datatypes ---------------------------------------------------------------------------
+
+    def _datatype_decls(self) -> list[DatatypeDecl]:
+        """Every `datatype` declaration, at any nesting; one the tool cannot read is left out (its uses
+        stay unsupported types, and the verifier reports real syntax errors)."""
+        out: list[DatatypeDecl] = []
+        for k in range(len(self.toks)):
+            if self.v.is_word(k, "datatype"):
+                try:
+                    d = self._datatype(k)
+                except (DafnyParseError, IndexError):
+                    d = None
+                if d is not None:
+                    out.append(d)
+        return out
+
+    def _datatype(self, k: int) -> DatatypeDecl | None:
+        v = self.v
+        stop = len(self.toks)
+        j = v.skip_attributes(k + 1, stop)
+        if self.toks[j].kind is not TokKind.IDENT:
+            return None
+        name = self.toks[j].text
+        j += 1
+        params: list[str] = []
+        if v.text(j) == "<":
+            end = self._skip_type_params(j)
+            for part in self._split(j + 1, end - 1):
+                words = [self.toks[i].text for i in part if self.toks[i].kind is TokKind.IDENT]
+                if not words:
+                    return None
+                params.append(words[0])  # `+T`, `T(==)`, `T(0)`: the name comes first
+            j = end
+        if v.text(j) != "=":
+            return None  # an abstract type or a malformed one
+        j += 1
+        ctors: list[CtorDecl] = []
+        while j < stop:
+            if v.text(j) == "|":
+                j += 1
+            j = v.skip_attributes(j, stop)
+            if j >= stop or self.toks[j].kind is not TokKind.IDENT or v.starts_decl(j, stop):
+                return None
+            ctor = self.toks[j].text
+            j += 1
+            fields: tuple[FieldDecl, ...] = ()
+            if v.text(j) == "(":
+                close = v.close(j)
+                fields = tuple(FieldDecl(p.name, p.type_text) for p in self._params(j + 1, close))
+                j = close + 1
+            ctors.append(CtorDecl(ctor, fields))
+            if v.text(j) != "|":
+                break
+        if not ctors or len({c.name for c in ctors}) != len(ctors):
+            return None
+        return DatatypeDecl(name, tuple(params), tuple(ctors), self.toks[k].line)
+
+    def _split(self, k: int, stop: int) -> list[list[int]]:
+        """Token indexes k..stop-1 split at top-level commas."""
+        parts: list[list[int]] = [[]]
+        while k < stop:
+            if self.v.text(k) in _OPENERS:
+                close = self.v.close(k)
+                parts[-1].extend(range(k, close + 1))
+                k = close + 1
+                continue
+            if self.v.text(k) == ",":
+                parts.append([])
+            else:
+                parts[-1].append(k)
+            k += 1
+        return [p for p in parts if p]
 
     # -- errors and structure --------------------------------------------------------------
 
@@ -535,7 +622,8 @@ class _Parser:
                 k += 1
             k = v.skip_attributes(k, close)
             name = ""
-            if self.toks[k].kind is TokKind.IDENT and v.text(k + 1) == ":":
+            # a datatype field may be named by digits: `Pair(0: int, 1: bool)`
+            if self.toks[k].kind in (TokKind.IDENT, TokKind.NUMBER) and v.text(k + 1) == ":":
                 name = self.toks[k].text
                 k += 2
             type_start = k
@@ -591,7 +679,7 @@ class _Parser:
     def _type(self, k: int, text: str) -> DafnyType:
         """parse_type of the type text starting at token k; a type nested too deeply is an error there."""
         try:
-            return parse_type(text)
+            return parse_type(text, self.datatypes)
         except TypeTooDeep as e:
             raise self._error(k, str(e), "flatten the type") from e
 

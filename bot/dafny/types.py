@@ -7,7 +7,8 @@ A type nested more than `MAX_TYPE_NESTING` levels deep is no type any spec needs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 
@@ -82,6 +83,93 @@ class TupleT:
         return "(" + ", ".join(str(e) for e in self.elems) + ")"
 
 
+@dataclass(frozen=True)
+class FieldDecl:
+    name: str  # "" for a positional field
+    type_text: str  # as written: type parameters are resolved where the field is used
+
+
+@dataclass(frozen=True)
+class CtorDecl:
+    name: str
+    fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
+class DatatypeDecl:
+    """`datatype Name<T> = A | B(x: T)`, as declared (field types as text, resolved per use)."""
+
+    name: str
+    params: tuple[str, ...]
+    ctors: tuple[CtorDecl, ...]
+    line: int
+
+    def ctor(self, name: str) -> CtorDecl | None:
+        return next((c for c in self.ctors if c.name == name), None)
+
+
+@dataclass(frozen=True)
+class Datatypes:
+    """The datatypes a spec can name: those declared in its file and its includes, by plain name.
+    A name declared twice (in two modules) names neither: its values could not be told apart."""
+
+    decls: tuple[DatatypeDecl, ...] = ()
+
+    def get(self, name: str) -> DatatypeDecl | None:
+        found = [d for d in self.decls if d.name == name]
+        return found[0] if len(found) == 1 else None
+
+    def ctor_owner(self, ctor: str) -> list[DatatypeDecl]:
+        return [d for d in self.decls if d.ctor(ctor) is not None]
+
+
+NO_DATATYPES = Datatypes()
+
+
+@dataclass(frozen=True)
+class DatatypeT:
+    """A use of a declared datatype, e.g. `Option<int>`. Equal by name and arguments; `scope` is where
+    its constructors' field types are looked up (kept out of equality: the same type read in two files)."""
+
+    name: str
+    args: tuple[DafnyType, ...]
+    scope: Datatypes = field(compare=False, repr=False, default=NO_DATATYPES)
+
+    def __str__(self) -> str:
+        return self.name + ("<" + ", ".join(str(a) for a in self.args) + ">" if self.args else "")
+
+    @property
+    def decl(self) -> DatatypeDecl:
+        d = self.scope.get(self.name)
+        if d is None:
+            raise ValueError(f"datatype {self.name} is not declared")
+        return d
+
+
+@dataclass(frozen=True)
+class Ctor:
+    """A constructor of a datatype use, its fields' types resolved."""
+
+    name: str
+    names: tuple[str, ...]  # "" for positional fields
+    types: tuple[DafnyType, ...]
+
+
+def constructors(t: DatatypeT) -> tuple[Ctor, ...]:
+    """The constructors of t, with t's type arguments put in for the declaration's parameters."""
+    d = t.decl
+    bind = dict(zip(d.params, t.args, strict=True))
+    return tuple(
+        Ctor(c.name, tuple(f.name for f in c.fields),
+             tuple(parse_type(f.type_text, t.scope, bind) for f in c.fields))
+        for c in d.ctors
+    )
+
+
+def constructor(t: DatatypeT, name: str) -> Ctor | None:
+    return next((c for c in constructors(t) if c.name == name), None)
+
+
 MAX_BV_WIDTH = 4096  # widest bitvector type given values
 MAX_TYPE_NESTING = 100  # `seq<`, `array<` and `(` inside each other; far beyond real specs, well within Python's stack
 TYPE_TOO_DEEP = "type nested more than {limit} levels deep"
@@ -102,17 +190,20 @@ class Unsupported:
         return self.text
 
 
-DafnyType = IntT | NatT | BoolT | CharT | RealT | BvT | StringT | SeqT | ArrayT | TupleT | Unsupported
+DafnyType = IntT | NatT | BoolT | CharT | RealT | BvT | StringT | SeqT | ArrayT | TupleT | DatatypeT | Unsupported
 
 
-def parse_type(text: str) -> DafnyType:
-    """Parse a type as written in a signature: odd text becomes Unsupported; raises TypeTooDeep only."""
+def parse_type(
+    text: str, scope: Datatypes = NO_DATATYPES, bind: Mapping[str, DafnyType] | None = None
+) -> DafnyType:
+    """Parse a type as written in a signature: odd text becomes Unsupported; raises TypeTooDeep only.
+    `scope` holds the datatypes it may name; `bind` gives type parameters their arguments."""
     try:
         toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
     except LexError:
         return Unsupported(text.strip())
     try:
-        t, k = _parse(toks, 0, 0)
+        t, k = _Types(scope, bind or {}).parse(toks, 0, 0)
     except TypeTooDeep:
         raise
     except (IndexError, ValueError):
@@ -122,71 +213,172 @@ def parse_type(text: str) -> DafnyType:
     return t
 
 
-def _parse(toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
-    """The type at toks[k] and the index after it; depth counts the brackets around it."""
-    tok = toks[k]
-    if tok.kind is TokKind.OP and tok.text == "(":
-        if depth >= MAX_TYPE_NESTING:
-            raise TypeTooDeep
-        elems: list[DafnyType] = []
-        k += 1
-        while True:
-            e, k = _parse(toks, k, depth + 1)
-            elems.append(e)
-            if toks[k].text == ",":
-                k += 1
-                continue
-            if toks[k].text == ")":
-                k += 1
-                break
-            raise ValueError("bad tuple type")
-        if len(elems) == 1:
-            return elems[0], k
-        return TupleT(tuple(elems)), k
-    if tok.kind is not TokKind.IDENT:
-        raise ValueError("type expected")
-    name = tok.text
-    k += 1
-    simple: dict[str, DafnyType] = {
-        "int": IntT(), "nat": NatT(), "bool": BoolT(), "char": CharT(), "real": RealT(),
-        "string": StringT(),
-    }
-    if name in simple:
-        return simple[name], k
-    if name.startswith("bv") and name[2:].isdigit():
-        # a bitvector wider than any spec needs would make 2**width cost minutes and gigabytes
-        width = int(name[2:]) if len(name) <= 12 else MAX_BV_WIDTH + 1
-        return (BvT(width) if width <= MAX_BV_WIDTH else Unsupported(name)), k
-    if name in ("seq", "array") and k < len(toks) and toks[k].text == "<":
-        if depth >= MAX_TYPE_NESTING:
-            raise TypeTooDeep
-        inner, k = _parse(toks, k + 1, depth + 1)
-        if toks[k].text == ">":
+class _Types:
+    def __init__(self, scope: Datatypes, bind: Mapping[str, DafnyType]) -> None:
+        self.scope = scope
+        self.bind = bind
+
+    def parse(self, toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
+        """The type at toks[k] and the index after it; depth counts the brackets around it."""
+        tok = toks[k]
+        if tok.kind is TokKind.OP and tok.text == "(":
+            if depth >= MAX_TYPE_NESTING:
+                raise TypeTooDeep
+            elems: list[DafnyType] = []
             k += 1
-        elif toks[k].text == ">>":
+            while True:
+                e, k = self.parse(toks, k, depth + 1)
+                elems.append(e)
+                if toks[k].text == ",":
+                    k += 1
+                    continue
+                if toks[k].text == ")":
+                    k += 1
+                    break
+                raise ValueError("bad tuple type")
+            if len(elems) == 1:
+                return elems[0], k
+            return TupleT(tuple(elems)), k
+        if tok.kind is not TokKind.IDENT:
+            raise ValueError("type expected")
+        name = tok.text
+        k += 1
+        simple: dict[str, DafnyType] = {
+            "int": IntT(), "nat": NatT(), "bool": BoolT(), "char": CharT(), "real": RealT(),
+            "string": StringT(),
+        }
+        if name in self.bind and not (k < len(toks) and toks[k].text == "<"):
+            return self.bind[name], k
+        if name in simple:
+            return simple[name], k
+        if name.startswith("bv") and name[2:].isdigit():
+            # a bitvector wider than any spec needs would make 2**width cost minutes and gigabytes
+            width = int(name[2:]) if len(name) <= 12 else MAX_BV_WIDTH + 1
+            return (BvT(width) if width <= MAX_BV_WIDTH else Unsupported(name)), k
+        if name in ("seq", "array") and k < len(toks) and toks[k].text == "<":
+            if depth >= MAX_TYPE_NESTING:
+                raise TypeTooDeep
+            inner, k = self.parse(toks, k + 1, depth + 1)
+            k = self.close_angle(toks, k)
+            return (SeqT(inner) if name == "seq" else ArrayT(inner)), k
+        decl = self.scope.get(name)
+        if decl is not None:
+            return self.datatype(decl, toks, k, depth)
+        # a user type, a generic, array2, set, map ...: skip its arguments and call it unsupported
+        start = k - 1
+        if k < len(toks) and toks[k].text == "<":
+            depth = 0
+            while k < len(toks):
+                depth += toks[k].text.count("<") - toks[k].text.count(">")
+                k += 1
+                if depth <= 0:
+                    break
+        return Unsupported(" ".join(t.text for t in toks[start:k]).replace(" < ", "<").replace(" >", ">")), k
+
+    def datatype(self, decl: DatatypeDecl, toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
+        args: list[DafnyType] = []
+        if k < len(toks) and toks[k].text == "<":
+            if depth >= MAX_TYPE_NESTING:
+                raise TypeTooDeep
+            k += 1
+            while True:
+                a, k = self.parse(toks, k, depth + 1)
+                args.append(a)
+                if toks[k].text == ",":
+                    k += 1
+                    continue
+                k = self.close_angle(toks, k)
+                break
+        if len(args) != len(decl.params):
+            # type arguments left to inference: the tool cannot know them
+            shown = decl.name + ("<" + ", ".join(map(str, args)) + ">" if args else "")
+            return Unsupported(f"{shown} (give its {len(decl.params)} type argument(s))"), k
+        return DatatypeT(decl.name, tuple(args), self.scope), k
+
+    @staticmethod
+    def close_angle(toks: list[Token], k: int) -> int:
+        if toks[k].text == ">":
+            return k + 1
+        if toks[k].text == ">>":
             # `seq<seq<int>>`: the lexer made one `>>` token; leave one `>` for the caller
             toks[k] = Token(TokKind.OP, ">", toks[k].start + 1, toks[k].end, toks[k].line, toks[k].col + 1)
-        else:
-            raise ValueError("'>' expected")
-        return (SeqT(inner) if name == "seq" else ArrayT(inner)), k
-    # a user type, a generic, array2, set, map ...: skip its arguments and call it unsupported
-    start = k - 1
-    if k < len(toks) and toks[k].text == "<":
-        depth = 0
-        while k < len(toks):
-            depth += toks[k].text.count("<") - toks[k].text.count(">")
-            k += 1
-            if depth <= 0:
-                break
-    return Unsupported(" ".join(t.text for t in toks[start:k]).replace(" < ", "<").replace(" >", ">")), k
+            return k
+        raise ValueError("'>' expected")
 
 
 def unsupported_parts(t: DafnyType) -> list[str]:
     """Names of the unsupported types inside t (empty when the tool can build values of t)."""
+    return _unsupported(t, frozenset())
+
+
+def _unsupported(t: DafnyType, seen: frozenset[DatatypeT]) -> list[str]:
     if isinstance(t, Unsupported):
         return [t.text]
     if isinstance(t, SeqT | ArrayT):
-        return unsupported_parts(t.elem)
+        return _unsupported(t.elem, seen)
     if isinstance(t, TupleT):
-        return [p for e in t.elems for p in unsupported_parts(e)]
+        return [p for e in t.elems for p in _unsupported(e, seen)]
+    if isinstance(t, DatatypeT):
+        if t in seen:
+            return []  # a recursive use: its fields are checked where it was first met
+        if len(seen) > MAX_TYPE_NESTING:
+            return [f"{t.name} (its values nest its type ever deeper: more than {MAX_TYPE_NESTING} levels)"]
+        out: list[str] = []
+        for c in constructors(t):
+            for ft in c.types:
+                if _contains_array(ft):
+                    out.append(f"{t} (an array inside a datatype is a reference the tool cannot compare)")
+                out += _unsupported(ft, seen | {t})
+        if not any(_grounded(t, c, frozenset()) for c in constructors(t)):
+            out.append(f"{t} (no finite value)")
+        return list(dict.fromkeys(out))
     return []
+
+
+def _contains_array(t: DafnyType) -> bool:
+    if isinstance(t, ArrayT):
+        return True
+    if isinstance(t, SeqT):
+        return _contains_array(t.elem)
+    if isinstance(t, TupleT):
+        return any(_contains_array(e) for e in t.elems)
+    return False
+
+
+def _grounded(t: DatatypeT, c: Ctor, building: frozenset[DatatypeT]) -> bool:
+    """Whether constructor c of t has a finite value without going through a datatype in `building`."""
+    return all(has_finite_value(ft, building | {t}) for ft in c.types)
+
+
+def has_finite_value(t: DafnyType, building: frozenset[DatatypeT] = frozenset()) -> bool:
+    """Whether t has a value built without re-entering the datatypes being built (sequences may be empty)."""
+    if isinstance(t, TupleT):
+        return all(has_finite_value(e, building) for e in t.elems)
+    if isinstance(t, DatatypeT):
+        if t in building or len(building) > MAX_TYPE_NESTING:
+            return False
+        return any(_grounded(t, c, building) for c in constructors(t))
+    return not isinstance(t, Unsupported)
+
+
+def base_constructor(t: DatatypeT) -> Ctor:
+    """The first constructor of t with a finite value (what placeholders and fresh values use)."""
+    for c in constructors(t):
+        if _grounded(t, c, frozenset()):
+            return c
+    raise ValueError(f"datatype {t} has no finite value")
+
+
+def constructor_words(types: Iterable[DafnyType]) -> frozenset[str]:
+    """The datatype and constructor names in scope where these types are used: words a literal may contain."""
+    scopes: list[Datatypes] = []
+    stack = list(types)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, SeqT | ArrayT):
+            stack.append(t.elem)
+        elif isinstance(t, TupleT):
+            stack.extend(t.elems)
+        elif isinstance(t, DatatypeT) and t.scope not in scopes:
+            scopes.append(t.scope)
+    return frozenset(w for sc in scopes for d in sc.decls for w in (d.name, *(c.name for c in d.ctors)))

@@ -27,6 +27,7 @@ from bot.dafny.types import (
     BvT,
     CharT,
     DafnyType,
+    DatatypeT,
     IntT,
     NatT,
     RealT,
@@ -35,6 +36,9 @@ from bot.dafny.types import (
     TupleT,
     TypeTooDeep,
     Unsupported,
+    base_constructor,
+    constructor,
+    constructors,
     parse_type,
 )
 
@@ -80,7 +84,16 @@ class TupleV:
     elems: tuple[Value, ...]
 
 
-Value = IntV | BoolV | CharV | RealV | BvV | SeqV | ArrayV | TupleV
+@dataclass(frozen=True)
+class DatatypeV:
+    """A datatype value: its datatype's and constructor's names and its fields' values, in declaration order."""
+
+    datatype: str
+    ctor: str
+    fields: tuple[Value, ...]
+
+
+Value = IntV | BoolV | CharV | RealV | BvV | SeqV | ArrayV | TupleV | DatatypeV
 
 
 class ValueParseError(ValueError):
@@ -130,6 +143,9 @@ def placeholder(t: DafnyType) -> Value:
         return ArrayV(())
     if isinstance(t, TupleT):
         return TupleV(tuple(placeholder(e) for e in t.elems))
+    if isinstance(t, DatatypeT):
+        c = base_constructor(t)
+        return DatatypeV(t.name, c.name, tuple(placeholder(ft) for ft in c.types))
     return IntV(0)
 
 
@@ -168,6 +184,15 @@ def type_check(v: Value, t: DafnyType) -> bool:
             isinstance(v, TupleV)
             and len(v.elems) == len(t.elems)
             and all(type_check(e, et) for e, et in zip(v.elems, t.elems, strict=True))
+        )
+    if isinstance(t, DatatypeT):
+        c = constructor(t, v.ctor) if isinstance(v, DatatypeV) else None
+        return (
+            c is not None
+            and isinstance(v, DatatypeV)
+            and v.datatype == t.name
+            and len(v.fields) == len(c.types)
+            and all(type_check(f, ft) for f, ft in zip(v.fields, c.types, strict=True))
         )
     return False
 
@@ -216,10 +241,20 @@ def _print(v: Value, t: DafnyType, for_humans: bool) -> str:
             raise ValueError(f"not a value of type {t}: {v!r}")
         parts = [_print(e, et, for_humans) for e, et in zip(tv.elems, t.elems, strict=True)]
         return "(" + ", ".join(parts) + ")"
+    if isinstance(t, DatatypeT):
+        dv = _expect(v, DatatypeV, t)
+        c = constructor(t, dv.ctor)
+        if c is None or dv.datatype != t.name or len(c.types) != len(dv.fields):
+            raise ValueError(f"not a value of type {t}: {v!r}")
+        # qualified for the verifier: another datatype in scope may have a constructor of the same name
+        head = c.name if for_humans else f"{t.name}.{c.name}"
+        if not c.types:
+            return head
+        return head + "(" + ", ".join(_print(f, ft, for_humans) for f, ft in zip(dv.fields, c.types, strict=True)) + ")"
     raise ValueError(f"cannot print values of type {t}")
 
 
-_V = TypeVar("_V", IntV, BoolV, CharV, RealV, BvV, TupleV)
+_V = TypeVar("_V", IntV, BoolV, CharV, RealV, BvV, TupleV, DatatypeV)
 
 
 def _expect(v: Value, cls: type[_V], t: DafnyType) -> _V:
@@ -375,6 +410,8 @@ def _normal(t: DafnyType) -> DafnyType:
         return ArrayT(_normal(t.elem))
     if isinstance(t, TupleT):
         return TupleT(tuple(_normal(e) for e in t.elems))
+    if isinstance(t, DatatypeT):
+        return DatatypeT(t.name, tuple(_normal(a) for a in t.args), t.scope)
     return t
 
 
@@ -419,6 +456,8 @@ class _Parser:
     def _value(self, t: DafnyType) -> Value:
         if isinstance(t, TupleT):
             return self.tuple_value(t)
+        if isinstance(t, DatatypeT) and not self.at("("):
+            return self.datatype_value(t)
         if isinstance(t, RealT):
             return RealV(self.real_expr(t))
         if self.at("("):
@@ -617,3 +656,60 @@ class _Parser:
                 raise first from None
             assert isinstance(v, TupleV)  # value() of a tuple type is tuple_value()
             return v
+
+    def datatype_value(self, t: DatatypeT) -> DatatypeV:
+        """`Ctor`, `Ctor(a, b)`, `Ctor(f := a)` (Dafny 4), optionally qualified: `Option.None`, `Option<int>.None`."""
+        tok = self.peek()
+        qualified = self.at(".", 1) or self.at("<", 1)
+        if tok is not None and tok.kind is TokKind.IDENT and tok.text == t.name and qualified:
+            self.k += 1
+            if self.at("<"):
+                self.skip_type_arguments(t)
+            self.expect_op(".", f"{t} literal")
+            tok = self.peek()
+        if tok is None or tok.kind is not TokKind.IDENT:
+            raise self.fail(f"{t} literal")
+        c = constructor(t, tok.text)
+        if c is None:
+            names = ", ".join(x.name for x in constructors(t))
+            raise ValueParseError(f"expected {t} literal (a constructor: {names}), found {_describe(tok)}")
+        self.k += 1
+        if not self.at("("):
+            if c.types:
+                raise self.fail(f"'(' after {c.name} in {t} literal")
+            return DatatypeV(t.name, c.name, ())
+        self.k += 1
+        given: dict[int, Value] = {}
+        position = 0
+        while not self.at(")") and (c.types or given):
+            name = self.peek()
+            if name is not None and name.kind in (TokKind.IDENT, TokKind.NUMBER) and self.at(":=", 1):
+                if name.text not in c.names or not name.text:
+                    raise ValueParseError(f"expected a field of {c.name} in {t} literal, found '{_clip(name.text)}'")
+                i = c.names.index(name.text)
+                self.k += 2
+            else:
+                i = position
+            if i >= len(c.types) or i in given:
+                raise ValueParseError(f"expected {len(c.types)} field(s) in {c.name} of {t} literal")
+            given[i] = self.value(c.types[i])
+            position = i + 1
+            if not self.at(","):
+                break
+            self.k += 1
+        self.expect_op(")", f"{t} literal")
+        if len(given) != len(c.types):
+            raise ValueParseError(f"expected {len(c.types)} field(s) in {c.name} of {t} literal, found {len(given)}")
+        return DatatypeV(t.name, c.name, tuple(given[i] for i in range(len(c.types))))
+
+    def skip_type_arguments(self, t: DatatypeT) -> None:
+        depth = 0
+        while True:
+            tok = self.peek()
+            if tok is None:
+                raise self.fail(f"'>' in {t} literal")
+            if tok.kind is TokKind.OP:
+                depth += tok.text.count("<") - tok.text.count(">")
+            self.k += 1
+            if depth <= 0:
+                return

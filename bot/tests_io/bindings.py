@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.dafny.decls import Decl
 from bot.dafny.lexer import LexError, TokKind, matching_close, tokenize
-from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT
+from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, constructor_words
 from bot.dafny.values import ArrayV, SeqV, Value, ValueParseError, parse_value
 from bot.tests_io.splitting import _LITERAL_WORDS, Stmt, StmtKind, _calls, _plain_var, _short, _split_values, under
 
@@ -75,8 +75,11 @@ def array_elements_text(text: str) -> str | None:
     return text[toks[size_close + 1].start : toks[close].end]
 
 
-def substitute(text: str, env: Mapping[str, Binding]) -> tuple[str, frozenset[int]]:
+def substitute(
+    text: str, env: Mapping[str, Binding], constructors: frozenset[str] = frozenset()
+) -> tuple[str, frozenset[int]]:
     """text with each variable replaced by its literal text (`a[..]` of an array by its elements).
+    `constructors`: datatype and constructor names (`Option`, `Some`, `None`) a literal may contain.
 
     Raises EvalError naming the first thing that is not a literal.
     """
@@ -94,6 +97,15 @@ def substitute(text: str, env: Mapping[str, Binding]) -> tuple[str, frozenset[in
         t = toks[k]
         if t.kind is not TokKind.IDENT or t.text in _LITERAL_WORDS or _BV.match(t.text):
             k += 1
+            continue
+        if t.text in constructors and t.text not in env:
+            k += 1  # `Some(..)`, `None`, `Option.None`: read by the value parser against the type
+            continue
+        if k >= 2 and toks[k - 1].text == "." and toks[k - 2].text in constructors:
+            k += 1
+            continue
+        if constructors and k + 1 < len(toks) and toks[k + 1].text == ":=":
+            k += 1  # a field named in a constructor's arguments: `Some(value := 3)`
             continue
         if k + 1 < len(toks) and toks[k + 1].text in ("(", "."):
             raise EvalError(f"not a literal (it calls `{t.text}`)")
@@ -129,7 +141,7 @@ def substitute(text: str, env: Mapping[str, Binding]) -> tuple[str, frozenset[in
 
 def evaluate(text: str, t: DafnyType, env: Mapping[str, Binding]) -> tuple[Value, frozenset[int]]:
     """The value of a test expression at type t, and the definition lines it used; raises EvalError."""
-    literal, lines = substitute(text, env)
+    literal, lines = substitute(text, env, constructor_words([t]))
     try:
         v = parse_at(literal, t)
     except ValueParseError as e:
@@ -184,6 +196,7 @@ def _environments(
     env: dict[str, Binding] = {}
     history: dict[str, tuple[list[int], list[Binding]]] = {}
     changed = modified_params(target)
+    words = constructor_words(p.type for p in (*target.params, *target.returns))
     declared: dict[int, list[tuple[str, Binding | None]]] = {}  # per block: its `var`s and what they shadowed
     open_blocks: tuple[int, ...] = ()
     for j, s in enumerate(stmts):
@@ -206,7 +219,7 @@ def _environments(
         if s.kind is StmtKind.VAR and s.targets and s.scope:
             declared.setdefault(s.scope[-1], []).extend((name, env.get(name)) for name in s.targets)
         if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and s.targets:
-            touched += _bind(env, s, lines, where)
+            touched += _bind(env, s, lines, where, words)
         for name in s.changes:  # `a[i] := v`: its contents as a literal are no longer known
             env[name] = Binding("", lines, f"`{name}` is changed at {where(s.line)}")
             touched.append(name)
@@ -246,13 +259,17 @@ def _environments(
     return [_Env(history, k) for k in range(len(stmts) + 1)]
 
 
-def _bind(env: dict[str, Binding], s: Stmt, lines: frozenset[int], where: Callable[[int], str]) -> list[str]:
-    """Bind the statement's targets in `env`; the names it changed (its targets, and an array it shares)."""
+def _bind(
+    env: dict[str, Binding], s: Stmt, lines: frozenset[int], where: Callable[[int], str],
+    constructors: frozenset[str] = frozenset(),
+) -> list[str]:
+    """Bind the statement's targets in `env`; the names it changed (its targets, and an array it shares).
+    `constructors`: datatype and constructor names, whose "calls" (`Some(3)`) are values."""
     if s.problem:
         for name in s.targets:
             env[name] = Binding("", lines, f"its definition at {where(s.line)} is broken: {s.problem}")
         return list(s.targets)
-    if s.call is not None:
+    if s.call is not None and not (s.call.name in constructors and s.call.name not in env):
         for name in s.targets:
             env[name] = Binding("", lines, f"`{name}` holds the result of `{s.call.name}(..)`, not a literal")
         return list(s.targets)
@@ -283,7 +300,7 @@ def _bind(env: dict[str, Binding], s: Stmt, lines: frozenset[int], where: Callab
             bound[source] = Binding("", lines, shared)
             continue
         try:
-            text, used = substitute(rhs[k], env)
+            text, used = substitute(rhs[k], env, constructors)
         except EvalError as e:
             bound[name] = Binding("", lines, f"`{name}` is not a literal: {e}")
             continue
