@@ -8,8 +8,8 @@ import pytest
 from bot import ground
 from bot.dafny.parser import parse_file
 from bot.dafny.types import (
-    DatatypeT,
     Datatypes,
+    DatatypeT,
     IntT,
     Unsupported,
     constructors,
@@ -69,7 +69,8 @@ def test_declarations_generic_recursive_enumerations_members_and_attributes(scop
     pair = scope.get("Pair")
     assert pair is not None and [f.name for f in pair.ctors[0].fields] == ["0", "b"]
     cons = constructors(t_of(scope, "List<string>"))[1]
-    assert (cons.name, cons.names, [str(t) for t in cons.types]) == ("Cons", ("head", "tail"), ["string", "List<string>"])
+    assert (cons.name, cons.names) == ("Cons", ("head", "tail"))
+    assert [str(t) for t in cons.types] == ["string", "List<string>"]
 
 
 def test_signature_types_and_what_stays_unsupported(scope: Datatypes) -> None:
@@ -103,7 +104,8 @@ def test_datatypes_of_an_included_file() -> None:
     ("Option.Some(value := -4)", "Option<int>", "Option.Some(-4)", "Some(-4)"),
     ("Option<int>.None", "Option<int>", "Option.None", "None"),
     ("(Some((5)))", "Option<int>", "Option.Some(5)", "Some(5)"),
-    ('Cons("a", Cons("b", Nil))', "List<string>", 'List.Cons("a", List.Cons("b", List.Nil))', 'Cons("a", Cons("b", Nil))'),
+    ('Cons("a", Cons("b", Nil))', "List<string>", 'List.Cons("a", List.Cons("b", List.Nil))',
+     'Cons("a", Cons("b", Nil))'),
     ('Err("no")', "Res<int, string>", 'Res.Err("no")', 'Err("no")'),
     ("Pair(1, true)", "Pair", "Pair.Pair(1, true)", "Pair(1, true)"),
     ("Pair.Pair(b := false, 0 := 2)", "Pair", "Pair.Pair(2, false)", "Pair(2, false)"),

@@ -835,3 +835,21 @@ method Main() {
     # `i < 1` is about the 0 assigned later: `i` stays unchecked, with no property taken from that check
     (case,) = read.cases
     assert (case.name, case.property, case.unchecked) == ("Main#2", "", (1,)) and "assigned again" in case.note
+
+
+def test_an_unreadable_check_of_a_function_call_stays_a_problem() -> None:
+    """A function the tests call for a value they need is no test of it; one whose result a check names is, and a
+    check the readers cannot use is listed (a pull request breaking it must not make the case vanish unseen)."""
+    f = parse_file(
+        "function Fib(n: nat): nat { if n < 2 then n else Fib(n - 1) + Fib(n - 2) }\n"
+        "method Twice(x: int) returns (y: int) ensures y == 2 * x\n"
+        "method T() {\n"
+        "  var v := Fib(10); expect v == 55;\n"
+        "  var w := Fib(5); expect w == Foo(3);\n"
+        "  var h := Fib(3); var y := Twice(h); expect y == 4;\n"
+        "}\n", "fib.dfy")
+    read = read_dfy_tests(f)
+    assert [(c.method, c.expected) for c in read.cases] == [("Fib", (IntV(55),))]
+    by_method = {(p.method, p.line) for p in read.problems}
+    assert by_method == {("Fib", 5), ("Twice", 6)}, read.problems
+    assert "Foo" in next(p.reason for p in read.problems if p.method == "Fib")

@@ -83,8 +83,10 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 cases.append(item)
             else:
                 problems.append(item)
+    # a call of a function whose results no check names is a helper giving a value, not a test of it; one that a
+    # check names is a test the readers could not use, and stays a problem (or a broken test would vanish unseen)
     functions = {t.qualified for t in targets if is_function_target(t)}
-    return ReadResult(tuple(cases), tuple(p for p in problems if p.method not in functions))
+    return ReadResult(tuple(cases), tuple(p for p in problems if p.method not in functions or p.checked))
 
 
 def _shadowed(t: Decl, name_count: Counter[str], own: set[int]) -> bool:
@@ -203,8 +205,8 @@ def function_targets(file: DafnyFile, called: Collection[str], methods: Sequence
 
 
 def is_function_target(d: Decl) -> bool:
-    """A function scored as a method (function_target): its cases are kept, its unreadable calls are not listed
-    (a test may call a helper function for a value it needs, not to test it)."""
+    """A function scored as a method (function_target): its cases are kept, its unreadable calls are listed only
+    when a check names their results (a test may call a helper function for a value it needs, not to test it)."""
     return d.tested_function
 
 
@@ -233,5 +235,5 @@ def _to_case(
     read: ReadCall | CallProblem, name: str, target: Decl, path: str, lines: Sequence[str]
 ) -> TestCase | CaseProblem:
     if isinstance(read, CallProblem):
-        return CaseProblem(path, read.line, read.reason, method=target.qualified, name=name)
+        return CaseProblem(path, read.line, read.reason, method=target.qualified, name=name, checked=read.checked)
     return read.case(name, target.qualified, path, read.line, case_text(lines, read.lines))

@@ -131,10 +131,10 @@ def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
     read = ReadResult(read.cases, read.problems + tuple(
         CaseProblem(source.path, c.line, f"the property `{c.property}` calls `{refused[id(c)]}`, which the test "
                                          "file declares: which declaration it means is not followed",
-                    method=c.method, name=c.name)
+                    method=c.method, name=c.name, checked=True)
         for c in read.cases if id(c) in refused))
     functions = {t.qualified for t in targets if is_function_target(t)}
-    problems = sorted((p for p in read.problems if p.method not in functions),
+    problems = sorted((p for p in read.problems if p.method not in functions or p.checked),  # see dfy_methods
                       key=lambda p: rank.get(p.method, len(targets)))
     if not cases and not problems:
         names = ", ".join(d.name for d in spec.methods() if is_testable(d)) or "none"

@@ -69,6 +69,7 @@ class ReadCall:
 class CallProblem:
     line: int
     reason: str
+    checked: bool = False  # the test states a check of the call's results (one the readers could not use)
 
 
 def equalities(stmt: Stmt) -> list[tuple[str, str]]:
@@ -328,6 +329,7 @@ def _read_call(
                        if role == "post" or isinstance(target.returns[i].type, ArrayT))
     checks: list[tuple[str, int, str, bool]] = []
     found, note = _find_expectations(scan, k, watch, len(outs), len(changed), arrays, quiet, checks)
+    stated = bool(found or checks)  # some check of the results is written, read or not
     missing = [name for name in outs if name not in found]
     taken = ""
     if len(missing) == 1 and not note:
@@ -347,7 +349,7 @@ def _read_call(
     prop, prop_note, prop_lines = _property(checks, outs, found, target)
     if prop_note:
         # a check the test states and the tool cannot read: never dropped, the case is not read
-        return CallProblem(s.line, f"no expected value found for the call at {at} ({prop_note})")
+        return CallProblem(s.line, f"no expected value found for the call at {at} ({prop_note})", checked=stated)
     if prop and any(name not in found for name in outs):
         # a property expectation (`expect |v| == 3;`): the outputs it is about are any value the spec admits that
         # satisfies it
@@ -366,7 +368,7 @@ def _read_call(
     elif any(name not in found for name in outs) or not found:
         note = note or _unused_hint(scan, k)
         why = f" ({note})" if note else ""
-        return CallProblem(s.line, f"no expected value found for the call at {at}{why}")
+        return CallProblem(s.line, f"no expected value found for the call at {at}{why}", checked=stated)
     expected: list[Value] = []
     post: list[tuple[int, Value]] = []
     refs: list[tuple[int, int]] = []
@@ -380,7 +382,7 @@ def _read_call(
                 expected.append(placeholder(target.returns[i].type))
             continue
         if exp.problem:
-            return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}")
+            return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}", checked=stated)
         param = target.returns[i] if role == "out" else target.params[i]
         other = _plain_var(exp.text) if exp.whole and exp.text.strip().isidentifier() else None
         other_bound = envs[exp.env_at].get(other) if other is not None else None
@@ -393,7 +395,8 @@ def _read_call(
             if not given:
                 return CallProblem(s.line, f"{where(exp.line)}: `{name} == {other}` compares arrays by reference, "
                                            f"and `{other}` is no array the call was given: compare contents "
-                                           f"(`{name}[..] == {other}[..]`) to state the output's elements")
+                                           f"(`{name}[..] == {other}[..]`) to state the output's elements",
+                                   checked=stated)
             refs.append((i, given[0]))
         try:
             v, used = evaluate(exp.text, param.type, envs[exp.env_at])
@@ -405,22 +408,21 @@ def _read_call(
             return CallProblem(
                 s.line,
                 f"{where(exp.line)}: cannot read the expected value "
-                f"`{_short(exp.text)}` of {what} as {param.type_text}: {e}",
-            )
+                f"`{_short(exp.text)}` of {what} as {param.type_text}: {e}", checked=stated)
         lines |= used
         if exp.tolerance:
             if not isinstance(param.type, RealT) or not isinstance(v, RealV):
                 return CallProblem(s.line, f"{where(exp.line)}: a tolerance (`{_short(exp.tolerance)}`) for "
-                                           f"`{name}`, which is no real")
+                                           f"`{name}`, which is no real", checked=stated)
             try:
                 eps, _ = evaluate(exp.tolerance, RealT(), envs[exp.env_at])
             except EvalError as err:
                 return CallProblem(s.line, f"{where(exp.line)}: cannot read the tolerance "
-                                           f"`{_short(exp.tolerance)}` as a real: {err}")
+                                           f"`{_short(exp.tolerance)}` as a real: {err}", checked=stated)
             assert isinstance(eps, RealV)
             if eps.v <= 0:
                 return CallProblem(s.line, f"{where(exp.line)}: the tolerance `{_short(exp.tolerance)}` is not "
-                                           "positive")
+                                           "positive", checked=stated)
             tolerance = eps.v if tolerance is None else min(tolerance, eps.v)
             tolerant.add(name)
         if not taken or name not in missing:
@@ -434,7 +436,7 @@ def _read_call(
     if tolerance is not None and exact:
         # one tolerance per case: it would apply to the outputs the test compares exactly too
         return CallProblem(s.line, f"{at}: a tolerance for some real outputs and an exact comparison of "
-                                   f"`{exact[0]}`: not supported in one case")
+                                   f"`{exact[0]}`: not supported in one case", checked=stated)
     last = max([last, *prop_lines])
     lines |= set(range(s.line, last + 1))
     return ReadCall(

@@ -66,6 +66,7 @@ class CaseProblem:
     reason: str
     method: str = ""
     name: str = ""
+    checked: bool = False  # the test states a check of the call's results that could not be read
 
     def __str__(self) -> str:
         return f"{self.source}:{self.line}: {self.reason}"
