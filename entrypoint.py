@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bot.action import main
+from bot.github.action import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,17 +9,18 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bot import __version__, assembly
-from bot.assembly import TestFiles, Verifier, build_jobs
+from bot import __version__
+from bot import runner as assembly
 from bot.audit.cli import AuditUsageError, add_audit_parser, cmd_audit
 from bot.config import default_cache_dir, default_z3
 from bot.options import Use, add_arguments
-from bot.pipeline import score_methods
 from bot.report.json_report import render_json
 from bot.report.markdown import render_markdown
 from bot.report.text import render_text
-from bot.scoring import Gate, MethodScore, gate_failures
-from bot.settings import Settings
+from bot.runner import TestFiles, Verifier, build_jobs
+from bot.settings import Settings, SettingsOverlay
+from bot.symbolic.results import Gate, MethodScore, gate_failures
+from bot.symbolic.rounds import score_methods
 from bot.verifier import VerifierNotFound
 
 EXIT_OK = 0
@@ -77,8 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def given_settings(args: argparse.Namespace) -> Settings:
+    """The settings the command line states, over its command's defaults."""
+    return Settings.defaults(audit=args.command == "audit").overlay(SettingsOverlay.of_command_line(args))
+
+
 def open_verifier(args: argparse.Namespace, progress: Callable[[int, int], None] | None = None) -> Verifier:
-    settings = Settings.of(args, audit=args.command == "audit")
+    settings = given_settings(args)
     cache_dir = None if args.no_cache else Path(args.cache_dir or default_cache_dir(os.environ))
     try:
         return assembly.open_verifier(settings, args.dafny, cache_dir, args.z3 or default_z3(os.environ), progress)
@@ -134,7 +140,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"warning: {problem}", file=sys.stderr)
     if not built.jobs:
         print(NOTHING_TO_SCORE, file=sys.stderr)
-    settings = Settings.of(args)
+    settings = given_settings(args)
     verifier = open_verifier(args)
     scores = score_methods(built.jobs, verifier.engine, verifier.dialect, settings.score_options())
     out = render(scores, args.format, verifier, settings)

@@ -26,11 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.action_yml import TOKEN_DEFAULT_EXPRESSION  # noqa: F401  (re-exported)
-from bot.options import (  # noqa: F401  (re-exported: the cleaners are part of this module's interface)
-    AUDIT_TOLERANCE,
+from bot.options import (
     DEFAULT_CONFIG_FILE,
-    MAX_TIME_LIMIT,
     CommentMode,
     FailOn,
     Invalid,
@@ -38,44 +35,12 @@ from bot.options import (  # noqa: F401  (re-exported: the cleaners are part of 
     Option,
     Use,
     _show,
-    clean_allow_axioms,
-    clean_allow_unscored,
-    clean_audit_baseline,
-    clean_audit_fail_on,
-    clean_audit_issue,
-    clean_audit_json,
-    clean_audit_label_file,
-    clean_audit_labels,
-    clean_audit_only,
-    clean_audit_out,
-    clean_audit_root,
-    clean_audit_shard,
-    clean_audit_tests,
-    clean_comment,
-    clean_comment_file,
-    clean_comment_id,
-    clean_config,
-    clean_fail_on_unknown,
-    clean_github_token,
-    clean_jobs,
-    clean_min_completeness,
-    clean_min_correctness,
-    clean_mode,
-    clean_mutants,
-    clean_pin,
-    clean_seed,
-    clean_specs,
-    clean_tests,
-    clean_time_limit,
-    clean_tolerance,
-    clean_weak_below,
-    clean_working_directory,
     input_env_name,
     options_for,
 )
-from bot.scoring import Gate
-from bot.settings import Settings
-from bot.tests_io.textfiles import MAX_TOML_NESTING, TOML_TOO_DEEP, read_regular, toml_nesting_line
+from bot.settings import Settings, SettingsOverlay
+from bot.symbolic.results import Gate
+from bot.testcases.textfiles import MAX_TOML_NESTING, TOML_TOO_DEEP, read_regular, toml_nesting_line
 
 
 def default_cache_dir(env: Mapping[str, str]) -> str:
@@ -265,7 +230,9 @@ class Config:
 
     @property
     def settings(self) -> Settings:
-        return Settings.of(self, audit=self.mode is Mode.AUDIT)
+        given = SettingsOverlay(mutants=self.mutants, seed=self.seed, time_limit=self.time_limit,
+                                tolerance=self.tolerance, pin=self.pin, jobs=self.jobs, server=self.server)
+        return Settings.defaults(audit=self.mode is Mode.AUDIT).overlay(given)
 
     def path(self, text: str) -> Path:
         """A path input, relative to the working directory."""

@@ -1,17 +1,38 @@
 """How a run scores, as one object: what the CLI's flags and the Action's inputs both become.
 
-`score_options()` is what the pipeline needs, `report()` what every report records (so a report says
-how it was made, tolerance included). Pure code.
+Each front end builds a `SettingsOverlay` of the values it was given, once, and lays it over the mode's defaults
+(`Settings.defaults(audit).overlay(given)`). `score_options()` is what the rounds need, `report()` what every
+report records (so a report says how it was made, tolerance included). Pure code.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import argparse
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bot.harness import HarnessOptions
 from bot.options import AUDIT_TOLERANCE
-from bot.pipeline import ScoreOptions
+from bot.symbolic.harness.programs import HarnessOptions
+from bot.symbolic.rounds import ScoreOptions
+
+
+@dataclass(frozen=True)
+class SettingsOverlay:
+    """Option values a front end was given; None: not given, the default stands."""
+
+    mutants: int | None = None
+    seed: int | None = None
+    time_limit: int | None = None
+    tolerance: float | None = None
+    pin: bool | None = None
+    jobs: int | None = None
+    server: bool | None = None
+
+    @staticmethod
+    def of_command_line(args: argparse.Namespace) -> SettingsOverlay:
+        """What the command line states (its parser gives every option field, None where not given)."""
+        return SettingsOverlay(mutants=args.mutants, seed=args.seed, time_limit=args.time_limit,
+                               tolerance=args.tolerance, pin=args.pin, jobs=args.jobs, server=args.server)
 
 
 @dataclass(frozen=True)
@@ -25,14 +46,14 @@ class Settings:
     server: bool = True  # Dafny 2.x: one kept-alive verifier per worker instead of a process per batch (same results)
 
     @staticmethod
-    def of(values: Any, audit: bool = False) -> Settings:
-        """From anything with the option fields (an argparse namespace, a Config); an empty tolerance is
-        the command's default."""
-        tolerance = values.tolerance
-        if tolerance is None:
-            tolerance = AUDIT_TOLERANCE if audit else 0.0
-        return Settings(values.mutants, values.seed, values.time_limit, tolerance, values.pin, values.jobs,
-                        values.server)
+    def defaults(audit: bool = False) -> Settings:
+        """The defaults of a mode: an audit compares reals within AUDIT_TOLERANCE, a score exactly."""
+        return Settings(tolerance=AUDIT_TOLERANCE if audit else 0.0)
+
+    def overlay(self, given: SettingsOverlay) -> Settings:
+        """These settings with every value `given` states in place of its own."""
+        stated = {f.name: getattr(given, f.name) for f in fields(given) if getattr(given, f.name) is not None}
+        return replace(self, **stated)
 
     def score_options(self) -> ScoreOptions:
         return ScoreOptions(self.mutants, self.seed, HarnessOptions(real_tolerance=self.tolerance), pin=self.pin)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.action_yml import rewrite  # noqa: E402
+from bot.github.action_yml import rewrite  # noqa: E402
 
 ACTION = Path(__file__).resolve().parent.parent / "action.yml"
 

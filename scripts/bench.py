@@ -88,7 +88,7 @@ LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher sc
 # Run by `python3 -c` for the recording run: wraps Engine.run to log every program and its outcome.
 RECORDER = r"""
 import json, sys, threading
-import bot.engine as engine
+import bot.verifier.engine as engine
 out = open(sys.argv[1], "w", encoding="utf-8")
 lock = threading.Lock()
 original = engine.Engine.run

@@ -1189,7 +1189,7 @@ def snapshot(tree: Path, dest: Path) -> Path:
     shutil.copytree(tree / "bot", dest / "bot", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(tree / "entrypoint.py", dest / "entrypoint.py")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")} | {"PYTHONPATH": str(dest)}
-    probe = run_proc([sys.executable, "-c", "import bot.action, bot.cli"], dest.parent, env, 60)
+    probe = run_proc([sys.executable, "-c", "import bot.github.action, bot.cli"], dest.parent, env, 60)
     if probe.code != 0:
         raise SystemExit(f"{tree}: its code does not import, so no input can be judged:\n{probe.stderr[-1500:]}")
     return dest

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     seen = args.seen_as or str(args.out)
     steps = [
-        ["-c", "import bot.action"],
+        ["-c", "import bot.github.action"],
         # the text report for the log; the second run reads the first one's verifier results from the cache
         ["-m", "bot", "score", "--cache-dir", f"{seen}/cache", args.example],
         ["-m", "bot", "score", "--cache-dir", f"{seen}/cache", "--format", "json", "--output", f"{seen}/report.json",

@@ -1,11 +1,12 @@
-"""The Action's glue in process, without Dafny: `bot.action.run` for every mode and failure path.
+"""The Action's glue in process, without Dafny: `bot.github.action.run` for every mode and failure path.
 
-The verifier is a fake backend (`FakeBackend`) put where `bot.assembly.open_verifier` finds its backend,
-so the real engine factory (`bot.action.make_engine`), the engine, the pipeline, the reports and the
+The verifier is a fake backend (`FakeBackend`) put where `bot.runner.open_verifier` finds its backend,
+so the real engine factory (`bot.github.action.make_engine`), the engine, the pipeline, the reports and the
 GitHub client all run as in the Action; only the verifier's answers are scripted. PATH holds git alone:
 any attempt to start `dafny` would fail. GitHub is the local fake (tests/fakegithub.py).
 
-The fake decides each harness program by its kind (from the program's name, see `bot.harness._hash_name`)
+The fake decides each harness program by its kind (from the program's name, see
+`bot.symbolic.harness.programs._hash_name`)
 and by a marker comment in the spec file, which reaches every program through the prelude:
 
 - no marker (strong): the expected outputs are accepted, every mutant rejected, the outputs pinned;
@@ -36,17 +37,18 @@ from typing import Any
 
 import pytest
 
-from bot import action, assembly
-from bot.action import COMMENT_ARTIFACT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, NOT_A_PR, NOTHING_CHANGED
-from bot.assembly import Verifier
+from bot import runner as assembly
 from bot.config import INPUT_DEFAULTS, Config, ConfigError
-from bot.engine import Engine
-from bot.github_api import GitHubClient
-from bot.harness import PREFIX
+from bot.github import action
+from bot.github.action import COMMENT_ARTIFACT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, NOT_A_PR, NOTHING_CHANGED
+from bot.github.api import GitHubClient
 from bot.options import AUDIT_TOLERANCE, OPTIONS, Use, input_env_name
-from bot.outcomes import RUN_FINISHED, Outcome, Result
-from bot.pipeline import DESCRIPTIVE_SECONDS
+from bot.runner import Verifier
+from bot.symbolic.harness.programs import PREFIX
+from bot.symbolic.program import RUN_FINISHED, Outcome, Result
+from bot.symbolic.rounds import DESCRIPTIVE_SECONDS
 from bot.verifier import VerifierInfo, VerifierNotFound
+from bot.verifier.engine import Engine
 
 AUDIT_FIXTURE = Path(__file__).resolve().parent / "data" / "audit"
 REPO = "owner/specs"
@@ -319,7 +321,7 @@ GitHubFactory = Callable[[Config], GitHubClient | None]
 
 
 def run_action(env: Env, fake: Fake, *, fresh: bool = True, github_factory: GitHubFactory = action.make_github) -> Ran:
-    """`bot.action.run` as `main` calls it, with the fake verifier; `fresh` empties the runner's files."""
+    """`bot.github.action.run` as `main` calls it, with the fake verifier; `fresh` empties the runner's files."""
     if fresh:
         env.output.write_text("")
         env.summary.write_text("")

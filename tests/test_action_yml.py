@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.action_yml import rewrite
-from bot.config import INPUT_DEFAULTS, INPUT_NAMES, TOKEN_DEFAULT_EXPRESSION, input_env_name
+from bot.config import INPUT_DEFAULTS, INPUT_NAMES, input_env_name
+from bot.github.action_yml import TOKEN_DEFAULT_EXPRESSION, rewrite
+from bot.github.commands import OUTPUT_NAMES
 from bot.options import OPTIONS, Use
-from bot.workflow import OUTPUT_NAMES
 
 ACTION = Path(__file__).resolve().parent.parent / "action.yml"
 

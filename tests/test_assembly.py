@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import assembly
-from bot.assembly import TestFiles, TooManyFiles, build_jobs, files_matching, specs_tested_by
-from bot.pr.affected import affected_specs
+from bot import runner as assembly
+from bot.github.pr.affected import affected_specs
+from bot.runner import TestFiles, TooManyFiles, build_jobs, files_matching, specs_tested_by
 
 SPEC = """method Double(x: int) returns (r: int)
   ensures r == 2 * x

@@ -14,7 +14,7 @@ from bot.audit.labels import LabelFileError, label_of, read_labels, tags_of
 from bot.audit.model import Label, Verdict
 from bot.audit.verdicts import spec_or_test, verdict
 from bot.cli import main
-from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, Undecided, method_score
+from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Undecided, method_score
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "audit"
 

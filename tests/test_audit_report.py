@@ -25,7 +25,7 @@ from bot.audit.report import (
     results_json,
 )
 from bot.audit.verdicts import verdict
-from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, Undecided, method_score
+from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Undecided, method_score
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SETTINGS: dict[str, object] = {"seed": 0, "mutants": 5, "time_limit": 20, "weak_below": 0.8, "tolerance": 1e-6}

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from bot.background import axioms, reached, read_check
 from bot.cli import main
 from bot.dafny.parser import parse_file
-from bot.pr.compare import compare
-from bot.pr.gate import pr_gate
 from bot.report.load import methods_from_list
-from bot.scoring import Axiom, BackgroundStatus, Gate, gate_failures
+from bot.symbolic.background import axioms, reached, read_check
+from bot.symbolic.compare import compare
+from bot.symbolic.gate import pr_gate
+from bot.symbolic.results import Axiom, BackgroundStatus, Gate, gate_failures
 
 FALSE_HELPER = """\
 function Bound(n: int): int
@@ -231,8 +231,8 @@ def test_dafny4_checks_the_whole_file_and_names_the_failing_symbol(tmp_path: Pat
     import stat
     import sys
 
-    from bot.background import BACKGROUND_METHOD, BACKGROUND_NAME
-    from bot.outcomes import Outcome
+    from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME
+    from bot.symbolic.program import Outcome
     from bot.verifier import Dafny4Backend, VerifierInfo
 
     fakes = Path(__file__).parent / "fake_dafny"
@@ -256,9 +256,9 @@ def test_dafny4_checks_the_whole_file_and_names_the_failing_symbol(tmp_path: Pat
 def test_the_engine_verifies_a_background_check_alone_and_says_which_declarations() -> None:
     from collections.abc import Collection, Sequence
 
-    from bot.engine import Engine
-    from bot.outcomes import Outcome, Program, Result
+    from bot.symbolic.program import Outcome, Program, Result
     from bot.verifier import VerifierInfo
+    from bot.verifier.engine import Engine
 
     calls: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
 
@@ -364,7 +364,7 @@ def test_a_false_helper_of_the_same_name_in_another_module_is_not_charged(dafny_
 
 
 def test_a_check_that_did_not_finish_is_never_verified() -> None:
-    from bot.background import background_status
+    from bot.symbolic.background import background_status
 
     f = parse_file("function F(x: int): int ensures F(x) == x { x }\nfunction G(x: int): int ensures G(x) == x "
                    "{ x }\nmethod M(x: int) returns (r: int) ensures r == G(x)\n", "s.dfy")

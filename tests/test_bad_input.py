@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import assembly, cli
-from bot.assembly import CACHE_UNUSABLE
+from bot import cli
+from bot import runner as assembly
 from bot.audit.dataset import DatasetError, find_json_tests, find_labels, read_json
 from bot.cli import main
 from bot.config import Config, ConfigError
@@ -34,11 +34,12 @@ from bot.dafny.types import (
     parse_type,
 )
 from bot.dafny.values import MAX_LITERAL_DIGITS, ValueParseError, parse_value
-from bot.tests_io.dfy_methods import read_dfy_tests
-from bot.tests_io.discover import SourceKind, TestSource, read_source, read_text
-from bot.tests_io.textfiles import NotRegularFile, toml_nesting_line
-from bot.tests_io.toml_cases import read_toml_cases
-from bot.workflow import SUMMARY_LIMIT_BYTES, SUMMARY_TRUNCATED, append_summary
+from bot.github.commands import SUMMARY_LIMIT_BYTES, SUMMARY_TRUNCATED, append_summary
+from bot.runner import CACHE_UNUSABLE
+from bot.testcases.dfy_methods import read_dfy_tests
+from bot.testcases.discover import SourceKind, TestSource, read_source, read_text
+from bot.testcases.textfiles import NotRegularFile, toml_nesting_line
+from bot.testcases.toml_cases import read_toml_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "shared_elements.dfy"
@@ -220,7 +221,7 @@ def test_cache_writes_that_fail_later_warn_once(tmp_path: Path, capsys: pytest.C
     assert cache is not None
     (tmp_path / "cache").rmdir()
     (tmp_path / "cache").write_text("")  # the folder became a file mid-run
-    from bot.outcomes import Outcome, Result
+    from bot.symbolic.program import Outcome, Result
 
     cache.put("a" * 16, Result(Outcome.VERIFIED, "", 0.1))
     cache.put("b" * 16, Result(Outcome.VERIFIED, "", 0.1))

@@ -2,7 +2,7 @@
 
 The programs each hold one `ensures` clause and its own hints; an array the program assigns (the test gives
 its state after the call) is stated by its elements only (a whole literal of its old state made a multiset
-clause time out, see bot/harness.py). All clauses proved is a proof of the conjunction; anything less
+clause time out, see bot/symbolic/harness/programs.py). All clauses proved is a proof of the conjunction; anything less
 leaves the rejection to be asked as before. The real verifier checks the programs here; the rounds are in
 tests/test_pipeline.py.
 """
@@ -14,11 +14,11 @@ import pytest
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import parse_file
 from bot.dafny.values import ArrayV, IntV
-from bot.engine import Engine
-from bot.harness import CaseHarness, Goal, HarnessError, HarnessOptions, make_prelude
-from bot.outcomes import Outcome
-from bot.tests_io.model import TestCase
+from bot.symbolic.harness.programs import CaseHarness, Goal, HarnessError, HarnessOptions, make_prelude
+from bot.symbolic.program import Outcome
+from bot.testcases.cases import TestCase
 from bot.verifier import detect, make_backend
+from bot.verifier.engine import Engine
 
 SPEC = """
 method SwapEnds(a: array<int>, b: array<int>)

@@ -8,11 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from bot.pr.affected import affected_specs, matches, spec_for_test
-from bot.pr.compare import Change, compare
+from bot.github.pr.affected import affected_specs, spec_for_test
+from bot.paths import matches
 from bot.report.comment import MAX_COMMENT, NOTHING, TRIMMED, CommentInput, render_comment
-from bot.scoring import CaseResult, CaseStatus, Gate, MethodScore, MutantResult, MutantStatus, Undecided, method_score
-from bot.tests_io.discover import candidate_sources
+from bot.symbolic.compare import Change, compare
+from bot.symbolic.results import (
+    CaseResult,
+    CaseStatus,
+    Gate,
+    MethodScore,
+    MutantResult,
+    MutantStatus,
+    Undecided,
+    method_score,
+)
+from bot.testcases.discover import candidate_sources
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MARKER = "<!-- dafny-spec-score:default -->"

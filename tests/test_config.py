@@ -18,6 +18,12 @@ from bot.config import (
     ConfigError,
     Mode,
     Problem,
+    default_cache_dir,
+    default_jobs,
+    default_z3,
+    input_env_name,
+)
+from bot.options import (
     clean_comment,
     clean_comment_id,
     clean_jobs,
@@ -26,12 +32,8 @@ from bot.config import (
     clean_mutants,
     clean_specs,
     clean_time_limit,
-    default_cache_dir,
-    default_jobs,
-    default_z3,
-    input_env_name,
 )
-from bot.scoring import Gate
+from bot.symbolic.results import Gate
 
 TOKEN = "ghs_s3cr3tTOKENvalue0123456789"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot import ground
 from bot.dafny.parser import parse_file
 from bot.dafny.types import (
     Datatypes,
@@ -28,8 +27,9 @@ from bot.dafny.values import (
     to_dafny,
     type_check,
 )
-from bot.mutants import mutate, neighbours
-from bot.tests_io.dfy_methods import read_dfy_tests
+from bot.symbolic.harness import evaluate as ground
+from bot.symbolic.mutants import mutate, neighbours
+from bot.testcases.dfy_methods import read_dfy_tests
 
 SPEC = """
 datatype Option<T> = None | Some(value: T)

@@ -1,4 +1,5 @@
-"""bot.engine and bot.cache: an in-process fake backend for the planning, the real Dafny end to end."""
+"""bot.verifier.engine and bot.verifier.cache: an in-process fake backend for the planning, the real Dafny end to
+end."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.cache import ResultCache
 from bot.dafny.types import IntT
 from bot.dafny.values import IntV
-from bot.engine import PRELUDE_BROKEN, PROBE_NAME, Engine
-from bot.models import decode
-from bot.outcomes import Outcome, Program, Result
+from bot.symbolic.counterexamples import decode
+from bot.symbolic.program import Outcome, Program, Result
 from bot.verifier import CRASHED, VerifierInfo, detect, is_transient, make_backend
+from bot.verifier.cache import ResultCache
+from bot.verifier.engine import PRELUDE_BROKEN, PROBE_NAME, Engine
 
 
 class FakeBackend:

@@ -51,10 +51,10 @@ from bot.dafny.types import (
     Unsupported,
 )
 from bot.dafny.values import ValueParseError, parse_value, show, to_dafny, type_check
-from bot.tests_io.dfy_methods import read_dfy_tests
-from bot.tests_io.discover import SourceKind, TestSource, cases_for_spec, read_source
-from bot.tests_io.model import ReadResult
-from bot.tests_io.splitting import parse_statements
+from bot.testcases.cases import ReadResult
+from bot.testcases.dfy_methods import read_dfy_tests
+from bot.testcases.discover import SourceKind, TestSource, cases_for_spec, read_source
+from bot.testcases.splitting import parse_statements
 
 # Hypothesis's pytest plugin imports this module only to report a failure, and the import warns (a deprecated
 # mypy_extensions.TypedDict); under `filterwarnings = error` the report then becomes an INTERNALERROR that hides

@@ -1,4 +1,4 @@
-"""bot.git_ops against real temporary git repositories."""
+"""bot.github.git against real temporary git repositories."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.git_ops import GitError, changed_files, parse_name_status
+from bot.github.git import GitError, changed_files, parse_name_status
 
 
 def git(repo: Path, *args: str) -> str:

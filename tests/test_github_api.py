@@ -1,4 +1,4 @@
-"""bot.github_api against the fake GitHub server (tests/fakegithub.py), with the real PyGithub over HTTP."""
+"""bot.github.api against the fake GitHub server (tests/fakegithub.py), with the real PyGithub over HTTP."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bot.github_api import (
+from bot.github.api import (
     ACTIONS_BOT_LOGIN,
     BAD_RESPONSE_HINT,
     FORK_RECIPE_HINT,

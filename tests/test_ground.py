@@ -33,7 +33,7 @@ from bot.dafny.expr import (
 from bot.dafny.parser import parse_file
 from bot.dafny.types import ArrayT, DafnyType, IntT, SeqT, StringT
 from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, Value, parse_value, to_dafny
-from bot.ground import (
+from bot.symbolic.harness.evaluate import (
     GroundFacts,
     GValue,
     MsetV,
@@ -44,7 +44,7 @@ from bot.ground import (
     quantifier_domain,
     requires_hold,
 )
-from bot.hints import recursion_hints
+from bot.symbolic.harness.hints import recursion_hints
 
 EMPTY = parse_file("")
 

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.cache import ResultCache
 from bot.dafny.dialect import Dialect
 from bot.dafny.lexer import tokenize
 from bot.dafny.parser import parse_file
 from bot.dafny.values import IntV, SeqV
-from bot.engine import Engine
-from bot.harness import HarnessOptions
-from bot.hints import NoValue, evaluate, quantifier_hints, recursion_hints
-from bot.pipeline import MethodJob, ScoreOptions, score_methods
-from bot.scoring import MethodScore
-from bot.tests_io.discover import cases_for_spec
+from bot.symbolic.harness.hints import NoValue, evaluate, quantifier_hints, recursion_hints
+from bot.symbolic.harness.programs import HarnessOptions
+from bot.symbolic.results import MethodScore
+from bot.symbolic.rounds import MethodJob, ScoreOptions, score_methods
+from bot.testcases.discover import cases_for_spec
 from bot.verifier import detect, make_backend
+from bot.verifier.cache import ResultCache
+from bot.verifier.engine import Engine
 
 HINTS = Path(__file__).resolve().parent / "data" / "hints"
 S = SeqV((IntV(4), IntV(5), IntV(6)))

@@ -24,7 +24,7 @@ from bot.audit.html_report import report_html
 from bot.audit.model import LABEL_ORDER, Label, TaskResult, Verdict
 from bot.audit.report import report_md
 from bot.audit.verdicts import verdict
-from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
+from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
 
 SETTINGS: dict[str, object] = {"seed": 0, "mutants": 5, "time_limit": 20, "weak_below": 0.8, "tolerance": 1e-3}
 K, S = MutantStatus.KILLED, MutantStatus.SURVIVED

@@ -11,10 +11,7 @@ import pytest
 
 from bot.dafny.decls import DafnyFile
 from bot.dafny.dialect import Dialect
-from bot.dafny.parser import parse_file
-from bot.engine import Engine
-from bot.harness import make_prelude
-from bot.includes import (
+from bot.dafny.includes import (
     NO_ROOT,
     NOT_A_STRING,
     IncludeError,
@@ -22,10 +19,13 @@ from bot.includes import (
     find_includes,
     included_files,
 )
-from bot.outcomes import Outcome
-from bot.pipeline import method_jobs, score_methods
-from bot.tests_io.discover import cases_for_spec
+from bot.dafny.parser import parse_file
+from bot.symbolic.harness.programs import make_prelude
+from bot.symbolic.program import Outcome
+from bot.symbolic.rounds import method_jobs, score_methods
+from bot.testcases.discover import cases_for_spec
 from bot.verifier import INCLUDE_LEFT, Dafny2Backend, Dafny4Backend, VerifierInfo, detect, make_backend
+from bot.verifier.engine import Engine
 
 HELPER = """\
 predicate IsEven(n: int) { n % 2 == 0 }

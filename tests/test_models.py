@@ -1,4 +1,5 @@
-"""bot.models: output values read out of real Dafny 2.3 counterexample models (tests/data/models/), and
+"""bot.symbolic.counterexamples: output values read out of real Dafny 2.3 counterexample models
+(tests/data/models/), and
 out of Dafny 3/4 console counterexamples in their documented shape."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from bot.dafny.decls import DafnyFile
 from bot.dafny.parser import parse_file
 from bot.dafny.types import DafnyType, parse_type
 from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, parse_value
-from bot.models import (
+from bot.symbolic.counterexamples import (
     MAX_LENGTH,
     candidates,
     console_counterexamples,

@@ -34,7 +34,7 @@ from bot.dafny.values import (
     show,
     type_check,
 )
-from bot.mutants import Mutant, mutate
+from bot.symbolic.mutants import Mutant, mutate
 
 
 def one(text: str, type_text: str, *, count: int = 5, real_tolerance: float = 0.0) -> list[Mutant]:

@@ -16,7 +16,7 @@ from bot.audit import request
 from bot.audit.model import Label, TaskResult, Verdict
 from bot.audit.mutation_report import mutation_report, mutator_name, render_mutation_report, status_of
 from bot.cli import main
-from bot.scoring import CaseResult, CaseStatus, KillProof, MutantResult, MutantStatus, Undecided, method_score
+from bot.symbolic.results import CaseResult, CaseStatus, KillProof, MutantResult, MutantStatus, Undecided, method_score
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "data" / "mutation-testing-report-schema"
 SETTINGS: dict[str, object] = {"mutants": 5, "pin": True, "seed": 0, "tests": "both", "time_limit": 20,

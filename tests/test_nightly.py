@@ -2,7 +2,7 @@
 piece, and its shard and merge steps, run night after night against the local fake GitHub, keep one
 tracking issue up to date.
 
-The steps run as the Action runs them: `bot.action.run` in process, with the inputs the workflow file gives
+The steps run as the Action runs them: `bot.github.action.run` in process, with the inputs the workflow file gives
 (its `${{ }}` expressions resolved as the runner would), over a copy of the audit fixture
 (tests/data/audit). The verifier is the fake backend of tests/test_action_inprocess.py (its `// fake:`
 markers decide the verdicts): the real one takes minutes for the four tasks on a busy machine, three
@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 import yaml
 
-from bot import action
-from bot.action import EXIT_OK, tracking_marker
-from bot.audit.tracking import LAST_RUN_TAG, NO_BASELINE
+from bot.github import action
+from bot.github.action import EXIT_OK, tracking_marker
+from bot.github.tracking import LAST_RUN_TAG, NO_BASELINE
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "examples" / "nightly-audit.yml"

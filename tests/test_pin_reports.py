@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bot.audit.model import Verdict
 from bot.audit.verdicts import pin_disagrees, verdict
-from bot.pr.compare import compare
 from bot.report.json_report import method_dict
 from bot.report.text import render_text
-from bot.scoring import CaseResult, CaseStatus, Determinacy, MutantResult, MutantStatus, method_score
+from bot.symbolic.compare import compare
+from bot.symbolic.results import CaseResult, CaseStatus, Determinacy, MutantResult, MutantStatus, method_score
 
 
 def case(determinacy: Determinacy | None, witness: str = "") -> CaseResult:

@@ -87,7 +87,7 @@ def test_three_levels_of_pins_told_apart_by_proofs(dafny_command: str, tmp_path:
 
 def test_the_same_elements_lemma_is_proved(dafny_command: str, tmp_path: Path) -> None:
     """The lemma a multiset pin check states is proved by the verifier, not trusted."""
-    from bot.harness import SAME_ELEMENTS_LEMMA
+    from bot.symbolic.harness.programs import SAME_ELEMENTS_LEMMA
 
     path = tmp_path / "lemma.dfy"
     path.write_text(SAME_ELEMENTS_LEMMA.replace("@HAVOC@", "L") + "\n")

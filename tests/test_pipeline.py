@@ -13,10 +13,10 @@ import pytest
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import parse_file
 from bot.dafny.values import IntV, SeqV
-from bot.outcomes import Outcome, Program, Result
-from bot.pipeline import DESCRIPTIVE_SECONDS, MethodJob, ScoreOptions, score_methods
-from bot.scoring import CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
-from bot.tests_io.model import TestCase
+from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.results import CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
+from bot.symbolic.rounds import DESCRIPTIVE_SECONDS, MethodJob, ScoreOptions, score_methods
+from bot.testcases.cases import TestCase
 
 SPEC = """
 method Inc(x: int) returns (r: int)
@@ -270,9 +270,9 @@ def test_an_eager_pin_is_read_only_once_the_acceptance_is_proved() -> None:
 
 
 def test_a_large_case_gets_its_pin_check_after_its_acceptance(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.pipeline
+    import bot.symbolic.rounds
 
-    monkeypatch.setattr(bot.pipeline, "EAGER_PIN_BELOW", 10)  # every case is "large"
+    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10)  # every case is "large"
     engine, cases = _pin_run(Outcome.VERIFIED)
     assert [len(r) for r in engine.rounds] == [3, 1]
     assert cases[0].determinacy is Determinacy.PINNED
@@ -307,9 +307,9 @@ def _split_answer(clause_two: Outcome) -> Answer:
 
 
 def test_a_timed_out_postcondition_is_accepted_clause_by_clause(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.pipeline
+    import bot.symbolic.rounds
 
-    monkeypatch.setattr(bot.pipeline, "EAGER_PIN_BELOW", 10)  # no pin check with the case's own checks
+    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10)  # no pin check with the case's own checks
     engine = ScriptedEngine(_split_answer(Outcome.VERIFIED))
     scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, ScoreOptions(mutants=3, pin=True))
     (c,) = scores[0].cases
@@ -436,7 +436,7 @@ def test_the_tests_own_tolerance_bounds_acceptance_inside_and_rejection_over_it(
     from fractions import Fraction
 
     from bot.dafny.values import RealV
-    from bot.harness import CaseHarness, Goal, HarnessOptions, make_prelude
+    from bot.symbolic.harness.programs import CaseHarness, Goal, HarnessOptions, make_prelude
 
     file = parse_file("method Half(x: real) returns (r: real)\n  ensures r * 2.0 == x\n", "h.dfy")
     method = file.find("Half")

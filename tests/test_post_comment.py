@@ -11,11 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bot.action import SAVED_VERSION, run_post_comment, saved_comment
 from bot.config import Config, Mode
-from bot.github_api import GitHubClient
-from bot.pr.event import PullRequestEvent
-from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
+from bot.github.action import SAVED_VERSION, run_post_comment, saved_comment
+from bot.github.api import GitHubClient
+from bot.github.pr.event import PullRequestEvent
+from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
 from bot.verifier import VerifierInfo
 
 REPO = "owner/specs"

@@ -1,24 +1,26 @@
 from __future__ import annotations
 
 from bot.dafny.values import IntV
-from bot.harness import Goal, Planned, ProgramKind
-from bot.outcomes import Outcome, Program, Result
-from bot.proofs import Judged, Proof, failure_lines, judge
-from bot.scoring import (
+from bot.symbolic.harness.programs import Goal, Planned, ProgramKind
+from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.proofs import Judged, Proof, failure_lines, judge
+from bot.symbolic.results import (
     CaseResult,
     CaseStatus,
-    Decision,
     Gate,
     MutantResult,
     MutantStatus,
     Undecided,
-    decide,
     gate_failures,
     method_score,
+)
+from bot.symbolic.verdicts import (
+    Decision,
+    decide,
     mutant_status,
     precondition_status,
 )
-from bot.tests_io.model import TestCase
+from bot.testcases.cases import TestCase
 
 PROVED = Judged(Proof.PROVED)
 NOT = Judged(Proof.NOT_PROVED, "`ensures r == 2`")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.assembly import open_verifier
-from bot.outcomes import Outcome, Result
+from bot.runner import open_verifier
 from bot.settings import Settings
+from bot.symbolic.program import Outcome, Result
 from bot.verifier import (
     KILLED,
     Dafny2Backend,

@@ -13,10 +13,11 @@ from bot.dafny.lexer import LexError
 from bot.dafny.parser import parse_file
 from bot.dafny.types import IntT, SeqT
 from bot.dafny.values import ArrayV, IntV, RealV, SeqV, ValueParseError, show
-from bot.tests_io import dfy_methods
-from bot.tests_io.bindings import Binding, EvalError, evaluate, parse_at, substitute
-from bot.tests_io.dfy_methods import case_text, read_dfy_tests
-from bot.tests_io.discover import (
+from bot.testcases import dfy_methods
+from bot.testcases.bindings import Binding, EvalError, evaluate, parse_at, substitute
+from bot.testcases.cases import CaseProblem, ReadResult, TestCase
+from bot.testcases.dfy_methods import case_text, read_dfy_tests
+from bot.testcases.discover import (
     SourceKind,
     TestSource,
     candidate_sources,
@@ -26,11 +27,10 @@ from bot.tests_io.discover import (
     merge,
     read_source,
 )
-from bot.tests_io.expectations import equalities
-from bot.tests_io.mbpp_json import argument_order, parse_signature, read_mbpp_json, spec_method_for, task_ids
-from bot.tests_io.model import CaseProblem, ReadResult, TestCase
-from bot.tests_io.splitting import StmtKind, parse_statements
-from bot.tests_io.toml_cases import read_toml_cases
+from bot.testcases.expectations import equalities
+from bot.testcases.mbpp_json import argument_order, parse_signature, read_mbpp_json, spec_method_for, task_ids
+from bot.testcases.splitting import StmtKind, parse_statements
+from bot.testcases.toml_cases import read_toml_cases
 
 DATA = Path(__file__).resolve().parent / "data" / "tests_io"
 

@@ -1,4 +1,4 @@
-"""The nightly audit's tracking issue: its body (bot.audit.tracking, pure) and the GitHub client's issue
+"""The nightly audit's tracking issue: its body (bot.github.tracking, pure) and the GitHub client's issue
 methods against the fake GitHub server (tests/fakegithub.py), with the real PyGithub over HTTP."""
 
 from __future__ import annotations
@@ -12,7 +12,13 @@ import pytest
 from bot.audit.changes import changes_md, compare
 from bot.audit.model import Label, TaskResult, Verdict
 from bot.audit.report import results_json
-from bot.audit.tracking import (
+from bot.github.api import (
+    ISSUES_PERMISSION_HINT,
+    GitHubClient,
+    GitHubPermissionError,
+    marker_for,
+)
+from bot.github.tracking import (
     DISAGREEMENTS_HEADING,
     HISTOGRAM_HEADING,
     ISSUE_BODY_LIMIT,
@@ -28,13 +34,7 @@ from bot.audit.tracking import (
     size,
     update_last_run,
 )
-from bot.github_api import (
-    ISSUES_PERMISSION_HINT,
-    GitHubClient,
-    GitHubPermissionError,
-    marker_for,
-)
-from bot.scoring import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
+from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
 
 if TYPE_CHECKING:
     from fakegithub import FakeGitHub  # loaded by path in conftest.py; only for the annotations

@@ -14,8 +14,8 @@ import pytest
 
 from bot.dafny.types import IntT, SeqT, parse_type
 from bot.dafny.values import CharV, IntV, SeqV
-from bot.models import decode, split_models
-from bot.outcomes import Outcome, Program
+from bot.symbolic.counterexamples import decode, split_models
+from bot.symbolic.program import Outcome, Program
 from bot.verifier import (
     CRASHED,
     INSTALL_HINT,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.outcomes import Outcome
+from bot.symbolic.program import Outcome
 from bot.verifier import UTF8_LOCALE, Dafny2Backend, Dafny4Backend, child_environment, detect, make_backend
 
 TOKEN = "ghs_s3cr3tT0kenValue0123456789"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from actions_toolkit import command as toolkit_command
 
-from bot.workflow import (
+from bot.github.commands import (
     ANNOTATIONS_CAPPED,
     ANNOTATIONS_CAPPED_TITLE,
     OUTPUT_NAMES,

@@ -10,13 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.assembly import Verifier
 from bot.audit import request
 from bot.audit.changes import changes_summary, should_fail
 from bot.audit.model import Verdict
 from bot.audit.request import AuditRequest, AuditUsageError
 from bot.options import FailOn, Use, add_arguments
 from bot.progress import Progress
+from bot.runner import Verifier
+from bot.settings import Settings, SettingsOverlay
 
 __all__ = ["AuditUsageError", "add_audit_parser", "cmd_audit"]
 
@@ -40,7 +41,8 @@ def _out_folder(out: Path) -> Path:
 
 
 def cmd_audit(args: argparse.Namespace, open_verifier: Callable[[argparse.Namespace, Any], Verifier]) -> int:
-    req = AuditRequest.of(args, Path(args.root))
+    given = Settings.defaults(audit=True).overlay(SettingsOverlay.of_command_line(args))
+    req = AuditRequest.of(args, Path(args.root), given)
     inputs = request.prepare(req)
     out = _out_folder(req.out)
     if req.fail_on is not FailOn.NEVER and inputs.baseline is None:

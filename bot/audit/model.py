@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.scoring import MethodScore
+from bot.symbolic.results import MethodScore
 
 
 class Label(Enum):

@@ -28,7 +28,7 @@ from bot import __version__
 from bot.audit.model import TaskResult, task_order
 from bot.dafny.decls import DafnyFile
 from bot.dafny.parser import parse_file
-from bot.scoring import Axiom, CaseResult, KillProof, MutantResult, MutantStatus, Undecided, axioms_text
+from bot.symbolic.results import Axiom, CaseResult, KillProof, MutantResult, MutantStatus, Undecided, axioms_text
 
 SCHEMA_VERSION = "2"
 LANGUAGE = "dafny"  # no Prism grammar: the viewers show it as plain text, which is right rather than misleading

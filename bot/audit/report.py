@@ -21,7 +21,7 @@ from bot.audit.verdicts import pin_disagrees, spec_or_test
 from bot.report.fmt import pct
 from bot.report.json_report import method_dict
 from bot.report.markdown import code, esc
-from bot.scoring import CaseResult, CaseStatus, MutantStatus, Surviving, background_lines
+from bot.symbolic.results import CaseResult, CaseStatus, MutantStatus, Surviving, background_lines
 
 AUDIT_SCHEMA_VERSION = 2
 

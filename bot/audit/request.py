@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.assembly import Verifier
 from bot.audit.changes import (
     MAX_BASELINE_BYTES,
     BaselineError,
@@ -32,8 +31,9 @@ from bot.audit.mutation_report import render_mutation_report
 from bot.audit.report import report_md, results_csv, results_json
 from bot.audit.run import AuditOptions, run_audit
 from bot.options import FailOn
+from bot.runner import Verifier
 from bot.settings import Settings
-from bot.tests_io.textfiles import read_regular
+from bot.testcases.textfiles import read_regular
 
 REPORT_FILES = ("report.md", "results.json", "results.csv", "report.html", "mutation-report.json")
 
@@ -58,15 +58,16 @@ class AuditRequest:
     fail_on: FailOn = FailOn.NEVER
 
     @staticmethod
-    def of(values: Any, root: Path, base: Path = Path(".")) -> AuditRequest:
-        """From the audit's option fields (argparse namespace or Config); relative paths are under `base`."""
+    def of(values: Any, root: Path, settings: Settings, base: Path = Path(".")) -> AuditRequest:
+        """From the audit's option fields (argparse namespace or Config) and the settings the front end built;
+        relative paths are under `base`."""
 
         def under(text: str) -> str:
             return text if not text or text == "none" else str(base / text)
 
         return AuditRequest(root, values.audit_tests, under(values.audit_label_file), under(values.audit_json),
                             base / values.audit_out, values.weak_below, tuple(values.audit_only),
-                            values.audit_shard, Settings.of(values, audit=True), under(values.audit_baseline),
+                            values.audit_shard, settings, under(values.audit_baseline),
                             values.audit_baseline, values.audit_fail_on)
 
 

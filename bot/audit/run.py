@@ -13,11 +13,11 @@ from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.dafny.types import RealT
-from bot.pipeline import EngineLike, MethodJob, ScoreOptions, score_methods
-from bot.tests_io.dfy_methods import function_target, read_dfy_tests
-from bot.tests_io.discover import merge
-from bot.tests_io.mbpp_json import read_mbpp_json, spec_method_for
-from bot.tests_io.model import ReadResult
+from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions, score_methods
+from bot.testcases.cases import ReadResult
+from bot.testcases.dfy_methods import function_target, read_dfy_tests
+from bot.testcases.discover import merge
+from bot.testcases.mbpp_json import read_mbpp_json, spec_method_for
 
 TEST_SOURCES = ("dfy", "json", "both")
 

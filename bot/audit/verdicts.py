@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.audit.model import Verdict
-from bot.scoring import BackgroundStatus, CaseStatus, MethodScore, MutantStatus, background_lines
+from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore, MutantStatus, background_lines
 
 
 def verdict(score: MethodScore, weak_below: float) -> tuple[Verdict, str]:

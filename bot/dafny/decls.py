@@ -42,7 +42,7 @@ class Decl:
     line: int  # 1-based line of the declaring keyword
     end_line: int
     container: str  # "" at top level, else "module M", "class C", "module M.class C" ...
-    # a function scored as a method, `ensures result == F(params)` (bot/tests_io/dfy_methods.py function_target)
+    # a function scored as a method, `ensures result == F(params)` (bot/testcases/dfy_methods.py function_target)
     tested_function: bool = False
 
     def clause_texts(self, kind: str) -> list[str]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.pr.compare import Change, MethodDelta
-from bot.pr.gate import why_unscored
 from bot.report.fmt import pct
 from bot.report.markdown import code, esc
-from bot.scoring import CaseStatus, Gate, MutantStatus
+from bot.symbolic.compare import Change, MethodDelta
+from bot.symbolic.gate import why_unscored
+from bot.symbolic.results import CaseStatus, Gate, MutantStatus
 
 MAX_COMMENT = 65_536
 TITLE = "Dafny Spec Score"

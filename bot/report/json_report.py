@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.scoring import MethodScore
+from bot.symbolic.results import MethodScore
 
 SCHEMA_VERSION = 2
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot.scoring import (
+from bot.symbolic.results import (
     Axiom,
     BackgroundStatus,
     CaseResult,

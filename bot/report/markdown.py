@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from bot.report.fmt import pct
-from bot.scoring import MethodScore, method_notes
+from bot.symbolic.results import MethodScore, method_notes
 
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+!|~"})
 

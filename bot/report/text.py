@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.report.fmt import pct
-from bot.scoring import CaseStatus, MethodScore, MutantStatus, method_notes
+from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, method_notes
 
 
 def render_text(scores: list[MethodScore], verifier_version: str) -> str:

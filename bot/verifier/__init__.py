@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from bot.outcomes import Result
+from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
 from bot.verifier.dafny4 import MODERN_OPTIONS, Dafny4Backend, parse_json_log
 from bot.verifier.output import (

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
-from bot.outcomes import Outcome, Result
+from bot.symbolic.program import Outcome, Result
 from bot.verifier.output import (
     _CRASH_MARKERS,
     FILE_NAME,

@@ -28,8 +28,8 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.models import console_counterexamples
-from bot.outcomes import Outcome, Result
+from bot.symbolic.counterexamples import console_counterexamples
+from bot.symbolic.program import Outcome, Result
 from bot.verifier.output import (
     _CRASH_MARKERS,
     FILE_NAME,

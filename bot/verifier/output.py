@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from bot.includes import IncludeError, find_includes
-from bot.models import split_boogie_models
-from bot.outcomes import RUN_FINISHED, Outcome, Result
+from bot.dafny.includes import IncludeError, find_includes
+from bot.symbolic.counterexamples import split_boogie_models
+from bot.symbolic.program import RUN_FINISHED, Outcome, Result
 from bot.verifier.process import CRASHED, INCLUDE_LEFT, KILLED, NOT_RUN, _Run, _run
 
 FILE_NAME = "batch.dfy"  # relative, so messages never name a temporary directory
@@ -164,7 +164,7 @@ def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: _Run, se
 
     `concluded` holds (qualified declaration name, "" when proved, else the failure) for each reported check;
     one line each in the message, `check NAME: ok`, `check NAME: failed: MESSAGE` or `check NAME: not concluded`
-    (bot/pipeline.py reads them with CHECK_LINE; Dafny 2.3 reports no procedure for a declaration with nothing to
+    (bot/symbolic/rounds.py reads them with CHECK_LINE; Dafny 2.3 reports no procedure for a declaration with nothing to
     prove, such as a function without `ensures` whose body is a plain expression), then `check-run: finished` when
     the run ended by itself (`ran_to_end`). The run's warnings (e.g. a loop without a body, which Dafny takes on
     trust) follow as `warning line N: TEXT`. Proved failures make it REFUTED; else a run that did not finish, or a

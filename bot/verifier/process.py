@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.outcomes import Outcome, Result
+from bot.symbolic.program import Outcome, Result
 
 # Messages of results that say nothing about the program (crash, kill, our own failure): never cached.
 KILLED = "verifier process killed after "
@@ -18,7 +18,8 @@ NOT_RUN = "verifier could not be started: "
 # Also what a method with nothing to prove gets: Dafny 2.3 makes no task of an empty body (measured).
 NO_RESULT = "verifier reported no result for this method (one with nothing to prove is not verified)"
 OUT_OF_MEMORY = "verifier ran out of memory"
-# Dafny follows an include anywhere (an absolute path too); bot.harness inlines included files instead, so a
+# Dafny follows an include anywhere (an absolute path too); bot.symbolic.harness.programs inlines included files
+# instead, so a
 # directive left in a program is a defect of the tool, and the program is not run.
 INCLUDE_LEFT = "not verified: the program holds an `include` directive, which the verifier would follow: "
 BAD_COMMAND_LINE = "verifier rejected its command line: "

@@ -55,7 +55,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.outcomes import Result
+from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
 from bot.verifier.output import FILE_NAME
 from bot.verifier.process import _Run, child_environment

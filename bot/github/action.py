@@ -1,0 +1,518 @@
+"""The GitHub Action: glue between the event, git, GitHub, the engine and the workflow files.
+
+`main()` is the only place that builds real clients and catches every exception; `run()` takes them
+as arguments. Exit codes: 0 thresholds met (or nothing to score), 1 thresholds not met, 2 bad
+configuration or input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from bot import runner as assembly
+from bot.audit import request
+from bot.audit.changes import changes_md, changes_summary, should_fail
+from bot.audit.model import TaskResult, Verdict
+from bot.audit.request import AuditRequest, AuditUsageError
+from bot.config import Config, ConfigError
+from bot.github.api import ISSUES_PERMISSION_HINT, GitHubClient, GitHubError, GitHubPermissionError, marker_for
+from bot.github.commands import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
+from bot.github.git import GitError, add_worktree, changed_files, file_at, has_commit, remove_worktree
+from bot.github.pr.affected import affected_specs
+from bot.github.pr.event import EventError, PullRequestEvent, parse_event
+from bot.github.tracking import LastRun, TrackingInput, edited_body, issue_body
+from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_min_completeness, clean_min_correctness
+from bot.paths import write_text
+from bot.report.comment import TITLE, CommentInput, render_comment
+from bot.report.json_report import method_dict, render_json
+from bot.report.load import ReportError, methods_from_list
+from bot.report.markdown import esc
+from bot.runner import (
+    TestFiles,
+    TooManyFiles,
+    Verifier,
+    build_jobs,
+    files_matching,
+    specs_including,
+    specs_tested_by,
+    tested_methods,
+)
+from bot.symbolic.compare import compare
+from bot.symbolic.gate import pr_gate
+from bot.symbolic.results import CaseStatus, Gate, MethodScore
+from bot.symbolic.rounds import score_methods
+from bot.verifier import VerifierInfo, VerifierNotFound
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+COMMENT_ARTIFACT = "dafny-spec-score-comment.json"
+SAVED_VERSION = 2
+MAX_SAVED_BYTES = 20 * 1024 * 1024
+CONFIG_FROM_BASE = (
+    "the pull request changes {path}: its settings apply once merged; this run uses the base branch's"
+)
+NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
+NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
+TRACKING_NOT_WRITTEN = "the tracking issue was not written (the reports above stand)"
+FORK_SAVED = (
+    "The token cannot comment on this pull request (a fork's read-only token). The comment was saved to "
+    "{path}: upload it as an artifact and post it from a workflow_run workflow (see the README's fork recipe)."
+)
+
+GitHubFactory = Callable[[Config], GitHubClient | None]
+EngineFactory = Callable[[Config], Verifier]
+
+
+def make_engine(config: Config) -> Verifier:
+    # an unusable cache folder warns and scores uncached: slower, never a failed check
+    return assembly.open_verifier(config.settings, "dafny", Path(config.cache_dir), config.z3)
+
+
+def make_github(config: Config) -> GitHubClient | None:
+    if not config.token or not config.repository:
+        return None
+    return GitHubClient(config.token, config.repository, base_url=config.api_url)
+
+
+def _aggregate(scores: Sequence[MethodScore]) -> tuple[float | None, float | None]:
+    """The lowest correctness and the lowest completeness among the scored methods (what a gate compares)."""
+    corr = [s.correctness for s in scores if s.correctness is not None]
+    comp = [s.completeness for s in scores if s.completeness is not None]
+    return (min(corr) if corr else None), (min(comp) if comp else None)
+
+
+def _shown(path: Path, workspace: Path) -> str:
+    """A path relative to the workspace when it lies inside it (as action.yml documents)."""
+    try:
+        return str(path.resolve().relative_to(workspace.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _fmt(x: float | None) -> str:
+    return "" if x is None else f"{x:.4f}"
+
+
+def _annotations(scores: Sequence[MethodScore], config: Config, lines: dict[tuple[str, str], int]) -> list[Annotation]:
+    out = []
+    for s in scores:
+        line = lines.get((s.file, s.method), s.line)
+        if s.correctness is not None and s.correctness < config.min_correctness:
+            refuted = [c for c in s.cases if c.status is CaseStatus.REFUTED]
+            detail = f"; e.g. {refuted[0].inputs} -> {refuted[0].expected} is rejected" if refuted else ""
+            out.append(Annotation(Level.ERROR, f"{s.method}: correctness {s.correctness:.2f} below "
+                                  f"{config.min_correctness:.2f}{detail}", s.file, line,
+                                  title="Spec rejects an expected output", severity=int(100 * (1 - s.correctness))))
+        elif s.completeness is not None and s.completeness < config.min_completeness:
+            survivors = s.surviving
+            detail = f"; e.g. it also accepts {survivors[0].value} for {survivors[0].inputs}" if survivors else ""
+            out.append(Annotation(Level.WARNING, f"{s.method}: completeness {s.completeness:.2f} below "
+                                  f"{config.min_completeness:.2f}{detail}", s.file, line,
+                                  title="Spec accepts wrong outputs", severity=int(100 * (1 - s.completeness))))
+    return sorted(out, key=lambda a: -a.severity)
+
+
+def _ensures_lines(root: Path, scores: Sequence[MethodScore]) -> dict[tuple[str, str], int]:
+    """Line of each method's first `ensures`, where an annotation reads best."""
+    from bot.dafny.parser import DafnyParseError, parse_file  # local: only annotations need it
+
+    out: dict[tuple[str, str], int] = {}
+    for file in sorted({s.file for s in scores}):
+        try:
+            parsed = parse_file((root / file).read_text(encoding="utf-8"), file)
+        except (OSError, UnicodeDecodeError, DafnyParseError):
+            continue
+        for d in parsed.methods():
+            ens = [c for c in d.clauses if c.kind == "ensures"]
+            if ens:
+                out[(file, d.name)] = ens[0].line
+    return out
+
+
+def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
+    if config.event_path is None or not config.event_path.is_file():
+        emit(out, NOT_A_PR, Level.WARNING)
+        return EXIT_OK
+    try:
+        event = parse_event(config.event_name, json.loads(config.event_path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, EventError) as e:
+        message = f"cannot read the event file {config.event_path}: {e}"
+        emit(out, message, Level.ERROR)
+        append_summary(config.summary_file, f"## {TITLE}: not run\n\n{esc(message)}\n")
+        return EXIT_USAGE
+    if event is None:
+        emit(out, NOT_A_PR, Level.WARNING)
+        return EXIT_OK
+    try:
+        config = _base_config(config, event, out)
+    except ConfigError as e:
+        emit(out, str(e), Level.ERROR)
+        return EXIT_USAGE
+    root = config.working_directory
+    with group(out, "Changed files"):
+        paths: list[str] = []
+        try:
+            if github is None:
+                raise GitHubError("no token or repository")
+            paths = [f.filename for f in github.changed_files(event.number)]
+        except GitHubError as e:
+            emit(out, f"GitHub did not list the changed files ({e}); using git diff instead")
+            try:
+                paths = [p for _, p in changed_files(root, event.base_sha, event.head_sha)]
+            except GitError as ge:
+                emit(out, f"cannot list the changed files: {ge}", Level.ERROR)
+                return EXIT_USAGE
+        emit(out, "\n".join(paths) or "(none)")
+    with tempfile.TemporaryDirectory(prefix="spec-score-base-") as tmp:
+        base_root = Path(tmp) / "base"
+        have_base = True
+        try:
+            add_worktree(root, event.base_sha, base_root)
+        except GitError as e:
+            emit(out, f"cannot check out the base commit ({e}); scores are shown without a comparison", Level.WARNING)
+            have_base = False
+        try:
+            roots = [root, base_root] if have_base else [root]
+            specs = affected_specs(paths, config.specs, config.tests, lambda p: (root / p).is_file(),
+                                   lambda p: have_base and (base_root / p).is_file(),
+                                   lambda p: specs_tested_by(roots, p, config.specs),
+                                   lambda changed: specs_including(roots, changed, config.specs))
+            if not specs:
+                emit(out, NOTHING_CHANGED, Level.WARNING)
+                marker = marker_for(config.comment_id)
+                body = render_comment(CommentInput((), config.gate, (), "", marker))
+                append_summary(config.summary_file, body)
+                set_outputs(config.output_file, {"correctness": "", "completeness": "", "passed": "true",
+                                                 "report-json": "", "regressions": "0"})
+                return EXIT_OK
+            verifier = engines(config)
+            info = verifier.info
+            options = config.settings.score_options()
+            # the methods tested at base must be scored at head too: one that cannot be is a failure,
+            # never "removed"
+            base_built = (build_jobs(base_root, specs, TestFiles(extra=tuple(files_matching(base_root, config.tests))))
+                          if have_base else assembly.JobSet())
+            with group(out, f"Scoring {len(specs)} spec file(s) at head"):
+                built = build_jobs(root, specs, TestFiles(extra=tuple(files_matching(root, config.tests))),
+                                   expected=tested_methods(base_built.jobs))
+                head = score_methods(built.jobs, verifier.engine, verifier.dialect, options) + built.placeholders
+                errors = built.errors
+                for message in errors:
+                    emit(out, message, Level.ERROR)
+            base: list[MethodScore] = []
+            if have_base:
+                with group(out, "Scoring the same files at base"):
+                    base = (score_methods(base_built.jobs, verifier.engine, verifier.dialect, options)
+                            + base_built.placeholders)
+        except TooManyFiles as e:
+            # scoring a part of the changes would let the check pass with methods left unscored
+            emit(out, str(e), Level.ERROR)
+            append_summary(config.summary_file, f"## {TITLE}: not run\n\n{esc(str(e))}\n")
+            return EXIT_USAGE
+        finally:
+            if have_base:
+                remove_worktree(root, base_root)
+    return _report(config, github, event, head, base, info, out, errors)
+
+
+def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config:
+    """The configuration as the base branch has it: a pull request must not set the thresholds (or the
+    globs) that judge it. A change to the config file applies once it is merged."""
+    path = config.config_path
+    if path is None or not config.environ:
+        return config
+    try:
+        if not has_commit(config.working_directory, event.base_sha):
+            return config  # no git history to read it from: the workspace's file stands
+        rel = str(path.resolve().relative_to(config.working_directory.resolve()))
+        # `./`: relative to the working directory, which is the checkout (not always the workspace)
+        base_text = file_at(config.working_directory, event.base_sha, "./" + rel)
+    except (ValueError, OSError, GitError):
+        return config  # no git history to read it from: the workspace's file stands
+    head_text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+    if base_text == head_text:
+        return config
+    emit(out, CONFIG_FROM_BASE.format(path=rel), Level.WARNING)
+    return Config.from_environ(config.environ, file_text=base_text or "")
+
+
+def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
+            base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str]) -> int:
+    deltas = compare(head, base)
+    verdict = pr_gate(deltas, config.gate, config.allow_unscored)
+    failures = verdict.failures
+    for warning in verdict.warnings:
+        emit(out, warning, Level.WARNING)
+    marker = marker_for(config.comment_id)
+    inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url,
+                       verdict.warnings)
+    body = render_comment(inp)
+    append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
+    report_path = config.working_directory / "dafny-spec-score.json"
+    write_text(config.workspace, report_path, render_json(head, info.version, config.settings.report()))
+    corr, comp = _aggregate(head)
+    passed = not failures and not errors
+    set_outputs(config.output_file, {
+        "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true" if passed else "false",
+        "report-json": _shown(report_path, config.workspace), "regressions": str(sum(d.regression for d in deltas)),
+    })
+    emit_annotations(out, _annotations(head, config, _ensures_lines(config.working_directory, head)))
+    if config.comment is not CommentMode.OFF:
+        saved = saved_comment(config, event, info, head, base)
+        _post(config, github, event.number, marker, body, saved, out)
+    return EXIT_OK if passed else EXIT_FAILED
+
+
+def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, head: Sequence[MethodScore],
+                  base: Sequence[MethodScore]) -> dict[str, object]:
+    """What the fork recipe's second workflow needs to render the comment again: data, not markdown."""
+    return {
+        "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
+        "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
+        "gate": {"min_correctness": config.min_correctness, "min_completeness": config.min_completeness,
+                 "fail_on_unknown": config.fail_on_unknown, "allow_axioms": config.allow_axioms},
+        "head": [method_dict(s) for s in head], "base": [method_dict(s) for s in base],
+    }
+
+
+def _post(config: Config, github: GitHubClient | None, number: int, marker: str, body: str,
+          saved: dict[str, object], out: TextIO) -> None:
+    artifact = config.working_directory / COMMENT_ARTIFACT
+    try:
+        if github is None:
+            raise GitHubPermissionError("no token")
+        action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
+                                                only_if_changed=config.comment is CommentMode.ON_CHANGE)
+        emit(out, f"comment {action}: {comment.html_url}")
+    except GitHubPermissionError:
+        write_text(config.workspace, artifact, json.dumps(saved, sort_keys=True) + "\n")
+        emit(out, FORK_SAVED.format(path=artifact), Level.WARNING)
+    except GitHubError as e:
+        # the scores stand without the comment: the step summary has them
+        emit(out, f"the comment could not be posted: {e}", Level.WARNING)
+
+
+def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -> int:
+    """Second workflow of the fork recipe: post the comment a pull request's run saved.
+
+    The saved file comes from an untrusted run: its pull request must be the one the triggering
+    `workflow_run` ran for (number and head commit), its size is bounded, and the comment is rendered
+    again from its data, never posted as it came.
+    """
+    path = config.comment_file
+    if path is None or not path.is_file():
+        emit(out, f"comment-file {path} not found", Level.ERROR)
+        return EXIT_USAGE
+    try:
+        if path.stat().st_size > MAX_SAVED_BYTES:
+            raise ReportError(f"larger than {MAX_SAVED_BYTES} bytes")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(saved, dict) or saved.get("version") != SAVED_VERSION:
+            raise ReportError(f"not a saved comment of version {SAVED_VERSION}")
+        number, head_sha = saved.get("pr"), saved.get("head_sha")
+        if not isinstance(number, int) or isinstance(number, bool) or not isinstance(head_sha, str):
+            raise ReportError("`pr` must be a number and `head_sha` a string")
+        comment_id = clean_comment_id(saved.get("comment_id", config.comment_id))
+        gate_d = saved.get("gate")
+        if not isinstance(gate_d, dict):
+            raise ReportError("`gate` must be an object")
+        gate = Gate(clean_min_correctness(gate_d.get("min_correctness", 1.0)),
+                    clean_min_completeness(gate_d.get("min_completeness", 0.0)),
+                    gate_d.get("fail_on_unknown") is True, gate_d.get("allow_axioms") is True)
+        head = methods_from_list(saved.get("head"), "head")
+        base = methods_from_list(saved.get("base"), "base")
+        verifier = str(saved.get("verifier", ""))[:100]
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        emit(out, f"{path}: not a comment saved by this action ({reason})", Level.ERROR)
+        return EXIT_USAGE
+    if github is None:
+        emit(out, "post-comment needs github-token and a repository", Level.ERROR)
+        return EXIT_USAGE
+    problem = _run_mismatch(config, github, number, head_sha)
+    if problem:
+        emit(out, f"{path}: refusing to post: {problem}", Level.ERROR)
+        return EXIT_USAGE
+    deltas = compare(head, base)
+    verdict = pr_gate(deltas, gate, saved.get("allow_unscored") is True)
+    marker = marker_for(comment_id)
+    body = render_comment(CommentInput(tuple(deltas), gate, verdict.failures, verifier, marker,
+                                       config.run_url, verdict.warnings))
+    action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
+                                            only_if_changed=config.comment is CommentMode.ON_CHANGE)
+    emit(out, f"comment {action}: {comment.html_url}")
+    return EXIT_OK
+
+
+def _run_mismatch(config: Config, github: GitHubClient, number: int, head_sha: str) -> str:
+    """Why the saved comment does not belong to the run that triggered this workflow ("" when it does)."""
+    if config.event_name != "workflow_run" or config.event_path is None:
+        return "post-comment runs on the `workflow_run` event of the pull request's workflow"
+    try:
+        payload = json.loads(config.event_path.read_text(encoding="utf-8"))
+        run = payload["workflow_run"]
+        run_sha = str(run["head_sha"])
+        pulls = run.get("pull_requests") or []
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return f"cannot read the workflow_run event ({e})"
+    if head_sha != run_sha:
+        return f"the saved head commit {head_sha[:40]!r} is not the triggering run's {run_sha}"
+    numbers = {p.get("number") for p in pulls if isinstance(p, dict)}
+    if numbers:
+        return "" if number in numbers else f"pull request #{number} is not one the triggering run was for"
+    # GitHub leaves `pull_requests` empty for runs from forks: ask it for the pull request's head instead
+    try:
+        pr_head = github.pull_request(number).head_sha
+    except GitHubError as e:
+        return f"cannot look up pull request #{number} ({e})"
+    return "" if pr_head == run_sha else f"pull request #{number}'s head is not the triggering run's commit"
+
+
+def run_audit_mode(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
+    """The `audit` command's run, with the same options (inputs `audit-*`, `weak-below`, `tolerance`)."""
+    if config.audit_root is None:
+        emit(out, "mode audit needs the audit-root input", Level.ERROR)
+        return EXIT_USAGE
+    req = AuditRequest.of(config, config.audit_root, config.settings, config.working_directory)
+    try:
+        inputs = request.prepare(req)
+    except AuditUsageError as e:
+        emit(out, str(e), Level.ERROR)
+        return EXIT_USAGE
+    if req.fail_on is not FailOn.NEVER and inputs.baseline is None:
+        emit(out, f"audit-fail-on {req.fail_on.value} compares with a baseline, and audit-baseline is empty: "
+             "this run cannot fail on changes", Level.WARNING)
+    verifier = engines(config)
+    results, settings = request.run(req, inputs, verifier)
+    try:
+        changes = request.changes_since(req, inputs, results, settings)
+    except AuditUsageError as e:
+        emit(out, str(e), Level.ERROR)
+        return EXIT_USAGE
+    # first: the scores (and the changes since the baseline, first of all) reach the summary
+    append_summary(config.summary_file, request.report_markdown(results, settings, changes))
+    try:
+        request.write_reports(req.out, results, settings, lambda p, text: _write(config.workspace, p, text),
+                              root=req.root, changes=changes)
+    except OSError as e:
+        emit(out, f"cannot write the audit files: {e}", Level.ERROR)
+        return EXIT_USAGE
+    failing = should_fail(changes, req.fail_on) if changes is not None else ""
+    scored = [r.score for r in results if r.score is not None]
+    corr, comp = _aggregate(scored)
+    set_outputs(config.output_file, {
+        "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "false" if failing else "true",
+        "report-json": _shown(req.out / "results.json", config.workspace),
+        "regressions": str(sum(r.verdict is Verdict.WRONG for r in results)),
+    })
+    if changes is not None:
+        emit(out, f"since the baseline {req.baseline_shown}: {changes_summary(changes)}")
+    # last: the reports stand whatever GitHub answers
+    tracking_issue(config, github, results, changes_md(changes, heading=False) if changes is not None else None,
+                   changes is not None and not changes.empty, out)
+    if failing:
+        emit(out, f"audit: failing: {failing}", Level.ERROR)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dataset_name(config: Config) -> str:
+    """The audit root as the workflow names it: relative to the workspace, symbolic links not followed."""
+    root = config.audit_root
+    if root is None:
+        return ""
+    try:
+        return str(root.relative_to(config.workspace)) or "."
+    except ValueError:
+        return _shown(root, config.workspace)
+
+
+def tracking_marker(comment_id: str) -> str:
+    """The tracking issue's hidden marker: one issue per `comment-id`, apart from the pull-request comments."""
+    return marker_for(f"audit.{comment_id}")
+
+
+def tracking_issue(config: Config, github: GitHubClient | None, results: Sequence[TaskResult],
+                   changes: Sequence[str] | None, changed: bool, out: TextIO) -> None:
+    """Create or edit the tracking issue of `audit-issue` (nothing when it is empty). A failure warns.
+
+    `changes` are the changes since the baseline as markdown lines (None without a baseline); when there
+    are none (`changed` False) and the issue exists, only its last-run line is rewritten."""
+    if not config.audit_issue:
+        return
+    if github is None:
+        emit(out, f"{TRACKING_NOT_WRITTEN}: audit-issue needs github-token and the repository", Level.WARNING)
+        return
+    marker = tracking_marker(config.comment_id)
+    dataset = _dataset_name(config)
+    when = _now().strftime("%Y-%m-%d %H:%M UTC")
+    inp = TrackingInput(marker, dataset, results, LastRun(when, config.run_url, config.run_id, config.sha),
+                        changes, changed)
+    body = issue_body(inp)
+
+    def edit(old: str) -> str:  # a night without changes: only the last-run line of the issue there
+        return edited_body(inp, old)
+
+    try:
+        action, issue = github.upsert_issue(config.audit_issue, marker, body, github.bot_login(),
+                                            config.audit_labels, edit=edit)
+    except GitHubPermissionError as e:
+        hint = "" if ISSUES_PERMISSION_HINT in str(e) else f" {ISSUES_PERMISSION_HINT}"
+        emit(out, f"{TRACKING_NOT_WRITTEN}: {e}{hint}", Level.WARNING)
+        return
+    except (GitHubError, ValueError) as e:
+        emit(out, f"{TRACKING_NOT_WRITTEN}: {e}", Level.WARNING)
+        return
+    emit(out, f"tracking issue {action}: {issue.html_url}")
+    append_summary(config.summary_file, f"\nTracking issue: [#{issue.number}]({issue.html_url}) ({action}).\n")
+
+
+def _write(workspace: Path, path: Path, text: str) -> None:
+    write_text(workspace, path, text)
+
+
+def run(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
+    if config.mode is Mode.POST_COMMENT:
+        return run_post_comment(config, github, out)
+    if config.mode is Mode.AUDIT:
+        return run_audit_mode(config, github, engines, out)
+    return run_pr(config, github, engines, out)
+
+
+def _fail(config: Config, message: str) -> None:
+    """A failed check that says why in the log and in the step summary."""
+    emit(sys.stdout, message, Level.ERROR)
+    with contextlib.suppress(OSError):  # the log line stands
+        append_summary(config.summary_file, f"## {TITLE}: failed\n\n{esc(message)}\n")
+
+
+def main() -> int:
+    try:
+        config = Config.from_environ(os.environ)
+    except ConfigError as e:
+        emit(sys.stdout, str(e), Level.ERROR)
+        return EXIT_USAGE
+    github = None
+    try:
+        github = make_github(config)
+        return run(config, github, make_engine, sys.stdout)
+    except VerifierNotFound as e:
+        _fail(config, str(e))
+        return EXIT_USAGE
+    except Exception as e:  # the last line of defence: say what happened, never a bare traceback
+        _fail(config, f"dafny-spec-score failed: {type(e).__name__}: {e}")
+        return EXIT_USAGE
+    finally:
+        if github is not None:
+            github.close()

@@ -1,1 +1,0 @@
-"""Pull-request mode: which methods a change affects, and how their scores moved against base."""

@@ -1,0 +1,345 @@
+"""The result data: case and mutant statuses, case results, method scores and the gate over them.
+
+Pure data and arithmetic over it; it imports nothing of the engine (how statuses are decided from proofs is
+bot/symbolic/verdicts.py), so that reports and front ends read results without loading the machinery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class CaseStatus(Enum):
+    VERIFIED = "verified"  # acceptance of the expected output proved
+    REFUTED = "refuted"  # rejection of the expected output proved
+    UNKNOWN = "unknown"  # neither proved: `reason` says why
+    ERROR = "error"  # the program did not resolve or the verifier failed: a defect to report
+    PRECONDITION_VIOLATED = "precondition-violated"  # proved: the inputs violate `requires`
+    UNSUPPORTED = "unsupported"
+    VACUOUS = "vacuous"
+    INCONSISTENT = "inconsistent"  # `false` proved once the spec is assumed of the expected output: no verdict
+
+    @property
+    def scored(self) -> bool:
+        return self in (CaseStatus.VERIFIED, CaseStatus.REFUTED)
+
+
+class Undecided(Enum):
+    """Why a case or mutant is unknown. Never counted as wrong, killed or passed."""
+
+    TIMEOUT = "timeout"
+    STUCK = "stuck"  # the verifier proved neither acceptance nor rejection (the clause is named)
+    HINT_FAULT = "hint-fault"  # a line the tool wrote failed; kept for diagnosis
+    PRECONDITION = "precondition-undecided"  # neither `requires` nor its violation was proved
+    VERIFIER = "verifier-error"  # the verifier crashed or gave no result for the program
+    BACKGROUND = "background"  # a declaration the spec reaches does not verify, or was not shown to
+    GUESSED = "guessed-expectation"  # rejected, but the expected value is a guess the test does not state
+
+
+class Determinacy(Enum):
+    """Whether the spec admits only the expected output on a case's inputs (the pin check)."""
+
+    PINNED = "pinned"  # proved: the expected output is the only one accepted
+    PINNED_UP_TO_ORDER = "pinned-up-to-order"  # proved: every accepted output has the expected elements
+    DETERMINED = "determined"  # a property expectation: proved, every output the spec admits has the property
+    PINNED_AS_SET = "pinned-as-set"  # proved: every accepted output has the expected set of elements (any number)
+    NOT_PINNED = "not-pinned"  # another accepted output was found and confirmed: the witness
+    UNKNOWN = "unknown"  # neither proved nor a witness confirmed
+
+
+class MutantStatus(Enum):
+    KILLED = "killed"  # rejection proved
+    SURVIVED = "survived"  # acceptance proved
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    value: str  # the wrong output(s), as Dafny literal text
+    description: str
+    status: MutantStatus
+    message: str = ""
+    reason: Undecided | None = None  # when unknown
+    killed_by: KillProof | None = None  # when killed: which proof rejected it
+
+
+class KillProof(Enum):
+    """The proof that a mutant is rejected."""
+
+    REJECTION = "rejection"  # its own program: `ensures !(E1 && ... && En)` for this output
+    PIN = "pin"  # the case's pin check: the spec admits only the expected output, so no other is accepted
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    name: str
+    line: int
+    inputs: str  # "a = [3, 4], b = [5]"
+    expected: str  # "result = [4, 5]"
+    text: str  # the case as written in its file
+    source: str
+    status: CaseStatus
+    message: str = ""
+    mutants: tuple[MutantResult, ...] = ()
+    reason: Undecided | None = None  # when unknown
+    clause: str = ""  # refuted: the first clause whose rejection is proved; unknown: where it got stuck
+    note: str = ""  # how the case was read or decided (e.g. within the real tolerance)
+    determinacy: Determinacy | None = None  # None when the pin check was not run
+    witness: str = ""  # another output the spec accepts (confirmed), as Dafny text; "" when none
+    witness_source: str = ""  # "solver" (the counterexample model), "search" or "mutant"
+
+
+@dataclass(frozen=True)
+class Axiom:
+    """A declaration a method's verdicts rest on without any check (bot/symbolic/background.py)."""
+
+    name: str  # the declaration; the method itself for an `assume` in its own spec
+    line: int
+    file: str
+    why: str  # "body-less function with `ensures`", "{:verify false}", "`assume` in its body", ...
+
+
+class BackgroundStatus(Enum):
+    """Whether the declarations a method's spec reaches verify as written (bot/symbolic/background.py)."""
+
+    VERIFIED = "verified"
+    FAILED = "failed"  # one of them fails its own check: nothing proved on top of it means anything
+    UNKNOWN = "unknown"  # not established (a time-out, a verifier error): no verdict either
+
+
+@dataclass(frozen=True)
+class Surviving:
+    case: str
+    inputs: str
+    expected: str
+    value: str
+    description: str
+
+
+@dataclass(frozen=True)
+class MethodScore:
+    file: str
+    method: str
+    line: int
+    correctness: float | None  # verified / scored cases; None when no case was conclusive
+    completeness: float | None  # killed / conclusive mutants; only when correctness is 1.0
+    cases: tuple[CaseResult, ...]
+    problems: tuple[str, ...] = ()  # cases that could not be read: "file:line: reason"
+    note: str = ""  # why the method was not scored at all, when it was not
+    background: BackgroundStatus | None = None  # None: not checked (no case was scored)
+    background_message: str = ""  # the failing declarations, or why the check was not conclusive
+    axioms: tuple[Axiom, ...] = ()  # trusted declarations the verdicts are relative to
+
+    @property
+    def surviving(self) -> tuple[Surviving, ...]:
+        return tuple(
+            Surviving(c.name, c.inputs, c.expected, m.value, m.description)
+            for c in self.cases
+            for m in c.mutants
+            if m.status is MutantStatus.SURVIVED
+        )
+
+    @property
+    def mutant_counts(self) -> dict[str, int]:
+        counts = {s.value: 0 for s in MutantStatus}
+        for c in self.cases:
+            for m in c.mutants:
+                counts[m.status.value] += 1
+        return counts
+
+    @property
+    def killed_by_pin(self) -> int:
+        """Mutants whose rejection follows from their case's proved pin check (no program of their own)."""
+        return sum(m.killed_by is KillProof.PIN for c in self.cases for m in c.mutants)
+
+    @property
+    def unknown(self) -> dict[str, int]:
+        """Why cases and mutants are unknown: "case timeout" -> count."""
+        out: dict[str, int] = {}
+        for c in self.cases:
+            if c.status is CaseStatus.UNKNOWN:
+                key = f"case {c.reason.value if c.reason else 'unknown'}"
+                out[key] = out.get(key, 0) + 1
+            for m in c.mutants:
+                if m.status is MutantStatus.UNKNOWN:
+                    key = f"mutant {m.reason.value if m.reason else 'unknown'}"
+                    out[key] = out.get(key, 0) + 1
+        return dict(sorted(out.items()))
+
+    @property
+    def pins(self) -> dict[str, int]:
+        """Pin-check results over the cases that had one: determinacy -> count."""
+        out = {d.value: 0 for d in Determinacy}
+        for c in self.cases:
+            if c.determinacy is not None:
+                out[c.determinacy.value] += 1
+        return out
+
+    @property
+    def pinned_text(self) -> str:
+        """"3/4": cases pinned (exactly or up to order) over cases pin-checked; "" when none was."""
+        checked = [c for c in self.cases if c.determinacy is not None]
+        if not checked:
+            return ""
+        ok = sum(c.determinacy in (Determinacy.PINNED, Determinacy.PINNED_UP_TO_ORDER) for c in checked)
+        return f"{ok}/{len(checked)}"
+
+    @property
+    def witnesses(self) -> tuple[Surviving, ...]:
+        """Other outputs the spec accepts that the pin check found (confirmed), one per case at most."""
+        return tuple(
+            Surviving(c.name, c.inputs, c.expected, c.witness, f"found by the {c.witness_source}")
+            for c in self.cases
+            if c.determinacy in (Determinacy.NOT_PINNED, Determinacy.PINNED_AS_SET) and c.witness
+        )
+
+    @property
+    def unscored(self) -> dict[str, int]:
+        """Cases set aside for another cause than an undecided proof: "precondition-violated" -> count."""
+        out: dict[str, int] = {}
+        for c in self.cases:
+            if not c.status.scored and c.status is not CaseStatus.UNKNOWN:
+                out[c.status.value] = out.get(c.status.value, 0) + 1
+        return dict(sorted(out.items()))
+
+    @property
+    def precondition_rejects(self) -> tuple[CaseResult, ...]:
+        """Cases whose inputs are proved to violate `requires`: the spec and the test disagree (the precondition
+        is too strong, or the test is wrong), as when a postcondition rejects the expected output."""
+        return tuple(c for c in self.cases if c.status is CaseStatus.PRECONDITION_VIOLATED)
+
+    @property
+    def decided(self) -> bool:
+        """Something was proved about the spec (a case verified or refuted)."""
+        return any(c.status.scored for c in self.cases)
+
+
+def correctness(cases: tuple[CaseResult, ...]) -> float | None:
+    scored = [c for c in cases if c.status.scored]
+    if not scored:
+        return None
+    return sum(c.status is CaseStatus.VERIFIED for c in scored) / len(scored)
+
+
+def completeness(cases: tuple[CaseResult, ...], corr: float | None) -> float | None:
+    if corr != 1.0:
+        return None
+    conclusive = [m for c in cases for m in c.mutants if m.status is not MutantStatus.UNKNOWN]
+    if not conclusive:
+        return None
+    return sum(m.status is MutantStatus.KILLED for m in conclusive) / len(conclusive)
+
+
+def method_score(
+    file: str,
+    method: str,
+    line: int,
+    cases: tuple[CaseResult, ...],
+    problems: tuple[str, ...] = (),
+    note: str = "",
+    background: BackgroundStatus | None = None,
+    background_message: str = "",
+    axioms: tuple[Axiom, ...] = (),
+) -> MethodScore:
+    if background in (BackgroundStatus.FAILED, BackgroundStatus.UNKNOWN):
+        # nothing proved on top of an unchecked background means anything: no case keeps a verdict
+        head = BACKGROUND_FAILS if background is BackgroundStatus.FAILED else BACKGROUND_UNKNOWN
+        cases = tuple(_without_verdict(c, f"{head}: {background_message}" if background_message else head)
+                      for c in cases)
+    corr = correctness(cases)
+    return MethodScore(file, method, line, corr, completeness(cases, corr), cases, problems, note, background,
+                       background_message, axioms)
+
+
+def _without_verdict(case: CaseResult, message: str) -> CaseResult:
+    if case.status in (CaseStatus.ERROR, CaseStatus.UNSUPPORTED):
+        return case  # not a verdict: the defect stands
+    return replace(case, status=CaseStatus.UNKNOWN, reason=Undecided.BACKGROUND, clause="", mutants=(),
+                   determinacy=None, witness="", witness_source="", message=message)
+
+
+BACKGROUND_FAILS = "the declarations the spec reaches do not verify"
+AXIOMS_HINT = "set allow-axioms to accept verdicts that rest on them"
+
+
+def background_lines(s: MethodScore) -> list[str]:
+    """What a method's verdicts rest on, when worth saying: a background that does not verify (or was not shown
+    to), and trusted axioms. Shared by every report."""
+    lines = []
+    if s.background is BackgroundStatus.FAILED:
+        lines.append(f"no verdict: {BACKGROUND_FAILS}: {s.background_message}")
+    elif s.background is BackgroundStatus.UNKNOWN:
+        lines.append(f"no verdict: {BACKGROUND_UNKNOWN}: {s.background_message}")
+    if s.axioms:
+        lines.append(f"verdicts {axioms_text(s.axioms)}")
+    return lines
+
+
+def precondition_line(s: MethodScore) -> str:
+    """"the precondition rejects 2 of its 3 test cases (proved; `requires x > 0`)", or "" when it rejects none."""
+    rejected = s.precondition_rejects
+    if not rejected:
+        return ""
+    clauses = sorted({c.clause for c in rejected if c.clause})
+    by = f"; {', '.join(f'`{c}`' for c in clauses)}" if clauses else ""
+    return (f"the precondition rejects {len(rejected)} of its {len(s.cases)} test case(s) "
+            f"(proved{by}): the `requires` is too strong, or the tests are wrong")
+
+
+def method_notes(s: MethodScore) -> list[str]:
+    """Every report's lines under a method: what its verdicts rest on, and a precondition that rejects its tests."""
+    return background_lines(s) + ([precondition_line(s)] if s.precondition_rejects else [])
+
+
+def never_passes(s: MethodScore) -> bool:
+    """A method whose background fails or whose spec proves `false` on a case: no threshold or allowance lets it
+    through (`allow-unscored` and `allow-axioms` included)."""
+    return s.background is BackgroundStatus.FAILED or any(c.status is CaseStatus.INCONSISTENT for c in s.cases)
+
+
+def axioms_text(axioms: tuple[Axiom, ...]) -> str:
+    """"relative to 2 trusted axioms (Norm at f.dfy:3: body-less function with `ensures`; ...)"."""
+    noun = "axiom" if len(axioms) == 1 else "axioms"
+    listed = "; ".join(f"{a.name} at {a.file}:{a.line}: {a.why}" for a in axioms)
+    return f"relative to {len(axioms)} trusted {noun} ({listed})"
+BACKGROUND_UNKNOWN = "the declarations the spec reaches were not shown to verify"
+
+
+@dataclass(frozen=True)
+class Gate:
+    min_correctness: float = 1.0
+    min_completeness: float = 0.0
+    fail_on_unknown: bool = False  # strict: an unknown case or mutant fails the gate too
+    allow_axioms: bool = False  # verdicts relative to trusted axioms pass (with a warning) instead of failing
+
+
+def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
+    """Why the gate fails (empty when it passes).
+
+    Correctness counts proved refutations only and completeness proved kills and survivals only, so an
+    output the verifier could not decide never fails a spec, unless the gate asks to fail on unknowns.
+    """
+    out = []
+    for s in scores:
+        if s.background is BackgroundStatus.FAILED:
+            out.append(f"{s.file}: {s.method}: {BACKGROUND_FAILS} ({s.background_message})")
+            continue
+        inconsistent = [c.name for c in s.cases if c.status is CaseStatus.INCONSISTENT]
+        if inconsistent:
+            out.append(f"{s.file}: {s.method}: {', '.join(inconsistent)} inconsistent: the spec assumed of the "
+                       "expected output proves `false`")
+        if s.precondition_rejects:
+            out.append(f"{s.file}: {s.method}: {precondition_line(s)}")
+        if s.axioms and not gate.allow_axioms:
+            out.append(f"{s.file}: {s.method}: {axioms_text(s.axioms)}; {AXIOMS_HINT}")
+        if s.correctness is not None and s.correctness < gate.min_correctness:
+            out.append(f"{s.file}: {s.method}: correctness {s.correctness:.2f} < {gate.min_correctness:.2f}")
+        elif s.completeness is not None and s.completeness < gate.min_completeness:
+            out.append(
+                f"{s.file}: {s.method}: completeness {s.completeness:.2f} < {gate.min_completeness:.2f}"
+            )
+        if gate.fail_on_unknown and s.unknown:
+            counts = ", ".join(f"{n} {k}" for k, n in s.unknown.items())
+            out.append(f"{s.file}: {s.method}: undecided ({counts}) and fail-on-unknown is set")
+    return out

@@ -1,0 +1,924 @@
+"""From parsed spec files and their test cases to method scores, through an engine.
+
+No I/O of its own: the engine (which runs the verifier) is passed in. Rounds, each asking only what the
+previous left open: first the checks of every case (precondition, vacuity, acceptance of the expected
+output, and a small case's pin check); then, when the acceptance timed out, each ensures clause alone (all
+proved: accepted, see _Stage.CLAUSES); then the rejection of what was not accepted (after the clauses, also
+of each clause not proved accepted; once proved, which clause rejects it), or the pin check of a larger
+case; then the rejection of the mutants not already rejected by a proved pin, with the order-free pin and
+the candidate outputs; last the acceptance of the mutants whose rejection was not proved. A verdict against
+the spec is always a proved rejection; everything else is unknown with its reason. Planned from the
+benchmark (bench/RESULTS.md): most pin checks are proved, so they go early and the programs they make
+unnecessary are never asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from fractions import Fraction
+from pathlib import Path
+from typing import Protocol
+
+from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.dialect import Dialect
+from bot.dafny.includes import included_files
+from bot.dafny.types import ArrayT, DafnyType, DatatypeT, RealT, SeqT, TupleT, constructors, unsupported_parts
+from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
+from bot.symbolic.background import (
+    BACKGROUND_METHOD,
+    BACKGROUND_NAME,
+    axioms,
+    background_status,
+    ill_formed,
+    may_trust_statements,
+    reached,
+    read_check,
+    trusted_statements,
+)
+from bot.symbolic.counterexamples import decode_all
+from bot.symbolic.harness.programs import (
+    CaseHarness,
+    Goal,
+    HarnessError,
+    HarnessOptions,
+    Planned,
+    UnsupportedType,
+    make_prelude,
+    mutation_target,
+    split_mutant,
+    split_values,
+)
+from bot.symbolic.mutants import Mutant, mutate, neighbours, same_elements
+from bot.symbolic.program import Program, Result
+from bot.symbolic.proofs import Judged, Proof, judge
+from bot.symbolic.results import (
+    Axiom,
+    BackgroundStatus,
+    CaseResult,
+    CaseStatus,
+    Determinacy,
+    KillProof,
+    MethodScore,
+    MutantResult,
+    MutantStatus,
+    Undecided,
+    method_score,
+)
+from bot.symbolic.verdicts import (
+    INCONSISTENT_MESSAGE,
+    VACUOUS_MESSAGE,
+    Decision,
+    case_status,
+    decide,
+    mutant_status,
+    precondition_status,
+)
+from bot.testcases.cases import UNCHECKED, CaseProblem, ReadResult, TestCase, join_notes
+from bot.testcases.dfy_methods import function_target
+from bot.testcases.expectations import called_names
+
+
+class EngineLike(Protocol):
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]: ...
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    mutants: int = 5
+    seed: int = 0
+    harness: HarnessOptions = field(default_factory=HarnessOptions)
+    pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
+
+
+EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
+GUESS_REJECTED = "the spec rejects the guessed expected value, which the test never states: this refutes nothing"
+DESCRIPTIVE_SECONDS = 5  # time limit of the programs that only describe (see _descriptive); most take under 1 s
+MAX_CANDIDATES = 4  # other outputs confirmed per case when the pin check fails (the solver's first)
+SOLVER, SEARCH, MUTANT = "solver", "search", "mutant"  # where a witness came from
+
+
+@dataclass(frozen=True)
+class MethodJob:
+    file: DafnyFile  # the spec file (its declarations are the harness prelude)
+    method: Decl
+    cases: tuple[TestCase, ...]
+    problems: tuple[CaseProblem, ...] = ()
+    display_path: str = ""  # path as shown in reports
+    # `include`s are followed only to files inside this folder (None: an include is refused);
+    # `spec_path` is where the spec lies on disk when `file.path` is not that path
+    include_root: Path | None = None
+    spec_path: Path | None = None
+
+
+def method_jobs(
+    file: DafnyFile,
+    read: ReadResult,
+    names: Sequence[str] | None = None,
+    display_path: str = "",
+    include_root: Path | None = None,
+) -> list[MethodJob]:
+    """One job per tested method of the file (or per given name), with its cases and unreadable cases."""
+    if names is None:
+        names = sorted({c.method for c in read.cases} | {p.method for p in read.problems if p.method})
+    jobs = []
+    for name in names:
+        decl = file.find(name)
+        if decl is not None and decl.kind != "method":
+            decl = function_target(decl)  # a function its tests call directly
+        if decl is None:
+            continue
+        # methods are known by their qualified names: `A.Add` and `B.Add` are two jobs
+        key = decl.qualified
+        cases = tuple(c for c in read.cases if c.method == key)
+        problems = tuple(p for p in read.problems if p.method in ("", key))
+        jobs.append(MethodJob(file, decl, cases, problems, display_path or file.path, include_root))
+    return jobs
+
+
+def show_assignment(names: Sequence[str], values: Sequence[object], types: Sequence[object]) -> str:
+    parts = [f"{n} = {show(v, t)}" for n, v, t in zip(names, values, types, strict=True)]  # type: ignore[arg-type]
+    return ", ".join(parts)
+
+
+def _display(job: MethodJob, case: TestCase) -> tuple[str, str]:
+    m = job.method
+    inputs = show_assignment([p.name for p in m.params], case.inputs, [p.type for p in m.params])
+    values, types, names = mutation_target(m, case)
+    expected = show_assignment(names, values, types)
+    if case.property:  # a property expectation: what the test states of the outputs it does not give
+        expected = f"{expected}; {case.property}" if expected else case.property
+    return inputs, expected
+
+
+def _fixed(job: MethodJob, case: TestCase, status: CaseStatus, message: str) -> CaseResult:
+    try:
+        inputs, expected = _display(job, case)
+    except (ValueError, TypeError, AssertionError):
+        inputs, expected = "", ""
+    return CaseResult(case.name, case.line, inputs, expected, case.text, case.source, status, message, note=case.note)
+
+
+def _unsupported(job: MethodJob) -> list[CaseResult]:
+    """Cases that could not be read because the method has a type without values: one result each."""
+    bad = [(p, unsupported_parts(p.type)) for p in (*job.method.params, *job.method.returns)]
+    bad = [(p, parts) for p, parts in bad if parts]
+    if not bad:
+        return []
+    p, parts = bad[0]
+    reason = f"unsupported type `{p.type_text}` of `{p.name}` (not supported: {', '.join(parts)})"
+    return [
+        CaseResult(prob.name or f"case#{k}", prob.line, "", "", "", prob.source, CaseStatus.UNSUPPORTED, reason)
+        for k, prob in enumerate(job.problems, 1)
+    ]
+
+
+def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[Mutant]:
+    values, types, names = mutation_target(job.method, case)
+    if not values or options.mutants <= 0 or case.refs:  # an output that *is* an argument has no wrong contents
+        return []
+    # arrays changed in place keep their length: a shorter expected state has no harness
+    fixed = frozenset(range(len(values) - len(case.post), len(values)))
+    # seeded by the case's content, not its name or place: adding or reordering other tests
+    # changes no case's mutants (the expected output is part of the seed inside `mutate`)
+    inputs = "\0".join(repr(v) for v in case.inputs)
+    try:
+        return mutate(
+            values,
+            types,
+            names,
+            seed=options.seed,
+            count=options.mutants,
+            salt=f"{job.method.qualified}\0{inputs}",
+            real_tolerance=options.harness.real_tolerance,
+            fixed_length=fixed,
+        )
+    except ValueError:
+        return []  # a type without mutation operators: the case still counts for correctness
+
+
+class _Stage(Enum):
+    CHECK = "check"  # precondition, vacuity, acceptance of the expected output
+    PRECONDITION = "precondition"  # `requires` not proved: is its violation?
+    CLAUSES = "clauses"  # acceptance timed out: each ensures clause alone (all proved: accepted)
+    REJECT = "reject"  # acceptance not proved: is the rejection? (and within tolerance?)
+    CLAUSE = "clause"  # rejection proved: which ensures clause rejects the output
+    PRE_CLAUSE = "pre-clause"  # violation of `requires` proved: which requires clause rejects the inputs
+    PIN = "pin"  # the pin check first: when proved, it rejects every mutant at once
+    MUTANTS = "mutants"  # rejection of each mutant
+    SURVIVORS = "survivors"  # acceptance of the mutants whose rejection was not proved
+    DONE = "done"
+
+
+@dataclass
+class _Mutant:
+    mutant: Mutant
+    reject: Planned
+    rejected: Judged | None = None
+    accept: Planned | None = None
+    result: MutantResult | None = None
+
+
+class _CaseRun:
+    """One case through the stages; each stage asks only what the previous left open."""
+
+    def __init__(
+        self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions, guarded: bool = False,
+        declared: frozenset[str] | None = None,
+    ) -> None:
+        options = _case_tolerance(job, case, options)
+        self.job, self.case, self.options = job, case, options
+        self.stage = _Stage.CHECK
+        self.planned: dict[str, Planned] = {}
+        self.judged: dict[str, Judged] = {}
+        self.mutants: list[_Mutant] = []
+        self.candidates: list[tuple[tuple[Value, ...], str]] = []  # other outputs to confirm, and their source
+        self.result: CaseResult | None = None
+        self.status: tuple[CaseStatus, Undecided | None, str, str] | None = None
+        self.note = case.note
+        if job.method.tested_function:
+            self.note = join_notes(self.note, f"a test of the function `{job.method.name}`: its body is the "
+                                              "specification checked")
+        if case.unchecked and UNCHECKED not in self.note:
+            names = ", ".join(f"`{job.method.returns[k].name}`" for k in case.unchecked)
+            verb = "is" if len(case.unchecked) == 1 else "are"
+            self.note = join_notes(self.note, f"{names} {verb} {UNCHECKED}")
+        if case.tolerance is not None:
+            self.note = join_notes(self.note, f"real outputs compared within the test's own tolerance "
+                                              f"{_decimal(case.tolerance)}")
+        self.pin_model = ""
+        self.candidates_planned = False
+        self.order_free: Planned | None = None  # the order-free pin check, asked only if the exact one is not proved
+        self.as_set: Planned | None = None  # the set-level pin check, asked with the order-free one
+        # the values the spec admits for the outputs the test does not check, once a witness is found
+        self.witness: dict[int, Value] = {}
+        missing = _undeclared_calls(case.property, declared) if case.property and declared is not None else []
+        try:
+            if missing:
+                raise UnsupportedType(f"the property `{case.property}` calls `{missing[0]}`, which the spec files "
+                                      "do not declare")
+            self.harness: CaseHarness | None = CaseHarness(prelude, job.file, job.method, case, options.harness)
+            if self.harness.unstated_note:
+                self.note = join_notes(self.note, self.harness.unstated_note)
+            pre = self.harness.precondition(Goal.ACCEPT)
+            if pre is not None:
+                self.planned["pre"] = pre
+            self.planned["vacuity"] = self.harness.vacuity()
+            if guarded:  # trusted axioms: the case's context itself must not prove `false`
+                self.planned["consistency"] = self.harness.consistency()
+            if case.unchecked:
+                # some outputs unchecked: their rejection for every value first; its counterexample, when it has
+                # one, is a witness for them, whose acceptance is then asked (see _advance)
+                rejection = self.harness.output(Goal.REJECT, case.expected, case.post)
+                self.planned["witness"] = replace(rejection, program=replace(rejection.program, want_model=True))
+            else:
+                self.planned["accept"] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
+            first = self.planned.get("accept", self.planned.get("witness"))
+            if options.pin and first is not None and len(first.program.method) <= EAGER_PIN_BELOW:
+                # a small case's pin check goes with its checks, saving the round it would need after them;
+                # its answer is read only once the acceptance is proved (see _start_mutants)
+                with contextlib.suppress(HarnessError):  # no pin check then (see _start_mutants)
+                    eager = self.harness.pin(Goal.PIN)
+                    if eager is not None:
+                        self.planned["pin"] = eager
+        except HarnessError as e:
+            self.harness = None
+            status = CaseStatus.UNSUPPORTED if isinstance(e, UnsupportedType) else CaseStatus.ERROR
+            self.result = _fixed(job, case, status, str(e))
+            self.stage = _Stage.DONE
+
+    def programs(self) -> list[Planned]:
+        """What this stage needs verified (not yet judged)."""
+        if self.stage is _Stage.DONE:
+            return []
+        todo = [p for key, p in self.planned.items() if key not in self.judged]
+        if self.stage is _Stage.PIN:
+            return todo  # the mutants wait: a proved pin check makes their programs unnecessary
+        for m in self.mutants:
+            if m.result is None:
+                todo.append(m.reject if self.stage is _Stage.MUTANTS else m.accept)  # type: ignore[arg-type]
+        return todo
+
+    def absorb(self, results: dict[Program, Result]) -> None:
+        """Judge this stage's programs and move on."""
+        for key, p in self.planned.items():
+            if key not in self.judged:
+                self.judged[key] = judge(results[p.program], p)
+                if key == "pin":
+                    self.pin_model = results[p.program].model  # read later, when candidates are planned
+        try:
+            self._advance(results)
+        except HarnessError as e:
+            self.result = _fixed(self.job, self.case, CaseStatus.ERROR, str(e))
+            self.stage = _Stage.DONE
+
+    def _advance(self, results: dict[Program, Result]) -> None:
+        h = self.harness
+        assert h is not None
+        j = self.judged
+        if self.stage is _Stage.CHECK:
+            if "pre" in j and not j["pre"].proved:
+                if j["pre"].proof is Proof.ERROR:
+                    return self._finish(CaseStatus.ERROR, None, j["pre"].message)
+                rej = h.precondition(Goal.REJECT)
+                assert rej is not None
+                self.planned["pre-reject"] = rej
+                self.stage = _Stage.PRECONDITION
+                return None
+            if j["vacuity"].proved:
+                return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
+            if "consistency" in j and j["consistency"].proved:
+                return self._finish(CaseStatus.INCONSISTENT, None, INCONSISTENT_MESSAGE)
+            if "accept" not in self.planned:
+                return self._after_witness(results)
+            if j["accept"].proved:
+                return self._start_mutants()
+            if j["accept"].proof is Proof.ERROR:
+                return self._finish(CaseStatus.ERROR, None, j["accept"].message)
+            if j["accept"].proof is Proof.TIMEOUT and len(h.ens_texts) > 1 and not self.case.property:
+                # smaller questions before the rejection: a postcondition whose clauses are each proved in
+                # a second can time out as a whole (bench/RESULTS.md), and then its rejection would too
+                for k in range(len(h.ens_texts)):
+                    self.planned[f"accept#{k}"] = h.output(
+                        Goal.ACCEPT_CLAUSE, self._with_witness(self.case.expected), self.case.post, clause=k
+                    )
+                self.stage = _Stage.CLAUSES
+                return None
+            return self._start_rejection()
+        if self.stage is _Stage.CLAUSES:
+            if all(j[f"accept#{k}"].proved for k in range(len(h.ens_texts))):
+                self.note = join_notes(self.note, "accepted clause by clause (the whole postcondition timed out)")
+                return self._start_mutants(whole_timed_out=True)
+            self._start_rejection()
+            if "within-reject" not in self.planned:  # with a tolerance, one rejected value proves nothing
+                # the rejection of a clause not proved accepted, with the full limit and beside the conjunction's:
+                # a proved one is a proof of rejection where the whole may time out again
+                for k in range(len(h.ens_texts)):
+                    if not j[f"accept#{k}"].proved:
+                        self.planned[f"reject#{k}"] = h.output(
+                            Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k
+                        )
+            return None
+        if self.stage is _Stage.PRECONDITION:
+            settled = precondition_status(j["pre"], j["pre-reject"])
+            assert settled is not None  # the acceptance was not proved
+            status, reason, message = settled
+            if status is CaseStatus.PRECONDITION_VIOLATED and len(h.req_texts) > 1:
+                for k in range(len(h.req_texts)):
+                    planned = h.precondition(Goal.REJECT, clause=k)
+                    assert planned is not None
+                    self.planned[f"pre-reject#{k}"] = _descriptive(planned)
+                self.stage = _Stage.PRE_CLAUSE
+                return None
+            violated = status is CaseStatus.PRECONDITION_VIOLATED
+            return self._finish(status, reason, message, self._violated_clause() if violated else "")
+        if self.stage is _Stage.PRE_CLAUSE:
+            return self._finish(CaseStatus.PRECONDITION_VIOLATED, None, j["pre-reject"].message,
+                                self._violated_clause())
+        if self.stage is _Stage.REJECT:
+            if "within-reject" in j:
+                # a real output: some value within the tolerance accepted, or every one rejected
+                tried = [v for key, v in j.items() if key.startswith("within#")]
+                accepted = next((v for v in tried if v.proved), tried[-1])
+                decision, reason, message = decide(accepted, j["within-reject"])
+                if decision is Decision.ACCEPTED:
+                    self.note = join_notes(self.note, "accepted within the real tolerance (not the exact value)")
+                    return self._start_mutants()
+                if decision is Decision.UNDECIDED:
+                    _, reason, message = decide(j["accept"], j["within-reject"])
+            else:
+                decision, reason, message = decide(j["accept"], j["reject"])
+            clause_proved = bool(self._proved_clause())
+            if clause_proved and decision is Decision.UNDECIDED:
+                decision = Decision.REJECTED  # a clause proved false: so is the conjunction
+            if decision is Decision.REJECTED:
+                return self._rejected()
+            status, reason = case_status(decision, reason)
+            return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
+        if self.stage is _Stage.CLAUSE:
+            return self._finish(CaseStatus.REFUTED, None, self._accept_message(), self._rejecting_clause())
+        if self.stage is _Stage.PIN:
+            self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
+            if not j["pin"].proved and self.order_free is not None:
+                self.planned["pin-multiset"] = self.order_free  # with the mutants' round: no round of its own
+                if self.as_set is not None:
+                    self.planned["pin-set"] = self.as_set
+            if self._pin_rejects_every_mutant():
+                for m in self.mutants:
+                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                       killed_by=KillProof.PIN)
+                self.stage = _Stage.SURVIVORS
+        elif self.stage is _Stage.MUTANTS:
+            for m in self.mutants:
+                m.rejected = judge(results[m.reject.program], m.reject)
+                if m.rejected.proved:
+                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                       killed_by=KillProof.REJECTION)
+                else:
+                    m.accept = h.output(Goal.ACCEPT, *self._split(m.mutant), mutant=m.mutant)
+            self.stage = _Stage.SURVIVORS
+        elif self.stage is _Stage.SURVIVORS:
+            for m in self.mutants:
+                if m.result is None:
+                    assert m.accept is not None and m.rejected is not None
+                    decision, reason, message = decide(judge(results[m.accept.program], m.accept), m.rejected)
+                    m.result = self._mutant_result(m.mutant, decision, reason, message)
+        if self.stage in (_Stage.MUTANTS, _Stage.SURVIVORS) and "pin" in j and not j["pin"].proved \
+                and not self.candidates_planned:
+            # with the mutants' round: the candidates need the pin's model and the mutants' values, not their
+            # verdicts; a case whose mutants are all rejected then needs no further round
+            self.candidates_planned = True
+            self._plan_candidates()
+        if all(m.result is not None for m in self.mutants) and all(k in self.judged for k in self.planned):
+            self._close()
+        return None
+
+    def _after_witness(self, results: dict[Program, Result]) -> None:
+        """Some outputs unchecked: their rejection for every value of them is proved (refuted), or its
+        counterexample gives them values whose acceptance is asked, or nothing is known."""
+        h = self.harness
+        assert h is not None
+        judged = self.judged["witness"]
+        self.planned["reject"], self.judged["reject"] = self.planned["witness"], judged
+        if judged.proved:
+            return self._rejected()
+        names = [self.job.method.returns[k].name for k in self.case.unchecked]
+        types = [self.job.method.returns[k].type for k in self.case.unchecked]
+        decoded = decode_outputs(results[self.planned["witness"].program].model, names, types)
+        if decoded is None:
+            decision, reason, message = decide(judged, None)
+            if decision is Decision.ERROR:
+                return self._finish(CaseStatus.ERROR, None, message)
+            why = "no value of the unchecked outputs was found to try"
+            return self._finish(CaseStatus.UNKNOWN, reason, f"{why}: {message}" if message else why)
+        self.witness = dict(zip(self.case.unchecked, decoded, strict=True))
+        shown = ", ".join(f"{n} = {show(v, t)}" for n, v, t in zip(names, decoded, types, strict=True))
+        self.note = join_notes(self.note, f"acceptance asked with {shown} for the unchecked output(s)")
+        self.planned["accept"] = h.output(Goal.ACCEPT, self._with_witness(self.case.expected), self.case.post)
+        return None
+
+    def _with_witness(self, expected: tuple[Value, ...]) -> tuple[Value, ...]:
+        return tuple(self.witness.get(k, v) for k, v in enumerate(expected))
+
+    def _accept_message(self) -> str:
+        judged = self.judged.get("accept") or self.judged.get("witness")
+        return judged.message if judged is not None else ""
+
+    def _rejected(self) -> None:
+        """The rejection of the expected output is proved: which clause rejects it, when there are several (asked
+        only now, so a case left unknown costs no clause checks)."""
+        h = self.harness
+        assert h is not None
+        if len(h.ens_texts) > 1 and not self._proved_clause():
+            for k in range(len(h.ens_texts)):
+                self.planned[f"reject#{k}"] = _descriptive(
+                    h.output(Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k)
+                )
+            self.stage = _Stage.CLAUSE
+            return None
+        return self._finish(CaseStatus.REFUTED, None, self._accept_message(), self._rejecting_clause())
+
+    def _start_rejection(self) -> None:
+        """The acceptance was not proved: ask for the rejection (and, for a real output, within the tolerance)."""
+        h = self.harness
+        assert h is not None
+        if "reject" not in self.planned:
+            self.planned["reject"] = h.output(Goal.REJECT, self.case.expected, self.case.post)
+        for k, p in enumerate(h.within_tolerance(Goal.ACCEPT_WITHIN)):
+            self.planned[f"within#{k}"] = p
+        for p in h.within_tolerance(Goal.REJECT_WITHIN):
+            self.planned["within-reject"] = p
+        self.stage = _Stage.REJECT
+        if all(key in self.judged for key in self.planned):
+            self._advance({})  # the rejection was asked already (an unchecked output's witness search)
+
+    def _plan_candidates(self) -> None:
+        """Other outputs the spec may accept, to confirm: the solver's, then a guided search's."""
+        h = self.harness
+        assert h is not None
+        if self.case.unchecked:
+            return  # a candidate's acceptance would need its own witness for the unchecked outputs
+        values, types, names = mutation_target(self.job.method, self.case)
+        found: list[tuple[tuple[Value, ...], str]] = []
+        decoded = decode_outputs(self.pin_model, names, types)
+        if decoded is not None and decoded != values:
+            found.append((decoded, SOLVER))
+        mutants = {m.mutant.values for m in self.mutants}
+        # arrays changed in place keep their length: the search does not shorten or grow them
+        fixed = range(len(values) - len(self.case.post), len(values))
+        for other in neighbours(values, types):
+            if any(_length(other[i]) != _length(values[i]) for i in fixed):
+                continue
+            if other != values and other not in mutants and all(other != f for f, _ in found):
+                found.append((other, SEARCH))
+        for other, source in found[:MAX_CANDIDATES]:
+            try:
+                expected, post = split_values(self.job.method, self.case, other)
+                planned = _descriptive(h.output(Goal.ACCEPT, expected, post))
+            except HarnessError:
+                continue  # a candidate the harness cannot state is no evidence either way
+            self.planned[f"candidate#{len(self.candidates)}"] = planned
+            self.candidates.append((other, source))
+
+    def _determinacy(self) -> tuple[Determinacy | None, str, str]:
+        """Whether the spec admits only the expected output here, and another output it accepts."""
+        j = self.judged
+        if "pin" not in j:
+            return None, "", ""
+        if j["pin"].proved:
+            return (Determinacy.DETERMINED if self.case.property else Determinacy.PINNED), "", ""
+        values, types, names = mutation_target(self.job.method, self.case)
+        confirmed = [(v, src) for k, (v, src) in enumerate(self.candidates) if j[f"candidate#{k}"].proved]
+        confirmed += [(m.mutant.values, MUTANT) for m in self.mutants
+                      if m.result is not None and m.result.status is MutantStatus.SURVIVED]
+        tol = self.options.harness.real_tolerance
+        # a real output within the tolerance of the expected one is the expected output, not a witness
+        beyond = [(v, src) for v, src in confirmed if not same_elements(v, values) and not close(v, values, tol)]
+        confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol)]
+        up_to_order = "pin-multiset" in j and j["pin-multiset"].proved
+        as_set = "pin-set" in j and j["pin-set"].proved
+        if as_set and not up_to_order and beyond and all(same_set(v, values) for v, _ in beyond):
+            # the set is pinned, and the witness has its elements in other numbers: a wrong output still, shown
+            witness, source = beyond[0]
+            return Determinacy.PINNED_AS_SET, self._shown(witness, types, names), source
+        if beyond:
+            witness, source = beyond[0]
+            return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
+        if up_to_order:
+            return Determinacy.PINNED_UP_TO_ORDER, "", ""
+        if as_set:
+            return Determinacy.PINNED_AS_SET, "", ""
+        if confirmed and "pin-multiset" not in j:  # a scalar output: any other accepted value is a witness
+            witness, source = confirmed[0]
+            return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
+        return Determinacy.UNKNOWN, "", ""
+
+    @staticmethod
+    def _shown(values: tuple[Value, ...], types: tuple[DafnyType, ...], names: tuple[str, ...]) -> str:
+        return show(values[0], types[0]) if len(names) == 1 else show_assignment(names, values, types)
+
+    def _split(self, m: Mutant) -> tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]:
+        expected, post = split_mutant(self.job.method, self.case, m)
+        return self._with_witness(expected), post
+
+    def _start_mutants(self, whole_timed_out: bool = False) -> None:
+        h = self.harness
+        assert h is not None
+        self.status = (CaseStatus.VERIFIED, None, "", "")
+        if self.case.refs:
+            self.note = join_notes(self.note, "no mutants: the test says which array the output is (`r == a`)")
+        if self.options.pin and whole_timed_out and "pin" not in self.planned:
+            # a pin check asks about every output under the whole postcondition, which timed out on this one
+            # output (measured: both pin checks of such a case timed out, 40 s); the mutants are asked one by one
+            self.note = join_notes(self.note, "no pin check: the whole postcondition timed out on the expected output")
+        elif self.options.pin:
+            try:
+                if "pin" not in self.planned:  # not already asked with the case's checks
+                    pin = h.pin(Goal.PIN)
+                    if pin is not None:
+                        self.planned["pin"] = pin
+                # the order-free pin waits for the exact one: a proved exact pin implies it, and most are proved
+                self.order_free = h.pin(Goal.PIN_MULTISET)
+                self.as_set = h.pin(Goal.PIN_SET)
+            except HarnessError:
+                pass  # no (further) pin check for this case; the case stands as verified
+        for m in _mutants_for(self.job, self.case, self.options):
+            self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
+        self.stage = _Stage.PIN if "pin" in self.planned else _Stage.MUTANTS
+        if not self.mutants and "pin" not in self.planned:
+            self._close()
+        elif self.stage is _Stage.PIN and "pin" in self.judged:
+            self._advance({})  # the pin check was answered with the case's checks: on to the mutants
+
+    def _pin_rejects_every_mutant(self) -> bool:
+        """A proved exact pin check says every output other than the expected one is rejected (the case's
+        `requires` and acceptance were proved first). With a real tolerance the pin admits an interval,
+        so the mutants are checked one by one."""
+        pin = self.judged.get("pin")
+        if pin is None or not pin.proved:
+            return False
+        tolerant = self.options.harness.real_tolerance > 0
+        _, types, _ = mutation_target(self.job.method, self.case)
+        return not (tolerant and any(_has_real(t) for t in types))
+
+    def _close(self) -> None:
+        assert self.status is not None
+        status, reason, message, clause = self.status
+        mutants = tuple(m.result for m in self.mutants if m.result is not None)
+        determinacy, witness, source = self._determinacy()
+        self.result = replace(
+            self._case_result(status, reason, message, clause, mutants),
+            determinacy=determinacy, witness=witness, witness_source=source,
+        )
+        self.stage = _Stage.DONE
+
+    def _finish(self, status: CaseStatus, reason: Undecided | None, message: str, clause: str = "") -> None:
+        self.result = self._case_result(status, reason, message, clause, ())
+        self.stage = _Stage.DONE
+
+    def _case_result(
+        self, status: CaseStatus, reason: Undecided | None, message: str, clause: str, mutants: tuple[MutantResult, ...]
+    ) -> CaseResult:
+        inputs, expected = _display(self.job, self.case)
+        c = self.case
+        if status is CaseStatus.REFUTED and c.guessed:
+            # a guess may confirm a spec, never refute it: the test never said this value is expected
+            status, reason, clause = CaseStatus.UNKNOWN, Undecided.GUESSED, ""
+            message = join_notes(GUESS_REJECTED, message)
+        return CaseResult(
+            c.name, c.line, inputs, expected, c.text, c.source, status, message, mutants, reason, clause, self.note
+        )
+
+    def _rejecting_clause(self) -> str:
+        """The clause that rejects the output ("" when only the conjunction's rejection is proved)."""
+        h = self.harness
+        assert h is not None
+        if len(h.ens_texts) == 1 and not self.case.property:  # with a property, the clause alone may not reject
+            return f"ensures {h.ens_texts[0]}"
+        return self._proved_clause()
+
+    def _violated_clause(self) -> str:
+        """The `requires` clause proved to reject the inputs ("" when only their conjunction's violation is)."""
+        h = self.harness
+        assert h is not None
+        if len(h.req_texts) == 1:
+            return f"requires {h.req_texts[0]}"
+        for k, text in enumerate(h.req_texts):
+            judged = self.judged.get(f"pre-reject#{k}")
+            if judged is not None and judged.proved:
+                return f"requires {text}"
+        return ""
+
+    def _proved_clause(self) -> str:
+        """The first clause whose own rejection program is proved, or ""."""
+        h = self.harness
+        assert h is not None
+        for k, text in enumerate(h.ens_texts):
+            judged = self.judged.get(f"reject#{k}")
+            if judged is not None and judged.proved:
+                return f"ensures {text}"
+        return ""
+
+    def _mutant_result(
+        self, m: Mutant, decision: Decision, reason: Undecided | None, message: str
+    ) -> MutantResult:
+        _, types, names = mutation_target(self.job.method, self.case)
+        value = show(m.values[0], types[0]) if len(names) == 1 else show_assignment(names, m.values, types)
+        status = mutant_status(decision)
+        return MutantResult(value, m.description, status, message if status is MutantStatus.UNKNOWN else "",
+                            reason if status is MutantStatus.UNKNOWN else None)
+
+
+CHOICE_NOTE = ("the spec reaches a `var x :| ...` choice: its ground facts were computed for every choice (all "
+               "gave the same value) and each was proved by the verifier")
+
+
+def _chooses(helpers: Sequence[tuple[DafnyFile, Decl]]) -> bool:
+    """The helpers a method's spec reaches choose a value with `:|` (see ground.Evaluator.let_such)."""
+    return any(d.body is not None and ":|" in f.source[d.body[0]:d.body[1]] for f, d in helpers)
+
+
+def _declared_names(files: Sequence[DafnyFile]) -> frozenset[str]:
+    """What a property may call: the spec files' functions and their datatypes' constructors (`r == Some(3)`)."""
+    ctors = [(dt.name, c.name) for f in files for dt in f.datatypes.decls for c in dt.ctors]
+    return frozenset(d.name for f in files for d in f.decls) | {n for dt, c in ctors for n in (c, f"{dt}.{c}")}
+
+
+def _undeclared_calls(text: str, declared: frozenset[str]) -> list[str]:
+    """The functions a property expectation calls that the spec files do not declare (a harness is the spec's
+    program, not the test's: a helper of the test file is not there)."""
+    return sorted(called_names(text) - declared)
+
+
+def _case_tolerance(job: MethodJob, case: TestCase, options: ScoreOptions) -> ScoreOptions:
+    """`options` with the test's own absolute tolerance (`expect abs(r - x) < e`) as the relative one the harness
+    takes: e / max(1, |x|), the smallest over the case's real outputs, so that no output gets more than e."""
+    if case.tolerance is None:
+        return options
+    reals = [v.v for v, p in zip(case.expected, job.method.returns, strict=False)
+             if isinstance(v, RealV) and isinstance(p.type, RealT)]
+    if not reals:
+        return options
+    rel = min(case.tolerance / max(Fraction(1), abs(x)) for x in reals)
+    # the programs use the tolerance exactly (HarnessOptions.absolute_tolerance); the relative one places the
+    # mutants beyond it and tells a witness from the expected value
+    return replace(options, harness=replace(options.harness, real_tolerance=float(rel),
+                                            absolute_tolerance=case.tolerance))
+
+
+def _decimal(f: Fraction) -> str:
+    return f"{float(f):g}"
+
+
+def _descriptive(planned: Planned) -> Planned:
+    """`planned` with the short time limit of a program whose answer adds a detail to the report (which clause
+    rejects, another output the spec accepts) and never decides a verdict: a spec that makes it time out
+    costs DESCRIPTIVE_SECONDS, not the full limit, and only that detail stays unknown."""
+    return replace(planned, program=replace(planned.program, time_limit=DESCRIPTIVE_SECONDS))
+
+
+def _has_real(t: DafnyType, seen: frozenset[DatatypeT] = frozenset()) -> bool:
+    if isinstance(t, RealT):
+        return True
+    if isinstance(t, SeqT | ArrayT):
+        return _has_real(t.elem, seen)
+    if isinstance(t, DatatypeT):
+        return t not in seen and any(_has_real(f, seen | {t}) for c in constructors(t) for f in c.types)
+    return isinstance(t, TupleT) and any(_has_real(e, seen) for e in t.elems)
+
+
+def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType]) -> tuple[Value, ...] | None:
+    """The outputs the solver's counterexample model gives (None when it cannot be read)."""
+    if not model:
+        return None
+    # every output from one model: mixing models could give outputs no single run of the spec allows
+    return decode_all(model, list(zip(names, types, strict=True)))
+
+
+def same_set(a: tuple[Value, ...], b: tuple[Value, ...]) -> bool:
+    """Outputs equal but for the order and number of elements of their sequences and arrays."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, SeqV | ArrayV) and isinstance(y, SeqV | ArrayV):
+            if set(x.elems) != set(y.elems):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _length(v: Value) -> int:
+    return len(v.elems) if isinstance(v, SeqV | ArrayV) else -1
+
+
+def close(a: tuple[Value, ...], b: tuple[Value, ...], rel: float) -> bool:
+    """Equal but for real outputs within the relative tolerance (see harness._tolerance_bounds)."""
+    if len(a) != len(b) or rel <= 0:
+        return a == b
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, RealV) and isinstance(y, RealV):
+            if abs(x.v - y.v) > Fraction(rel) * max(Fraction(1), abs(y.v)):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+_CLAUSE = re.compile(r"`((?:ensures|requires) [^`]*)`")
+
+
+def _stuck_clause(message: str) -> str:
+    m = _CLAUSE.search(message)
+    return m.group(1) if m else ""
+
+
+def score_methods(
+    jobs: Sequence[MethodJob],
+    engine: EngineLike,
+    dialect: Dialect,
+    options: ScoreOptions = ScoreOptions(),
+    on_phase: Callable[[str], None] | None = None,
+) -> list[MethodScore]:
+    options = replace(options, harness=replace(options.harness, dialect=dialect))
+    preludes: dict[int, str] = {}
+    prelude_errors: dict[int, str] = {}
+    for job in jobs:
+        key = id(job.file)
+        if key not in preludes and key not in prelude_errors:
+            try:
+                preludes[key] = make_prelude(job.file, dialect, job.include_root, job.spec_path)
+            except (ValueError, HarnessError) as e:
+                prelude_errors[key] = str(e)
+
+    # each spec file with the files it includes, read once per run
+    files: dict[int, list[DafnyFile]] = {}
+    for job in jobs:
+        if id(job.file) not in files:
+            files[id(job.file)] = _files(job)
+    declared = {key: _declared_names(fs) for key, fs in files.items()}
+    runs: list[list[_CaseRun]] = []
+    trusted: dict[int, tuple[Axiom, ...]] = {}  # per job: what its verdicts rest on unchecked, from the source
+    helpers: dict[int, list[tuple[DafnyFile, Decl]]] = {}  # per job: the declarations its spec reaches
+    for job in jobs:
+        prelude = preludes.get(id(job.file))
+        trusted[id(job)] = axioms(job.method, files[id(job.file)])
+        helpers[id(job)] = reached(job.method, files[id(job.file)])
+        guarded = bool(trusted[id(job)]) or may_trust_statements(job.method, files[id(job.file)])
+        read = job.cases
+        if _chooses(helpers[id(job)]):
+            read = tuple(replace(c, note=join_notes(c.note, CHOICE_NOTE)) for c in read)
+        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared[id(job.file)])
+                                                for c in read])
+    # per spec file, the check of the helpers its scored methods reach; it goes with the first round
+    backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, helpers)
+    checked = list(dict.fromkeys(backgrounds.values()))
+    checks: dict[Program, Result] = {}
+    # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
+    # stage moves on (so the loop ends)
+    for phase in itertools.chain(("cases", "rejections", "mutants", "survivors"), itertools.repeat("last")):
+        todo = [p for row in runs for r in row for p in r.programs()]
+        if not todo:
+            break
+        if on_phase:
+            on_phase(phase)
+        extra = list(dict.fromkeys(checked)) if not checks else []
+        results = engine.run([p.program for p in todo] + extra)
+        checks.update({p: results[p] for p in extra})
+        for row in runs:
+            for r in row:
+                if r.stage is not _Stage.DONE:
+                    r.absorb(results)
+
+    scores: list[MethodScore] = []
+    for job, row in zip(jobs, runs, strict=True):
+        cases = [r.result for r in row if r.result is not None] + _unsupported(job)
+        note = prelude_errors.get(id(job.file), "")
+        if not job.cases and not job.problems and not note:
+            note = "no test cases found"
+        problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
+        check = checks.get(backgrounds[id(job.file)]) if id(job.file) in backgrounds else None
+        status, message, rests_on = _background(job, files[id(job.file)], trusted[id(job)], check, bool(row))
+        cases = _ill_formed(job, check, cases)
+        scores.append(
+            method_score(
+                job.display_path or job.file.path,
+                job.method.qualified,
+                job.method.line,
+                tuple(cases),
+                problems,
+                note,
+                status,
+                message,
+                rests_on,
+            )
+        )
+    return scores
+
+
+def _files(job: MethodJob) -> list[DafnyFile]:
+    """The spec file and the files it includes (those the prelude holds)."""
+    try:
+        return [job.file, *included_files(job.file, job.include_root, job.spec_path)]
+    except ValueError:
+        return [job.file]  # the prelude failed the same way: nothing is scored
+
+
+def _background_checks(
+    jobs: Sequence[MethodJob], dialect: Dialect, helpers: dict[int, list[tuple[DafnyFile, Decl]]]
+) -> dict[int, Program]:
+    """Per spec file (by id), the program that verifies the helpers its methods' specs reach (`helpers`, per job),
+    with their bodies and proofs; none for a file whose specs reach no helper."""
+    names: dict[int, set[str]] = {}
+    for job in jobs:
+        names.setdefault(id(job.file), set()).update(d.name for _, d in helpers[id(job)])
+    for job in jobs:  # where there is a check anyway, it also says whether each spec is well-formed
+        if names.get(id(job.file)):
+            names[id(job.file)].add(job.method.name)
+    found: dict[int, Program] = {}
+    for job in jobs:
+        key = id(job.file)
+        if names.get(key) and key not in found:
+            try:
+                text = make_prelude(job.file, dialect, job.include_root, job.spec_path, keep_proofs=True)
+            except (ValueError, HarnessError):
+                continue  # its prelude failed the same way: nothing is scored
+            found[key] = Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=tuple(sorted(names[key])))
+    return found
+
+
+def _ill_formed(job: MethodJob, check: Result | None, cases: list[CaseResult]) -> list[CaseResult]:
+    """The unknown cases of a spec the background check found not well-formed (a helper called outside its
+    `requires`, an index out of range), with that failure and its line: the likely reason nothing was proved."""
+    why = ill_formed(job.method, read_check(check.message)) if check is not None else ""
+    if not why:
+        return cases
+    said = f"the spec itself is not well-formed: {why}"
+    return [replace(c, message=join_notes(c.message, said)) if c.status is CaseStatus.UNKNOWN else c for c in cases]
+
+
+def _background(
+    job: MethodJob, files: list[DafnyFile], trusted: tuple[Axiom, ...], check: Result | None, scored: bool
+) -> tuple[BackgroundStatus | None, str, tuple[Axiom, ...]]:
+    """The method's background: whether what its spec reaches verifies (None: not checked, nothing was scored),
+    the failing declarations or why it is not known, and the trusted axioms its verdicts are relative to (those
+    of the source, `trusted`, and the statements the check warned of)."""
+    status: BackgroundStatus | None = None
+    message = ""
+    if scored and check is None:
+        status = BackgroundStatus.VERIFIED  # its spec reaches no helper: nothing to check
+    elif scored and check is not None:
+        report = read_check(check.message)
+        if report.checks or report.finished:
+            status, message = background_status(job.method, files, report)
+            trusted += trusted_statements(job.method, files, report)
+        else:  # the run said nothing of the declarations: a crash, a resolution error, a time-out
+            first = check.message.splitlines()[0] if check.message else check.outcome.value
+            status, message = BackgroundStatus.UNKNOWN, f"{check.outcome.value}: {first}"
+    shown = job.display_path or job.file.path
+    trusted = tuple(replace(a, file=shown) if a.file == job.file.path else a for a in trusted)
+    return status, message, trusted

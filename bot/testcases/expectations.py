@@ -1,0 +1,787 @@
+"""Pairing the calls of the method under test with the expectations the test code states for them."""
+
+from __future__ import annotations
+
+import heapq
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.dafny.decls import Decl
+from bot.dafny.expr import Call, ExprError, bound_names, free_vars, parse_expr, subterms, unparse, unparse_operand
+from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
+from bot.dafny.types import ArrayT, DafnyType, RealT
+from bot.dafny.values import RealV, Value, placeholder
+from bot.testcases.bindings import Binding, EvalError, _environments, evaluate, modified_params
+from bot.testcases.cases import UNCHECKED, TestCase, join_notes
+from bot.testcases.splitting import (
+    Stmt,
+    StmtKind,
+    _call_of,
+    _calls,
+    _plain_var,
+    _short,
+    _slice,
+    _split_values,
+    _strip_parens,
+    _top_level_index,
+    split_top,
+    under,
+)
+
+# Operators binding more weakly than `==`: a condition using one is no plain equality.
+_WEAKER_THAN_EQ = ("||", "==>", "<==", "<==>")
+
+
+def is_equality_helper(name: str) -> bool:
+    """`arrayEquals`, `assertArrayEquals`, `sequenceEquals`...: tests call them to compare two values."""
+    return name.lower().endswith("equals")
+
+
+@dataclass(frozen=True)
+class ReadCall:
+    """One call of the method under test with its inputs and the expectation found for it."""
+
+    line: int  # line of the call
+    inputs: tuple[Value, ...]
+    expected: tuple[Value, ...]
+    post: tuple[tuple[int, Value], ...]
+    lines: tuple[int, ...]  # the case's source lines: definitions used, then the call to the expectation
+    note: str = ""  # how the expectation was read, when not from a check (see TestCase.note)
+    guessed: bool = False  # the expected value is inferred, not stated by a check (see TestCase.guessed)
+    arrays: tuple[tuple[int, int, str], ...] | None = None  # see TestCase.arrays
+    refs: tuple[tuple[int, int], ...] = ()  # see TestCase.refs
+    tolerance: Fraction | None = None  # see TestCase.tolerance
+    unchecked: tuple[int, ...] = ()  # see TestCase.unchecked
+    property: str = ""  # see TestCase.property
+
+    def case(self, name: str, method: str, source: str, line: int, text: str) -> TestCase:
+        """The test case this call is, named and placed by its reader."""
+        return TestCase(name=name, method=method, inputs=self.inputs, expected=self.expected, post=self.post,
+                        source=source, line=line, text=text, note=self.note, guessed=self.guessed,
+                        arrays=self.arrays, refs=self.refs, tolerance=self.tolerance,
+                        unchecked=self.unchecked, property=self.property)
+
+
+@dataclass(frozen=True)
+class CallProblem:
+    line: int
+    reason: str
+    checked: bool = False  # the test states a check of the call's results (one the readers could not use)
+
+
+def equalities(stmt: Stmt) -> list[tuple[str, str]]:
+    """The `a == b` facts a statement states: conditions joined by `&&`, `*Equals(a, b)` helpers."""
+    return [pair for pairs in conjunct_equalities(stmt) for pair in pairs]
+
+
+def conjunct_equalities(stmt: Stmt) -> list[list[tuple[str, str]]]:
+    """Per conjunct of a check, the `a == b` facts it states ([] for a conjunct that is no equality)."""
+    if stmt.kind in (StmtKind.VAR, StmtKind.ASSIGN, StmtKind.CALL):
+        if stmt.call is not None and is_equality_helper(stmt.call.name) and len(stmt.call.args) == 2:
+            return [[(stmt.call.args[0], stmt.call.args[1])]]
+        return []
+    out: list[list[tuple[str, str]]] = []
+    for conj in _conjuncts(stmt):
+        out.append(_conjunct_pairs(conj, stmt))
+    return out
+
+
+def _conjunct_pairs(conj: list[Token], stmt: Stmt) -> list[tuple[str, str]]:
+    if not conj or any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
+        return []  # `r == a || r == b` states no single value
+    eq = _top_level_index(conj, "==")
+    if eq > 0:
+        pairs = _display_pairs(conj[:eq], conj[eq + 1 :])
+        # `[s, p] == [0, 1]` (or tuples): two outputs compared as one collection, an equality per element
+        if pairs:
+            return [(_slice(a, stmt.expr), _slice(b, stmt.expr)) for a, b in pairs]
+        return [(_slice(conj[:eq], stmt.expr), _slice(conj[eq + 1 :], stmt.expr))]
+    call = _call_of(conj, stmt.expr)
+    if call is not None and is_equality_helper(call.name) and len(call.args) == 2:
+        return [(call.args[0], call.args[1])]
+    if len(conj) == 1 and conj[0].kind is TokKind.IDENT:
+        return [(conj[0].text, "true")]  # `assert ok;`
+    if len(conj) == 2 and conj[0].text == "!" and conj[1].kind is TokKind.IDENT:
+        return [(conj[1].text, "false")]
+    return []
+
+
+_ABS = re.compile(r"(?i)^(abs|absreal|real_abs|fabs)$")
+
+
+def tolerances(stmt: Stmt) -> list[tuple[str, str, str]]:
+    """The `abs(a - b) < e` facts (also `<=`, `e > abs(..)`, and `a - b < e && b - a < e`) a check states, as
+    (a, b, e): the test's own tolerance for comparing a real output."""
+    out: list[tuple[str, str, str]] = []
+    diffs: dict[tuple[str, str], str] = {}  # `a - b < e`, waiting for `b - a < e`
+    for conj in _conjuncts(stmt):
+        if any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
+            continue  # `abs(r - x) < e || ...` states no tolerance of its own
+        bound = _bounded(conj)
+        if bound is None:
+            continue
+        inside, e = bound
+        call = _call_of(inside, stmt.expr)
+        if call is not None and _ABS.match(call.name) and len(call.args) == 1:
+            try:
+                arg = [t for t in tokenize(call.args[0]) if t.kind is not TokKind.COMMENT]
+            except LexError:
+                continue
+            diff = _difference(_strip_parens(arg), call.args[0])
+            if diff is not None:
+                out.append((*diff, _slice(e, stmt.expr)))
+            continue
+        diff = _difference(_strip_parens(inside), stmt.expr)
+        if diff is not None:
+            a, b = diff
+            tol = _slice(e, stmt.expr)
+            if diffs.get((b, a)) == tol:
+                out.append((a, b, tol))
+            diffs[(a, b)] = tol
+    return out
+
+
+def _conjuncts(stmt: Stmt) -> list[list[Token]]:
+    """The `&&`-joined parts of a check's condition (an `assert` or `expect`), each without outer parentheses."""
+    if stmt.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
+        return []
+    try:
+        toks = [t for t in tokenize(stmt.expr) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return []
+    return [_strip_parens(part) for part in split_top(_strip_parens(toks), "&&")]
+
+
+def _bounded(conj: list[Token]) -> tuple[list[Token], list[Token]] | None:
+    """`X < e` / `X <= e` / `e > X` / `e >= X` -> (X, e)."""
+    for op, flipped in (("<", False), ("<=", False), (">", True), (">=", True)):
+        k = _top_level_index(conj, op)
+        if k > 0 and k < len(conj) - 1:
+            left, right = conj[:k], conj[k + 1 :]
+            return (right, left) if flipped else (left, right)
+    return None
+
+
+def _difference(toks: list[Token], source: str) -> tuple[str, str] | None:
+    """`a - b` at the top level (one minus, not unary) -> (a, b)."""
+    k = _top_level_index(toks, "-")
+    if k <= 0 or _top_level_index(toks[k + 1 :], "-") >= 0 or _top_level_index(toks, "+") >= 0:
+        return None
+    return _slice(toks[:k], source), _slice(toks[k + 1 :], source)
+
+
+def _display_pairs(left: list[Token], right: list[Token]) -> list[tuple[list[Token], list[Token]]]:
+    """The element pairs of two sequence (or tuple) displays of one length, or [] when either side is none."""
+    sides = []
+    for toks in (left, right):
+        if len(toks) < 3 or toks[0].text not in ("[", "(") or matching_close(toks, 0) != len(toks) - 1:
+            return []
+        sides.append((toks[0].text, split_top(toks[1:-1], ",")))
+    (lk, la), (rk, ra) = sides
+    if lk != rk or len(la) != len(ra) or len(la) < 2 or any(not part for part in la + ra):
+        return []
+    return list(zip(la, ra, strict=True))
+
+
+def _text_names(text: str) -> frozenset[str]:
+    try:
+        return _token_names(tokenize(text))
+    except LexError:
+        return frozenset()
+
+
+def _token_names(toks: Sequence[Token]) -> frozenset[str]:
+    return frozenset(t.text for t in toks if t.kind is TokKind.IDENT)
+
+
+def _mentioned(stmt: Stmt) -> frozenset[str]:
+    """The identifiers a statement mentions: in its value, condition or call (a VAR's own name is no
+    mention) or, when it has none, anywhere in its text."""
+    return _text_names(stmt.expr or stmt.text)
+
+
+def _from(sorted_ints: Sequence[int], start: int) -> Iterator[int]:
+    # lazily: callers usually stop at the first few
+    for i in range(bisect_left(sorted_ints, start), len(sorted_ints)):
+        yield sorted_ints[i]
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """The statements of one piece of test code with what is computed once for all their calls."""
+
+    stmts: Sequence[Stmt]
+    call_at: Sequence[int]  # indexes of the calls of the method under test, in order
+    calls: frozenset[int]  # the same, as a set
+    envs: Sequence[Mapping[str, Binding]]  # the variables visible before each statement
+    mentions: Sequence[frozenset[str]]  # _mentioned of each statement
+    last_mention: Mapping[str, int]  # the index of the last statement mentioning each name
+    touches: Mapping[str, Sequence[int]]  # sorted indexes of the statements mentioning or assigning a name
+
+    @staticmethod
+    def of(stmts: Sequence[Stmt], call_at: Sequence[int], envs: Sequence[Mapping[str, Binding]]) -> _Scan:
+        mentions = [_mentioned(s) for s in stmts]
+        last: dict[str, int] = {}
+        touches: dict[str, list[int]] = {}
+        for j, (s, names) in enumerate(zip(stmts, mentions, strict=True)):
+            for name in names:
+                last[name] = j
+            for name in names | set(s.targets):
+                touches.setdefault(name, []).append(j)
+        return _Scan(stmts, call_at, frozenset(call_at), envs, mentions, last, touches)
+
+    def touching(self, names: Collection[str], start: int) -> Iterator[int]:
+        """Indexes from `start` on of the statements mentioning or assigning any of names, in order."""
+        runs = [_from(self.touches.get(name, ()), start) for name in names]
+        last = -1
+        for j in heapq.merge(*runs):
+            if j != last:
+                yield j
+            last = j
+
+
+@dataclass(frozen=True)
+class _Expectation:
+    text: str  # the value's expression
+    line: int
+    env_at: int  # index of the statement whose environment evaluates the text
+    problem: str = ""
+    whole: bool = False  # the check names the variable itself (`r == a`), not its contents (`r[..] == ..`)
+    tolerance: str = ""  # the test's own tolerance (`abs(r - x) < e`): the text of e
+
+
+def read_calls(
+    stmts: Sequence[Stmt],
+    callees: Collection[str],
+    target: Decl,
+    where: Callable[[int], str],
+    qualifiers: Collection[str] | None = None,
+    quiet: Collection[str] = frozenset(),
+) -> list[ReadCall | CallProblem]:
+    """Each call of `callees` in stmts, read as a test of `target`, in order.
+
+    `where(line)` words a line for messages ("line 14", "line 2 of the case"). With `qualifiers`, only
+    calls written with one of them count (`A` for `A.Add(..)`, "" for a plain `Add(..)`): how same-named
+    methods of different modules are told apart. `quiet` names callables known to change no array they are
+    given; an array passed to any other after the call is no longer known to be the call's output.
+    """
+    envs = _environments(stmts, callees, target, where, quiet)
+    call_at = [
+        k for k, s in enumerate(stmts)
+        if _calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))
+    ]
+    if not call_at:
+        return []
+    scan = _Scan.of(stmts, call_at, envs)
+    return [_read_call(scan, k, target, where, frozenset(quiet)) for k in call_at]
+
+
+def _read_call(
+    scan: _Scan, k: int, target: Decl, where: Callable[[int], str], quiet: frozenset[str] = frozenset()
+) -> ReadCall | CallProblem:
+    stmts, envs = scan.stmts, scan.envs
+    s = stmts[k]
+    call = s.call
+    if call is None:  # read_calls only passes calls
+        return CallProblem(s.line, f"{where(s.line)}: not a call")
+    at = where(s.line)
+    if s.problem:
+        return CallProblem(s.line, f"{at}: {s.problem}")
+    if s.cond:
+        return CallProblem(s.line, f"{at}: the call is {under(s.cond)}: whether and how it runs is not followed")
+    if len(call.args) != len(target.params):
+        return CallProblem(
+            s.line,
+            f"{at}: the call passes {len(call.args)} argument(s), `{target.name}` takes {len(target.params)}",
+        )
+    outs = s.targets
+    if len(outs) != len(target.returns):
+        if not outs:
+            return CallProblem(s.line, f"{at}: the call drops the result of `{target.name}`")
+        return CallProblem(
+            s.line,
+            f"{at}: the call assigns {len(outs)} variable(s), `{target.name}` returns {len(target.returns)}",
+        )
+    inputs: list[Value] = []
+    lines: set[int] = {s.line}
+    for i, (arg, param) in enumerate(zip(call.args, target.params, strict=True)):
+        try:
+            v, used = evaluate(arg, param.type, envs[k])
+        except EvalError as e:
+            return CallProblem(
+                s.line,
+                f"{at}: cannot evaluate argument {i + 1} `{_short(arg)}` "
+                f"({param.name}: {param.type_text}): {e}",
+            )
+        inputs.append(v)
+        lines |= used
+    # what to look for: the result variables, and the arrays the method changes
+    watch: dict[str, tuple[str, int]] = {name: ("out", i) for i, name in enumerate(outs)}
+    changed = modified_params(target)
+    for i in changed:
+        name = _plain_var(call.args[i])
+        if name is not None and name not in watch:
+            watch[name] = ("post", i)
+    arrays = frozenset(name for name, (role, i) in watch.items()
+                       if role == "post" or isinstance(target.returns[i].type, ArrayT))
+    checks: list[tuple[str, int, str, bool]] = []
+    found, note = _find_expectations(scan, k, watch, len(outs), len(changed), arrays, quiet, checks)
+    stated = bool(found or checks)  # some check of the results is written, read or not
+    missing = [name for name in outs if name not in found]
+    taken = ""
+    if len(missing) == 1 and not note:
+        # no check at all: perhaps the expected value sits unused in a variable declared before the call
+        i = outs.index(missing[0])
+        picked = _unused_before(scan, k, target.returns[i].type)
+        if isinstance(picked, _Expectation):
+            found[missing[0]] = picked
+            taken = (
+                f"expected value taken from `{picked.text}` (line {picked.line}), "
+                "declared before the call and never compared"
+            )
+        else:
+            note = picked
+    unchecked: list[int] = []
+    partial = ""
+    prop, prop_note, prop_lines = _property(checks, outs, found, target)
+    if prop_note:
+        # a check the test states and the tool cannot read: never dropped, the case is not read
+        return CallProblem(s.line, f"no expected value found for the call at {at} ({prop_note})", checked=stated)
+    if prop and any(name not in found for name in outs):
+        # a property expectation (`expect |v| == 3;`): the outputs it is about are any value the spec admits that
+        # satisfies it
+        unchecked = [i for i, name in enumerate(outs) if name not in found]
+        lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
+        verb = "is" if len(unchecked) == 1 else "are"
+        partial = (f"{lacking} {verb} {UNCHECKED} that has the property "
+                   f"`{_short(prop)}` (a property expectation, not a value: no mutants of {lacking})")
+    elif found and any(name not in found for name in outs):
+        # a partial expectation: the test checks some outputs only; the others are any value the spec admits
+        unchecked = [i for i, name in enumerate(outs) if name not in found]
+        lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
+        verb = "is" if len(unchecked) == 1 else "are"
+        partial = f"{lacking} {verb} {UNCHECKED}" + (
+            f" ({note})" if note else "")
+    elif any(name not in found for name in outs) or not found:
+        note = note or _unused_hint(scan, k)
+        why = f" ({note})" if note else ""
+        return CallProblem(s.line, f"no expected value found for the call at {at}{why}", checked=stated)
+    expected: list[Value] = []
+    post: list[tuple[int, Value]] = []
+    refs: list[tuple[int, int]] = []
+    tolerance: Fraction | None = None
+    tolerant: set[str] = set()
+    last = s.end_line
+    for name, (role, i) in watch.items():
+        exp = found.get(name)
+        if exp is None:
+            if role == "out" and i in unchecked:
+                expected.append(placeholder(target.returns[i].type))
+            continue
+        if exp.problem:
+            return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}", checked=stated)
+        param = target.returns[i] if role == "out" else target.params[i]
+        other = _plain_var(exp.text) if exp.whole and exp.text.strip().isidentifier() else None
+        other_bound = envs[exp.env_at].get(other) if other is not None else None
+        if other_bound is not None and not other_bound.error and not other_bound.text.startswith("new "):
+            other = None  # a sequence or other value: compared by value
+        if role == "out" and isinstance(param.type, ArrayT) and other is not None:
+            # `r == a` on arrays is Dafny's reference equality: the test says `r` is that very array
+            given = [j for j, arg in enumerate(call.args) if _plain_var(arg) == other and arg.strip() == other
+                     and isinstance(target.params[j].type, ArrayT)]
+            if not given:
+                return CallProblem(s.line, f"{where(exp.line)}: `{name} == {other}` compares arrays by reference, "
+                                           f"and `{other}` is no array the call was given: compare contents "
+                                           f"(`{name}[..] == {other}[..]`) to state the output's elements",
+                                   checked=stated)
+            refs.append((i, given[0]))
+        try:
+            v, used = evaluate(exp.text, param.type, envs[exp.env_at])
+        except EvalError as e:
+            if role == "post":
+                what = f"`{name}` after the call"
+            else:
+                what = f"`{name}`" if name == param.name else f"`{name}` (out-parameter `{param.name}`)"
+            return CallProblem(
+                s.line,
+                f"{where(exp.line)}: cannot read the expected value "
+                f"`{_short(exp.text)}` of {what} as {param.type_text}: {e}", checked=stated)
+        lines |= used
+        if exp.tolerance:
+            if not isinstance(param.type, RealT) or not isinstance(v, RealV):
+                return CallProblem(s.line, f"{where(exp.line)}: a tolerance (`{_short(exp.tolerance)}`) for "
+                                           f"`{name}`, which is no real", checked=stated)
+            try:
+                eps, _ = evaluate(exp.tolerance, RealT(), envs[exp.env_at])
+            except EvalError as err:
+                return CallProblem(s.line, f"{where(exp.line)}: cannot read the tolerance "
+                                           f"`{_short(exp.tolerance)}` as a real: {err}", checked=stated)
+            assert isinstance(eps, RealV)
+            if eps.v <= 0:
+                return CallProblem(s.line, f"{where(exp.line)}: the tolerance `{_short(exp.tolerance)}` is not "
+                                           "positive", checked=stated)
+            tolerance = eps.v if tolerance is None else min(tolerance, eps.v)
+            tolerant.add(name)
+        if not taken or name not in missing:
+            last = max(last, exp.line)
+        if role == "out":
+            expected.append(v)
+        else:
+            post.append((i, v))
+    exact = [name for name, (role, i) in watch.items() if name in found and name not in tolerant
+             and isinstance((target.returns[i] if role == "out" else target.params[i]).type, RealT)]
+    if tolerance is not None and exact:
+        # one tolerance per case: it would apply to the outputs the test compares exactly too
+        return CallProblem(s.line, f"{at}: a tolerance for some real outputs and an exact comparison of "
+                                   f"`{exact[0]}`: not supported in one case", checked=stated)
+    last = max([last, *prop_lines])
+    lines |= set(range(s.line, last + 1))
+    return ReadCall(
+        s.line,
+        tuple(inputs),
+        tuple(expected),
+        tuple(sorted(post, key=lambda p: p[0])),
+        tuple(sorted(lines)),
+        join_notes(taken, partial),
+        bool(taken),
+        _array_identities(scan, k, target),
+        tuple(refs),
+        tolerance,
+        tuple(unchecked),
+        prop,
+    )
+
+
+def called_names(text: str) -> frozenset[str]:
+    """The functions an expression calls (none when it does not parse)."""
+    try:
+        e = parse_expr(text)
+    except ExprError:
+        return frozenset()
+    return frozenset(x.name for x in subterms(e) if isinstance(x, Call))
+
+
+def _property(
+    checks: Sequence[tuple[str, int, str, bool]], outs: Sequence[str], found: Mapping[str, _Expectation],
+    target: Decl,
+) -> tuple[str, str, list[int]]:
+    """The checks of the outputs that are properties (`|v| == 3`, `IsSorted(v)`), joined and written in the
+    method's own out-parameter names; a note when one cannot be used (it names other variables of the test), and
+    the lines of those used."""
+    texts: list[str] = []
+    lines: list[int] = []
+    names = {name: target.returns[i].name for i, name in enumerate(outs)}
+    missing = {name for name in outs if name not in found}
+    for text, line, written, stale in checks:
+        said = f"`{_short(written)}` at line {line} is not an equality with a value"
+        if stale and _text_names(text) & missing:
+            # it names a result assigned again (or changed) after the call: about the call's outputs only in part
+            return "", f"{said} (it names a result no longer the call's)", []
+        try:
+            e = parse_expr(text)
+        except ExprError:
+            if _text_names(text) & missing:
+                return "", said, []
+            continue
+        if not free_vars(e) & missing:
+            # about outputs the test gives a value of: true or false of those values whatever the spec says, so
+            # it changes no verdict about the spec (a check that contradicts them is the test's own fault)
+            continue
+        others = sorted(free_vars(e) - set(names))
+        if others:
+            return "", f"{said} (it names `{others[0]}`, not only the results)", []
+        renamed = {a: b for a, b in names.items() if a != b}
+        if set(renamed.values()) & {name for x in subterms(e) for name in bound_names(x)}:
+            # `exists r :: r == x + 1` with `x` the test's name of out-parameter `r`: renaming would capture it
+            return "", f"{said} (its bound variables clash with the method's out-parameter names)", []
+        texts.append(unparse_operand(e, names) if len(checks) > 1 else unparse(e, names))
+        lines.append(line)
+    return " && ".join(texts), "", lines
+
+
+def _array_identities(scan: _Scan, k: int, target: Decl) -> tuple[tuple[int, int, str], ...]:
+    """For each pair of array parameters of one type: whether the call passes them the same array ("same": one
+    variable twice), arrays the test allocated apart ("distinct": each argument a `new` array or a variable last
+    bound to one), or arrays it does not tell apart ("unknown": e.g. `var b := a;`)."""
+    call = scan.stmts[k].call
+    assert call is not None
+    arrays = [i for i, p in enumerate(target.params) if isinstance(p.type, ArrayT)]
+
+    def fresh(arg: str) -> bool:
+        """A `new` array: written here, or the value of a variable bound to one (a copy, `var b := a;`, is no
+        longer bound to a value, see bot/testcases/bindings.py)."""
+        text = arg.strip()
+        if text.startswith("new "):
+            return True
+        name = _plain_var(text)
+        bound = scan.envs[k].get(name) if name is not None else None
+        return bound is not None and not bound.error and bound.text.startswith("new ")
+
+    out = []
+    for n, i in enumerate(arrays):
+        for j in arrays[n + 1 :]:
+            if target.params[i].type != target.params[j].type:
+                continue
+            a, b = call.args[i].strip(), call.args[j].strip()
+            if _plain_var(a) is not None and a == b:
+                out.append((i, j, "same"))
+            elif fresh(a) and fresh(b):
+                out.append((i, j, "distinct"))
+            else:
+                out.append((i, j, "unknown"))
+    return tuple(out)
+
+
+def _region(scan: _Scan, k: int) -> tuple[int, int]:
+    """The statements between the call before stmts[k] and the one after it (exclusive)."""
+    at = bisect_left(scan.call_at, k)
+    prev = scan.call_at[at - 1] if at > 0 else -1
+    nxt = scan.call_at[at + 1] if at + 1 < len(scan.call_at) else len(scan.stmts)
+    return prev, nxt
+
+
+def _unused_vars(scan: _Scan, lo: int, hi: int) -> list[tuple[int, str]]:
+    """(index, name) of the variables defined by literal VARs in stmts[lo:hi] that no later statement
+    mentions."""
+    out: list[tuple[int, str]] = []
+    for j in range(lo, hi):
+        s = scan.stmts[j]
+        if s.kind is not StmtKind.VAR or s.commented or s.call is not None:
+            continue
+        out += [(j, name) for name in s.targets if scan.last_mention.get(name, -1) <= j]
+    return out
+
+
+def _unused_before(scan: _Scan, k: int, out_type: DafnyType) -> _Expectation | str:
+    """The expectation an unused variable declared before the call (since the call before) gives, when
+    exactly one such variable holds a value of the output's type; else a note saying why none."""
+    prev, _ = _region(scan, k)
+    latest = {name: j for j, name in _unused_vars(scan, prev + 1, k)}  # a name declared twice: the last
+    fitting: list[tuple[int, str]] = []
+    for name, j in sorted(latest.items(), key=lambda item: item[1]):
+        if scan.stmts[j].problem:
+            continue
+        try:
+            evaluate(name, out_type, scan.envs[k])
+        except EvalError:
+            continue
+        fitting.append((j, name))
+    if len(fitting) == 1:
+        j, name = fitting[0]
+        return _Expectation(name, scan.stmts[j].line, k)
+    if len(fitting) > 1:
+        names = ", ".join(f"`{name}` (line {scan.stmts[j].line})" for j, name in fitting)
+        return f"{names} are declared before the call and never compared: cannot tell which is the expected value"
+    return ""
+
+
+def _unused_hint(scan: _Scan, k: int) -> str:
+    """A variable defined near the call that nothing uses: perhaps the expected value, never compared."""
+    prev, nxt = _region(scan, k)
+    unused = _unused_vars(scan, prev + 1, nxt)
+    if not unused:
+        return ""
+    j, name = unused[0]
+    return f"`{name}` defined at line {scan.stmts[j].line} is never compared with the result"
+
+
+def _find_expectations(
+    scan: _Scan,
+    k: int,
+    watch: Mapping[str, tuple[str, int]],
+    n_outs: int,
+    n_changed: int,
+    arrays: frozenset[str] = frozenset(),
+    quiet: frozenset[str] = frozenset(),
+    properties: list[tuple[str, int, str, bool]] | None = None,
+) -> tuple[dict[str, _Expectation], str]:
+    """The nearest expectation after stmts[k] for each watched variable, and a note when some lack one.
+
+    Statements are read one by one up to the next call; after it only those that mention or assign a
+    variable still lacking an expectation can matter, and only they are read (so a test method with
+    many calls is read in linear time).
+    """
+    stmts = scan.stmts
+    found: dict[str, _Expectation] = {}
+    # a commented check is taken only when no live one is found: a live check wins, and a commented one that it
+    # contradicts is ignored (the code says what the test checks; a comment may be stale)
+    commented: dict[str, _Expectation] = {}
+    pending = set(watch)
+    watch_names = frozenset(watch)
+    note = ""
+    after_next_call = False
+
+    at_call = stmts[k]
+    own = at_call.scope if at_call.kind is StmtKind.VAR else ()  # its results live in the block it declares them in
+
+    def stale() -> bool:
+        """The statement being read names a result no longer the call's (assigned again, changed, shared): what it
+        says is not about the call, so it is no property of its outputs."""
+        return bool((watch_names - pending - set(found) - set(commented)) & scan.mentions[current[0]])
+
+    current = [k]
+
+    def read(j: int) -> None:
+        nonlocal note, after_next_call
+        current[0] = j
+        s = stmts[j]
+        if own and s.scope[: len(own)] != own:
+            # past the end of the block that declared the results: a name there is another variable
+            for gone in [n for n in pending if watch[n][0] == "out"]:
+                pending.discard(gone)
+                note = note or f"`{gone}` is out of scope at line {s.line}, after the block that declared it"
+            return
+        if j in scan.calls:
+            after_next_call = True
+            # calling the method again on the same array changes it: its state is no longer this call's
+            for arg in s.call.args if s.call is not None else ():
+                name = _plain_var(arg)
+                if name is not None and name in pending and watch[name][0] == "post":
+                    pending.discard(name)
+                    note = note or f"`{name}` is changed again by the call at line {s.line} before any check"
+        if not s.commented and s.kind in (StmtKind.VAR, StmtKind.ASSIGN):
+            for name in s.targets:
+                if name in pending:
+                    pending.discard(name)
+                    note = note or f"`{name}` is assigned again at line {s.line} before any check"
+            # `var b := r;` (or `m[0] := r`, `new Box(r)`): the array is reachable under another name
+            shared = _plain_var(s.expr) if s.expr else None
+            if shared in arrays and shared in pending and shared not in s.targets:
+                pending.discard(shared)
+                note = note or f"`{shared}` is shared at line {s.line} before any check: changes are not followed"
+        if not s.commented:
+            # `a[i] := v` after the call: what a later check says is no longer the call's output
+            for name in s.changes:
+                if name in pending:
+                    pending.discard(name)
+                    note = note or f"`{name}` is changed at line {s.line} before any check"
+            stored = [_plain_var(s.text.split(":=", 1)[-1])] if s.changes else []
+            if re.match(r"new\s+[A-Za-z_][\w.]*\s*(<[^>]*>)?\s*\(", s.expr.strip()):
+                stored += sorted(scan.mentions[j])  # handed to a constructor
+            for kept in [n for n in stored if n in arrays and n in pending]:
+                pending.discard(kept)
+                note = note or f"`{kept}` is stored at line {s.line} before any check: changes are not followed"
+            # an array handed to another method may be changed by it (a check helper compares, it is read below)
+            callee = s.call
+            if (callee is not None and j not in scan.calls and not is_equality_helper(callee.name)
+                    and callee.name not in quiet):
+                for arg in callee.args:
+                    name = _plain_var(arg)
+                    if name in arrays and name in pending:
+                        pending.discard(name)
+                        note = note or (f"`{name}` is passed to `{callee.name}` at line {s.line} before any check, "
+                                        "which may change it")
+        if s.cond and any(name in pending for name in scan.mentions[j]):
+            # a check under `if`/`while`/`match` may not run, and says nothing of this call otherwise
+            note = note or f"the check at line {s.line} is {under(s.cond)}: whether it runs is not followed"
+            return
+        if s.kind is StmtKind.EXPECTED_COMMENT:
+            # a value without a variable: it belongs to the nearest call before it
+            if after_next_call or found or commented:
+                return
+            texts = _comment_targets(s, watch, n_outs, n_changed)
+            if isinstance(texts, str):
+                note = note or texts
+                return
+            for name, text in texts.items():
+                if name in pending:
+                    commented.setdefault(name, _Expectation(text, s.line, j))
+            return
+        hit = False
+        other_vars: list[str] = []
+        per_conjunct = conjunct_equalities(s)
+        pairs = [pair for conj_pairs in per_conjunct for pair in conj_pairs]
+        used = 0  # the pairs read as an expectation
+        for a, b in pairs:
+            for side, other in ((a, b), (b, a)):
+                name = _plain_var(side)
+                if name is not None and name in pending:
+                    used += 1
+                    # `r == a` names the array itself; a helper (`arrayEquals(r, a)`) compares contents
+                    whole = side.strip() == name and "equals(" not in s.text.lower()
+                    if s.commented:
+                        commented.setdefault(name, _Expectation(other, s.line, j, s.problem, whole))
+                    else:
+                        found[name] = _Expectation(other, s.line, j, s.problem, whole)
+                        pending.discard(name)
+                    hit = True
+                    break
+                if name is not None:
+                    other_vars.append(name)
+        tolerant = ""
+        for a, b, tol in ([] if hit else tolerances(s)):
+            for side, other in ((a, b), (b, a)):
+                name = _plain_var(side)
+                if name is not None and name in pending and side.strip() == name:
+                    expectation = _Expectation(other, s.line, j, s.problem, tolerance=tol)
+                    if s.commented:
+                        commented.setdefault(name, expectation)
+                    else:
+                        found[name] = expectation
+                        pending.discard(name)
+                    hit, tolerant = True, name
+                    break
+            if hit:
+                break
+        if hit and not s.commented and properties is not None and s.kind in (StmtKind.ASSERT, StmtKind.EXPECT):
+            # a check read in part (`expect ok && i > 5;`, `expect r == 5 && r == 6;`): the rest is a property of
+            # the outputs, never dropped
+            if tolerant:
+                rest = any(watch_names & _token_names(conj) - {tolerant} for conj in _conjuncts(s))
+            else:
+                rest = used < len(pairs) or any(not conj_pairs for conj_pairs in per_conjunct)
+            if rest:
+                properties.append((s.expr, s.line, s.text, stale()))
+        if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
+            return
+        mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]
+        if not mentioned and not after_next_call and not s.commented and properties is not None:
+            mentioned = [name for name in sorted(found) if name in scan.mentions[j]]
+            if mentioned:  # another check of an output read already (`assert r == 5; assert r > 9;`)
+                properties.append((s.expr, s.line, s.text, stale()))
+                return
+        if mentioned and properties is not None and not s.commented:
+            # a property of the output: read by _property (or why not)
+            properties.append((s.expr, s.line, s.text, stale()))
+        elif mentioned:
+            note = f"`{_short(s.text)}` at line {s.line} is not an equality with a value"
+        elif other_vars and not after_next_call:
+            note = f"the check `{_short(s.text)}` at line {s.line} is about `{other_vars[0]}`"
+
+    j = k + 1
+    while j < len(stmts) and pending and not after_next_call:
+        read(j)
+        j += 1
+    if pending:
+        # past the next call a statement that neither mentions nor assigns a pending variable changes
+        # nothing above: comments are the previous call's, checks of other variables give no note
+        for i in scan.touching(sorted(pending), j):
+            if not pending:
+                break
+            read(i)
+    for name, expectation in commented.items():
+        found.setdefault(name, expectation)
+    return found, note
+
+
+def _comment_targets(
+    s: Stmt, watch: Mapping[str, tuple[str, int]], n_outs: int, n_changed: int
+) -> dict[str, str] | str:
+    """Which watched variable(s) an `//expected V` comment gives values for, or why it cannot tell."""
+    outs = [name for name, (role, _) in watch.items() if role == "out"]
+    if n_outs == 1:
+        return {outs[0]: s.expr}
+    if n_outs > 1:
+        parts = _split_values(s.expr, n_outs)
+        if parts is None:
+            return f"the expected value at line {s.line} should list {n_outs} values, one per out-parameter"
+        return dict(zip(outs, parts, strict=True))
+    posts = [name for name, (role, _) in watch.items() if role == "post"]
+    if len(posts) == 1 and n_changed == 1:
+        return {posts[0]: s.expr}
+    if n_changed > 1:
+        return f"the expected value at line {s.line} does not say which of the changed arrays it is about"
+    return f"the expected value at line {s.line} is about an array the test does not name"

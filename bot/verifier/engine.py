@@ -1,0 +1,327 @@
+"""Verify many programs: cache, batches of one file each, parallel verifier processes, isolation.
+
+Programs that share a prelude are verified as methods of one file (about 7x cheaper than one process
+per program). When a batch fails as a whole (every method ERROR, e.g. one program does not resolve),
+its programs are bisected into smaller batches until the broken ones stand alone, so one bad program
+does not spoil the others. Before bisecting a prelude's first large failed batch, the prelude is checked
+once on its own: when it alone fails, every program built on it fails the same way, and bisecting would
+only cost 2n-1 runs.
+
+A program that wants its counterexample models (`Program.want_model`) is verified like any other, in a
+batch with the rest; the backend is told which methods of the batch want them. When the same program is
+asked for both with and without models, it is verified once (two methods of one name cannot share a
+file): the plain one gets the other's result without the models.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
+
+from bot.symbolic.program import Outcome, Program, Result
+from bot.verifier import CRASHED, NO_RESULT, Backend, is_transient
+from bot.verifier.cache import ResultCache
+
+PROBE_NAME = "SpecScoreEnginePreludeProbe"
+# Dafny 2.3 makes no verification task of an empty body (measured): assert something.
+PROBE_METHOD = f"method {PROBE_NAME}() {{ assert true; }}"
+PRELUDE_BROKEN = "the declarations these programs share fail on their own:\n"
+# planning estimates (measured with Dafny 2.3: 0.7 s to start, a median 0.14 s per verification condition)
+STARTUP_SECONDS = 0.8
+DEFAULT_SECONDS = 0.3
+SLOW_SECONDS = 2.0
+# a slow prelude's batches hold about this many seconds of its programs (at least one): one program per batch
+# cost 0.4 s of start-up each, 28 times on task 632 of the development audit
+SLOW_BATCH_SECONDS = 10.0
+SIZE_UNIT = 4000  # characters of harness text that count as one more default program, before anything is measured
+
+
+@dataclass(frozen=True)
+class EngineStats:
+    """Totals since the engine was built, for benchmarks."""
+
+    programs: int = 0  # programs asked for, duplicates included
+    unique: int = 0  # distinct programs (by cache key)
+    cache_hits: int = 0  # distinct programs answered by the cache
+    verifier_runs: int = 0  # verifier processes started
+    seconds: float = 0.0  # wall-clock time spent in run()
+
+
+@dataclass(frozen=True)
+class _Item:
+    key: str
+    program: Program
+
+
+@dataclass(frozen=True)
+class _Task:
+    prelude: str
+    items: tuple[_Item, ...]  # empty for a prelude probe
+    limit: int  # the verifier's time limit for every program of the batch
+    checks: tuple[str, ...] = ()  # a background check (`Program.checks`): alone in its batch
+
+
+class Engine:
+    """Runs programs through a Backend. One `run` at a time per engine."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        jobs: int | None = None,
+        time_limit: int = 20,
+        cache: ResultCache | None = None,
+        batch_size: int = 40,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.backend = backend
+        self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.time_limit = time_limit
+        self.cache = cache
+        self.batch_size = batch_size
+        self.progress = progress
+        self._cost: dict[str, tuple[float, int]] = {}  # prelude -> (seconds, programs) seen so far
+        if self.jobs < 1 or self.time_limit < 1 or self.batch_size < 1:
+            raise ValueError("jobs, time_limit and batch_size must be at least 1")
+        self._stats = EngineStats()
+
+    @property
+    def stats(self) -> EngineStats:
+        return self._stats
+
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+        started = time.monotonic()
+        flags = {limit: self.backend.flags_id(limit) for limit in {self.limit_of(p) for p in programs}}
+        keys = {program: program.key(flags[self.limit_of(program)]) for program in programs}
+        unique: dict[str, Program] = {}
+        copies: dict[str, int] = {}
+        for program, key in keys.items():
+            unique.setdefault(key, program)
+            copies[key] = copies.get(key, 0) + 1
+
+        results: dict[str, Result] = {}
+        if self.cache is not None:
+            for key in unique:
+                hit = self.cache.get(key)
+                if hit is not None:
+                    results[key] = hit
+                    self.observe(unique[key].prelude, [hit])
+        hits = len(results)
+
+        # A plain program whose model-wanting twin is verified anyway is answered by the twin.
+        wanting = {(p.prelude, p.name, p.method): key for key, p in unique.items() if p.want_model}
+        twins: dict[str, list[str]] = {}  # key of a program wanting models -> keys of its plain twins
+        for key, program in unique.items():
+            twin = wanting.get((program.prelude, program.name, program.method))
+            if not program.want_model and key not in results and twin is not None:
+                twins.setdefault(twin, []).append(key)
+        answered = {key for plain in twins.values() for key in plain}
+
+        run = _Run(self, copies, results, total=len(keys), twins=twins)
+        for twin in twins:
+            if twin in results:
+                run.settle_twins(twin, results[twin])
+        groups: dict[tuple[str, int, bool], list[_Item]] = {}
+        for key, program in unique.items():
+            if key not in results and key not in answered:
+                group = (program.prelude, self.limit_of(program), bool(program.checks))
+                groups.setdefault(group, []).append(_Item(key, program))
+        run.report()
+        runs = run.execute(self._plan(list(groups.items()))) if groups else 0
+
+        s = self._stats
+        self._stats = EngineStats(
+            programs=s.programs + len(programs),
+            unique=s.unique + len(unique),
+            cache_hits=s.cache_hits + hits,
+            verifier_runs=s.verifier_runs + runs,
+            seconds=s.seconds + time.monotonic() - started,
+        )
+        return {program: results[key] for program, key in keys.items()}
+
+    def limit_of(self, program: Program) -> int:
+        """The time limit `program` is verified with: its own when lower than the engine's."""
+        return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
+
+    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]]) -> list[_Task]:
+        """Batches of at most batch_size, one prelude each; split further until every worker has one.
+
+        A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets small
+        batches (about SLOW_BATCH_SECONDS of its programs each), and costly batches go first: a batch verifies
+        its methods one after the other, so ten 20-second time-outs in one batch would keep one worker busy
+        while the other idles.
+        """
+        batches: list[_Task] = []
+        for (prelude, limit, whole), items in groups:
+            if whole:  # each verifies its whole file: one per batch
+                batches += [_Task(prelude, (item,), limit, item.program.checks) for item in items]
+                continue
+            size = self._size(prelude)
+            batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
+        while len(batches) < self.jobs:
+            largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
+            task = batches[largest]
+            if len(task.items) < 2:
+                break
+            batches[largest : largest + 1] = [
+                _Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)
+            ]
+        return sorted(batches, key=lambda t: -self._estimate(t))
+
+    def observe(self, prelude: str, results: Sequence[Result]) -> None:
+        """Remember how long a prelude's programs took (for planning later runs)."""
+        total, count = self._cost.get(prelude, (0.0, 0))
+        self._cost[prelude] = (total + sum(r.seconds for r in results), count + len(results))
+
+    def _per_program(self, prelude: str) -> float | None:
+        total, count = self._cost.get(prelude, (0.0, 0))
+        return total / count if count else None
+
+    def _size(self, prelude: str) -> int:
+        """Programs per batch for this prelude: fewer for one whose programs were slow."""
+        per = self._per_program(prelude)
+        if per is None or per <= SLOW_SECONDS:
+            return self.batch_size
+        return max(1, min(self.batch_size, int(SLOW_BATCH_SECONDS // per)))
+
+    def _estimate(self, task: _Task) -> float:
+        per = self._per_program(task.prelude)
+        if per is not None:
+            return STARTUP_SECONDS + len(task.items) * per
+        # not seen yet: longer harnesses (many hints, long literals) are the slower ones, as a rule
+        return STARTUP_SECONDS + sum(DEFAULT_SECONDS * (1 + len(i.program.method) / SIZE_UNIT) for i in task.items)
+
+
+def _even(items: Sequence[_Item], parts: int) -> list[tuple[_Item, ...]]:
+    """`items` cut into `parts` consecutive slices whose sizes differ by at most one."""
+    parts = max(1, min(parts, len(items)))
+    size, extra = divmod(len(items), parts)
+    out: list[tuple[_Item, ...]] = []
+    start = 0
+    for i in range(parts):
+        end = start + size + (1 if i < extra else 0)
+        out.append(tuple(items[start:end]))
+        start = end
+    return out
+
+
+class _Run:
+    """The state of one Engine.run: pending tasks, probes and parked batches."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        copies: dict[str, int],
+        results: dict[str, Result],
+        total: int,
+        twins: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.copies = copies
+        self.results = results
+        self.total = total
+        self.twins = twins or {}
+        self.done = sum(copies[key] for key in results)
+        self.probes: dict[str, Result | None] = {}  # prelude -> probe result (None: still running)
+        self.parked: dict[str, list[_Task]] = {}  # failed batches waiting for their prelude's probe
+
+    def report(self) -> None:
+        if self.engine.progress is not None:
+            self.engine.progress(self.done, self.total)
+
+    def execute(self, tasks: list[_Task]) -> int:
+        runs = 0
+        with ThreadPoolExecutor(max_workers=self.engine.jobs, thread_name_prefix="verifier") as pool:
+            pending: dict[Future[dict[str, Result]], _Task] = {}
+
+            def submit(task: _Task) -> None:
+                nonlocal runs
+                runs += 1
+                methods = [(item.program.name, item.program.method) for item in task.items]
+                if not task.items:
+                    methods = [(PROBE_NAME, PROBE_METHOD)]
+                wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
+                backend = self.engine.backend
+                if task.checks:
+                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit, checks=task.checks)
+                elif wanted:
+                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit, wanted)
+                else:
+                    # exactly the call made before models existed (test backends need not know them)
+                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit)
+                pending[future] = task
+
+            for task in tasks:
+                submit(task)
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    task = pending.pop(future)
+                    for follow_up in self._handle(task, *_outcomes(future)):
+                        submit(follow_up)
+        return runs
+
+    def _handle(self, task: _Task, outcomes: dict[str, Result], missing: Result) -> list[_Task]:
+        """Record what `task` settled; return the tasks it still needs."""
+        if not task.items:
+            probe = outcomes.get(PROBE_NAME, missing)
+            self.probes[task.prelude] = probe
+            follow: list[_Task] = []
+            for parked in self.parked.pop(task.prelude, []):
+                follow += self._after_failure(parked)
+            return follow
+        found = {item.key: outcomes.get(item.program.name, missing) for item in task.items}
+        if len(task.items) > 1 and all(r.outcome is Outcome.ERROR for r in found.values()):
+            return self._after_failure(task)
+        if not task.checks:  # a background check's time says nothing of its harness programs' time
+            self.engine.observe(task.prelude, list(found.values()))
+        self._settle(found)
+        return []
+
+    def _after_failure(self, task: _Task) -> list[_Task]:
+        """A batch failed as a whole: blame the prelude, or bisect."""
+        if task.prelude not in self.probes and len(task.items) > 2:
+            self.probes[task.prelude] = None
+            self.parked[task.prelude] = [task]
+            return [_Task(task.prelude, (), self.engine.time_limit)]
+        probe = self.probes.get(task.prelude)
+        if task.prelude in self.probes and probe is None:
+            self.parked[task.prelude].append(task)
+            return []
+        if probe is not None and probe.outcome is Outcome.ERROR:
+            # A prelude that crashes the verifier on its own will crash it in every half too.
+            blame = probe if is_transient(probe) else Result(Outcome.ERROR, PRELUDE_BROKEN + probe.message)
+            self._settle({item.key: blame for item in task.items})
+            return []
+        return [_Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)]
+
+    def _settle(self, found: dict[str, Result]) -> None:
+        found = dict(found)
+        for key, result in list(found.items()):
+            for twin in self.twins.get(key, []):
+                found[twin] = replace(result, model="")
+        cache = self.engine.cache
+        for key, result in found.items():
+            self.results[key] = result
+            self.done += self.copies[key]
+            if cache is not None and not is_transient(result):
+                cache.put(key, result)
+        self.report()
+
+    def settle_twins(self, key: str, result: Result) -> None:
+        """Answer the plain twins of `key` (a program wanting models) with its result, without models."""
+        self._settle({twin: replace(result, model="") for twin in self.twins.get(key, [])})
+
+
+def _outcomes(future: Future[dict[str, Result]]) -> tuple[dict[str, Result], Result]:
+    """The backend's results, and the result of a name it left out.
+
+    A backend that raised (a bug: it should not) fails its whole batch, transiently.
+    """
+    error = future.exception()
+    if error is None:
+        return future.result(), Result(Outcome.ERROR, NO_RESULT)
+    return {}, Result(Outcome.ERROR, f"{CRASHED}{type(error).__name__}: {error}")
