@@ -9,8 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bot import __version__
-from bot import runner as assembly
+from bot import __version__, runner
 from bot.audit.cli import AuditUsageError, add_audit_parser, cmd_audit
 from bot.config import default_cache_dir, default_z3
 from bot.options import Use, add_arguments
@@ -87,7 +86,7 @@ def open_verifier(args: argparse.Namespace, progress: Callable[[int, int], None]
     settings = given_settings(args)
     cache_dir = None if args.no_cache else Path(args.cache_dir or default_cache_dir(os.environ))
     try:
-        return assembly.open_verifier(settings, args.dafny, cache_dir, args.z3 or default_z3(os.environ), progress)
+        return runner.open_verifier(settings, args.dafny, cache_dir, args.z3 or default_z3(os.environ), progress)
     except VerifierNotFound as e:
         raise UsageError(str(e)) from e
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from bot import runner as assembly
+from bot import runner
 from bot.config import INPUT_DEFAULTS, Config, ConfigError
 from bot.github import action
 from bot.github.action import COMMENT_ARTIFACT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, NOT_A_PR, NOTHING_CHANGED
@@ -203,8 +203,8 @@ def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fake]:
         made.servers.append(server)
         return backend
 
-    monkeypatch.setattr(assembly, "detect", detect)
-    monkeypatch.setattr(assembly, "make_backend", make_backend)
+    monkeypatch.setattr(runner, "detect", detect)
+    monkeypatch.setattr(runner, "make_backend", make_backend)
     yield made
 
 

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
-from bot import runner as assembly
+from bot import cli, runner
 from bot.audit.dataset import DatasetError, find_json_tests, find_labels, read_json
 from bot.cli import main
 from bot.config import Config, ConfigError
@@ -217,7 +216,7 @@ def test_cache_dir_that_cannot_be_used_scores_without_a_cache(
 
 
 def test_cache_writes_that_fail_later_warn_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    cache = assembly.usable_cache(tmp_path / "cache")
+    cache = runner.usable_cache(tmp_path / "cache")
     assert cache is not None
     (tmp_path / "cache").rmdir()
     (tmp_path / "cache").write_text("")  # the folder became a file mid-run

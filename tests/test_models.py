@@ -13,16 +13,8 @@ from bot.dafny.decls import DafnyFile
 from bot.dafny.parser import parse_file
 from bot.dafny.types import DafnyType, parse_type
 from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, parse_value
-from bot.symbolic.counterexamples import (
-    MAX_LENGTH,
-    candidates,
-    console_counterexamples,
-    decode,
-    decode_all,
-    parse_model,
-    split_boogie_models,
-    split_models,
-)
+from bot.symbolic.counterexamples import MAX_LENGTH, candidates, decode, decode_all, parse_model
+from bot.symbolic.modeltext import console_counterexamples, split_boogie_models, split_models
 from bot.verifier import _parse_boogie_xml, attribute_models
 
 MODELS = Path(__file__).parent / "data" / "models"

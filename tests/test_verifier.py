@@ -14,7 +14,8 @@ import pytest
 
 from bot.dafny.types import IntT, SeqT, parse_type
 from bot.dafny.values import CharV, IntV, SeqV
-from bot.symbolic.counterexamples import decode, split_models
+from bot.symbolic.counterexamples import decode
+from bot.symbolic.modeltext import split_models
 from bot.symbolic.program import Outcome, Program
 from bot.verifier import (
     CRASHED,

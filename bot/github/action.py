@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from bot import runner as assembly
+from bot import runner
 from bot.audit import request
 from bot.audit.changes import changes_md, changes_summary, should_fail
 from bot.audit.model import TaskResult, Verdict
@@ -72,7 +72,7 @@ EngineFactory = Callable[[Config], Verifier]
 
 def make_engine(config: Config) -> Verifier:
     # an unusable cache folder warns and scores uncached: slower, never a failed check
-    return assembly.open_verifier(config.settings, "dafny", Path(config.cache_dir), config.z3)
+    return runner.open_verifier(config.settings, "dafny", Path(config.cache_dir), config.z3)
 
 
 def make_github(config: Config) -> GitHubClient | None:
@@ -198,7 +198,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             # the methods tested at base must be scored at head too: one that cannot be is a failure,
             # never "removed"
             base_built = (build_jobs(base_root, specs, TestFiles(extra=tuple(files_matching(base_root, config.tests))))
-                          if have_base else assembly.JobSet())
+                          if have_base else runner.JobSet())
             with group(out, f"Scoring {len(specs)} spec file(s) at head"):
                 built = build_jobs(root, specs, TestFiles(extra=tuple(files_matching(root, config.tests))),
                                    expected=tested_methods(base_built.jobs))

@@ -71,90 +71,10 @@ from bot.dafny.values import (
     ValueParseError,
     parse_value,
 )
-
-MODEL_BEGIN = "*** MODEL"
-MODEL_END = "*** END_MODEL"
-# Dafny 3/4 console: the heading of a counterexample block (4.x: under each error; 3.x: once, at the end)
-COUNTEREXAMPLE_HEADINGS = ("Related counterexample:", "Counterexample for first failing assertion:")
+from bot.symbolic.modeltext import MODEL_BEGIN, MODEL_END, STATE_AT, TYPED_LINE, split_models
 
 MAX_LENGTH = 1000  # longest sequence or array read out of a model
 _MAX_DEPTH = 8  # deepest nesting of sequences and tuples followed
-
-
-# ---------------------------------------------------------------------------------------------------
-# Splitting
-
-
-def split_models(text: str) -> list[str]:
-    """The models in `text`: Boogie models (each from `*** MODEL` to `*** END_MODEL`, both kept), or,
-    when there is none, Dafny 3/4 counterexample blocks (each from its heading on)."""
-    if MODEL_BEGIN in text:
-        return split_boogie_models(text)
-    blocks: list[str] = []
-    lines: list[str] = []
-    for line in text.splitlines(keepends=True):
-        if line.strip().startswith(COUNTEREXAMPLE_HEADINGS):
-            if lines:
-                blocks.append("".join(lines))
-            lines = [line]
-        elif lines:
-            lines.append(line)
-    if lines:
-        blocks.append("".join(lines))
-    return blocks
-
-
-def split_boogie_models(text: str) -> list[str]:
-    """The complete Boogie models of a `/mv:` file, in order (a model cut short is left out)."""
-    found: list[str] = []
-    current: list[str] | None = None
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip()
-        if stripped == MODEL_BEGIN:
-            current = [line]
-        elif current is not None:
-            current.append(line)
-            if stripped == MODEL_END:
-                found.append("".join(current))
-                current = None
-    return found
-
-
-def console_counterexamples(output: str, file_name: str) -> list[tuple[list[int], str]]:
-    """The counterexample blocks of a Dafny 3/4 console output, each with the lines of `file_name` its
-    states are at (for attributing it to a method) and its text."""
-    found: list[tuple[list[int], str]] = []
-    block: list[str] | None = None
-    lines: list[int] = []
-
-    def close() -> None:
-        if block is not None and lines:
-            found.append((list(lines), "".join(block)))
-
-    for raw in output.splitlines(keepends=True):
-        text = raw.strip()
-        if text.startswith(COUNTEREXAMPLE_HEADINGS):
-            close()
-            block, lines = [text + "\n"], []
-            continue
-        if block is None:
-            continue
-        state = _STATE_AT.match(text)
-        if state:
-            if state.group(1).replace("\\", "/").rsplit("/", 1)[-1] != file_name:
-                block = None  # a state in another file: not ours
-                continue
-            lines.append(int(state.group(2)))
-            block.append(text + "\n")
-        elif text.startswith(("WARNING:", "Temporary variables", "ghost var ", "assume ")) or (
-            lines and _TYPED_LINE.match(text)
-        ):
-            block.append(text + "\n")
-        else:
-            close()
-            block = None
-    close()
-    return found
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -692,15 +612,13 @@ class _Reader:
 # ---------------------------------------------------------------------------------------------------
 # Dafny 3/4 console counterexamples
 
-_STATE_AT = re.compile(r"^(\S[^()]*)\((\d+),\d+\):(?:[^:]*:)?\s*$")  # `f.dfy(4,0): initial state:`, `f.dfy(6,18):`
-_TYPED_LINE = re.compile(r"^\s*([A-Za-z_][\w'?]*)\s*:\s*(.+?)\s*=\s*(.*?)\s*$")
 
 
 def _last_state(block: str) -> list[str]:
     """The value lines of the last state of a counterexample block."""
     states: list[list[str]] = []
     for line in block.splitlines():
-        if _STATE_AT.match(line.strip()):
+        if STATE_AT.match(line.strip()):
             states.append([])
         elif states and line.strip():
             states[-1].append(line.strip())
@@ -722,7 +640,7 @@ def _from_state(lines: Sequence[str], name: str, t: DafnyType) -> Value | None:
                         if v is not None:
                             found.add(v)
             continue
-        m = _TYPED_LINE.match(line)
+        m = TYPED_LINE.match(line)
         if m and m.group(1) == name:
             v = _literal(m.group(3), t)
             if v is not None:

@@ -28,7 +28,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.symbolic.counterexamples import console_counterexamples
+from bot.symbolic.modeltext import console_counterexamples
 from bot.symbolic.program import Outcome, Result
 from bot.verifier.output import (
     _CRASH_MARKERS,

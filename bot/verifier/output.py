@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import cast
 
 from bot.dafny.includes import IncludeError, find_includes
-from bot.symbolic.counterexamples import split_boogie_models
+from bot.symbolic.modeltext import split_boogie_models
 from bot.symbolic.program import RUN_FINISHED, Outcome, Result
 from bot.verifier.process import CRASHED, INCLUDE_LEFT, KILLED, NOT_RUN, _Run, _run
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import runner as assembly
+from bot import runner
 from bot.github.pr.affected import affected_specs
 from bot.runner import TestFiles, TooManyFiles, build_jobs, files_matching, specs_tested_by
 
@@ -95,6 +95,6 @@ def test_a_symlink_is_never_a_test_file(tmp_path: Path) -> None:
 def test_a_checkout_too_large_to_walk_fails_rather_than_scores_a_part(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _repo(tmp_path)
-    monkeypatch.setattr(assembly, "MAX_LISTED_FILES", 3)
+    monkeypatch.setattr(runner, "MAX_LISTED_FILES", 3)
     with pytest.raises(TooManyFiles, match="more than 3 files"):
         files_matching(root, ["checks/**"])
