@@ -34,9 +34,9 @@ from bot.options import (
     Mode,
     Option,
     Use,
-    _show,
     input_env_name,
     options_for,
+    show_value,
 )
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.results import Gate
@@ -372,7 +372,7 @@ class _Reader:
             elif not re.fullmatch(r"[^/\s]+/[^/\s]+", cfg.repository):
                 self.problem(
                     "GITHUB_REPOSITORY",
-                    f"{_show(cfg.repository)} is not `owner/name`",
+                    f"{show_value(cfg.repository)} is not `owner/name`",
                     FROM_ENV.format(env="GITHUB_REPOSITORY"),
                 )
             if cfg.event_path is None:
@@ -410,4 +410,4 @@ class _Reader:
     def _check_urls(self, cfg: Config) -> None:
         for var, url in (("GITHUB_API_URL", cfg.api_url), ("GITHUB_SERVER_URL", cfg.server_url)):
             if not re.fullmatch(r"https?://\S+", url):
-                self.problem(var, f"{_show(url)} is not an http(s) URL", FROM_ENV.format(env=var))
+                self.problem(var, f"{show_value(url)} is not an http(s) URL", FROM_ENV.format(env=var))

@@ -58,7 +58,7 @@ class Invalid(ValueError):
 
 
 
-def _show(value: object) -> str:
+def show_value(value: object) -> str:
     try:
         text = repr(value)
     except ValueError:  # an int of more than 4,300 digits (a hexadecimal TOML integer) cannot be printed
@@ -76,12 +76,13 @@ def _split_globs(value: object, what: str) -> tuple[str, ...]:
         parts = [str(v) for v in value]
     else:
         raise Invalid(
-            f"{_show(value)} is not {what}; allowed: globs separated by commas or newlines, or a TOML list of strings"
+            f"{show_value(value)} is not {what}; allowed: globs separated by commas or newlines, "
+            "or a TOML list of strings"
         )
     globs = tuple(p.strip() for p in parts if p.strip())
     for g in globs:
         if "\0" in g:
-            raise Invalid(f"{_show(g)} contains a NUL character")
+            raise Invalid(f"{show_value(g)} contains a NUL character")
     return globs
 
 
@@ -109,21 +110,21 @@ def clean_tests(value: object) -> tuple[str, ...]:
 def _fraction(value: object) -> float:
     allowed = "allowed: a number from 0 to 1, e.g. 0.9"
     if isinstance(value, bool):
-        raise Invalid(f"{_show(value)} is not a number; {allowed}")
+        raise Invalid(f"{show_value(value)} is not a number; {allowed}")
     if isinstance(value, int | float):
         try:
             number = float(value)
         except OverflowError:  # an integer beyond any float
-            raise Invalid(f"{_show(value)} is out of range; {allowed}") from None
+            raise Invalid(f"{show_value(value)} is out of range; {allowed}") from None
     elif isinstance(value, str):
         try:
             number = float(value.strip())
         except ValueError:
-            raise Invalid(f"{_show(value)} is not a number; {allowed}") from None
+            raise Invalid(f"{show_value(value)} is not a number; {allowed}") from None
     else:
-        raise Invalid(f"{_show(value)} is not a number; {allowed}")
+        raise Invalid(f"{show_value(value)} is not a number; {allowed}")
     if math.isnan(number) or not 0.0 <= number <= 1.0:
-        raise Invalid(f"{_show(value)} is out of range; {allowed}")
+        raise Invalid(f"{show_value(value)} is out of range; {allowed}")
     return number
 
 
@@ -159,7 +160,7 @@ def clean_fail_on_unknown(value: object) -> bool:
         return True
     if text in ("false", "no", "0", "off", ""):
         return False
-    raise Invalid(f"{_show(value)} is not a boolean; allowed: true or false")
+    raise Invalid(f"{show_value(value)} is not a boolean; allowed: true or false")
 
 
 _INT = re.compile(r"[+-]?[0-9]{1,30}")
@@ -171,19 +172,20 @@ def _integer(value: object, minimum: int, example: str, maximum: int = MAX_INTEG
     allowed = f"allowed: a whole number >= {minimum}, e.g. {example}"
     if maximum != MAX_INTEGER:
         allowed = f"allowed: a whole number from {minimum} to {maximum}, e.g. {example}"
-    too_large = f"{_show(value)} is too large; {allowed.replace(f'>= {minimum}', f'from {minimum} to {maximum}')}"
+    too_large = f"{show_value(value)} is too large; {allowed.replace(f'>= {minimum}', f'from {minimum} to {maximum}')}"
     if isinstance(value, bool):
-        raise Invalid(f"{_show(value)} is not a whole number; {allowed}")
+        raise Invalid(f"{show_value(value)} is not a whole number; {allowed}")
     if isinstance(value, int):
         number = value
     elif isinstance(value, str) and _INT.fullmatch(value.strip()):
         number = int(value.strip())
     elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
-        raise Invalid(too_large if not value.strip().startswith("-") else f"{_show(value)} is too small; {allowed}")
+        too_small = f"{show_value(value)} is too small; {allowed}"
+        raise Invalid(too_large if not value.strip().startswith("-") else too_small)
     else:
-        raise Invalid(f"{_show(value)} is not a whole number; {allowed}")
+        raise Invalid(f"{show_value(value)} is not a whole number; {allowed}")
     if number < minimum:
-        raise Invalid(f"{_show(value)} is too small; {allowed}")
+        raise Invalid(f"{show_value(value)} is too small; {allowed}")
     if number > maximum:
         raise Invalid(too_large)
     return number
@@ -212,10 +214,10 @@ def clean_jobs(value: object) -> int | None:
 def _choice(value: object, choices: Mapping[str, T]) -> T:
     allowed = "allowed: " + ", ".join(f"`{c}`" for c in choices)
     if not isinstance(value, str):
-        raise Invalid(f"{_show(value)} is not a string; {allowed}")
+        raise Invalid(f"{show_value(value)} is not a string; {allowed}")
     key = value.strip().lower().replace("_", "-")
     if key not in choices:
-        raise Invalid(f"{_show(value)} is not one of the choices; {allowed}")
+        raise Invalid(f"{show_value(value)} is not one of the choices; {allowed}")
     return choices[key]
 
 
@@ -230,7 +232,7 @@ def clean_comment_id(value: object) -> str:
     # it goes into a hidden HTML marker, so nothing that could close the comment (`--`, `>`)
     if not isinstance(value, str) or not _COMMENT_ID.fullmatch(value.strip()) or "--" in value:
         raise Invalid(
-            f"{_show(value)} is not allowed; allowed: 1 to 64 letters, digits, `.`, `_` or `-` "
+            f"{show_value(value)} is not allowed; allowed: 1 to 64 letters, digits, `.`, `_` or `-` "
             "(no `--`), starting with a letter or digit"
         )
     return value.strip()
@@ -238,12 +240,12 @@ def clean_comment_id(value: object) -> str:
 
 def _path_text(value: object, what: str, allow_empty: bool) -> str:
     if not isinstance(value, str):
-        raise Invalid(f"{_show(value)} is not a path; allowed: {what}")
+        raise Invalid(f"{show_value(value)} is not a path; allowed: {what}")
     text = value.strip()
     if not text and not allow_empty:
         raise Invalid(f"is empty; allowed: {what}")
     if "\0" in text or "\n" in text:
-        raise Invalid(f"{_show(value)} is not a path; allowed: {what}")
+        raise Invalid(f"{show_value(value)} is not a path; allowed: {what}")
     return text
 
 
@@ -274,13 +276,13 @@ def _optional_number(value: object, allowed: str) -> float | None:
     if isinstance(value, str) and not value.strip():
         return None
     if isinstance(value, bool):
-        raise Invalid(f"{_show(value)} is not a number; {allowed}")
+        raise Invalid(f"{show_value(value)} is not a number; {allowed}")
     try:
         number = float(value.strip()) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
-        raise Invalid(f"{_show(value)} is not a number; {allowed}") from None
+        raise Invalid(f"{show_value(value)} is not a number; {allowed}") from None
     if not (math.isfinite(number) and number >= 0.0):  # nan would silently make every real output unknown
-        raise Invalid(f"{_show(value)} is out of range; {allowed}")
+        raise Invalid(f"{show_value(value)} is out of range; {allowed}")
     return number
 
 
@@ -319,11 +321,11 @@ def clean_audit_only(value: object) -> tuple[str, ...]:
     elif isinstance(value, str):
         parts = value.split(",")
     else:
-        raise Invalid(f"{_show(value)} is not a list of task ids; allowed: ids separated by commas, e.g. 2,17")
+        raise Invalid(f"{show_value(value)} is not a list of task ids; allowed: ids separated by commas, e.g. 2,17")
     ids = tuple(p.strip() for p in parts if p.strip())
     for i in ids:
         if not _TASK_ID.fullmatch(i):
-            raise Invalid(f"{_show(i)} is not a task id; allowed: letters, digits and `_`, e.g. 2,17")
+            raise Invalid(f"{show_value(i)} is not a task id; allowed: letters, digits and `_`, e.g. 2,17")
     return ids
 
 
@@ -334,7 +336,7 @@ def clean_audit_shard(value: object) -> tuple[int, int] | None:
     text = value.strip() if isinstance(value, str) else ""
     k, _, n = text.partition("/")
     if not (k.isdigit() and n.isdigit() and len(k) <= 6 and len(n) <= 6 and 1 <= int(k) <= int(n)):
-        raise Invalid(f"{_show(value)} is not a shard; allowed: K/N with 1 <= K <= N, e.g. 2/4")
+        raise Invalid(f"{show_value(value)} is not a shard; allowed: K/N with 1 <= K <= N, e.g. 2/4")
     return int(k), int(n)
 
 
@@ -359,10 +361,10 @@ def clean_audit_issue(value: object) -> str:
     """The tracking issue's title; empty: no issue."""
     allowed = f"allowed: one line of at most {MAX_ISSUE_TITLE} characters, or empty for no issue"
     if not isinstance(value, str):
-        raise Invalid(f"{_show(value)} is not an issue title; {allowed}")
+        raise Invalid(f"{show_value(value)} is not an issue title; {allowed}")
     title = value.strip()
     if len(title) > MAX_ISSUE_TITLE or not _printable(title):
-        raise Invalid(f"{_show(value)} is not an issue title; {allowed}")
+        raise Invalid(f"{show_value(value)} is not an issue title; {allowed}")
     return title
 
 
@@ -375,13 +377,13 @@ def clean_audit_labels(value: object) -> tuple[str, ...]:
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         parts = [str(v) for v in value]
     else:
-        raise Invalid(f"{_show(value)} is not a list of labels; {allowed}")
+        raise Invalid(f"{show_value(value)} is not a list of labels; {allowed}")
     labels: list[str] = []
     for part in (p.strip() for p in parts):
         if not part:
             continue
         if len(part) > MAX_LABEL or "," in part or not _printable(part):
-            raise Invalid(f"{_show(part)} is not a label name; {allowed}")
+            raise Invalid(f"{show_value(part)} is not a label name; {allowed}")
         if part.casefold() not in {x.casefold() for x in labels}:  # GitHub's label names ignore case
             labels.append(part)
     if len(labels) > MAX_LABELS:

@@ -15,7 +15,7 @@ from bot.dafny.types import DafnyType, parse_type
 from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, parse_value
 from bot.symbolic.counterexamples import MAX_LENGTH, candidates, decode, decode_all, parse_model
 from bot.symbolic.modeltext import console_counterexamples, split_boogie_models, split_models
-from bot.verifier import _parse_boogie_xml, attribute_models
+from bot.verifier import attribute_models, parse_boogie_xml
 
 MODELS = Path(__file__).parent / "data" / "models"
 
@@ -25,7 +25,7 @@ def saved() -> dict[str, str]:
     """The saved batch's models per method (tests/data/models/README.md says how they were made)."""
     report = (MODELS / "batch.xml").read_bytes()
     text = (MODELS / "batch.model.txt").read_text(encoding="utf-8")
-    found = attribute_models(_parse_boogie_xml(report), text)
+    found = attribute_models(parse_boogie_xml(report), text)
     return {name.replace("__", "_"): models for name, models in found.items()}
 
 
@@ -82,7 +82,7 @@ def test_saved_models_are_attributed_in_error_order(saved: dict[str, str]) -> No
 
 
 def test_attribution_refuses_to_guess_when_counts_differ() -> None:
-    report = _parse_boogie_xml((MODELS / "batch.xml").read_bytes())
+    report = parse_boogie_xml((MODELS / "batch.xml").read_bytes())
     models = split_boogie_models((MODELS / "batch.model.txt").read_text(encoding="utf-8"))
     assert attribute_models(report, "".join(models[:-1])) == {}  # one model missing
     assert attribute_models(report, "") == {}
@@ -339,7 +339,7 @@ def saved_datatypes() -> tuple[dict[str, str], DafnyFile]:
     """The saved datatype batch's models per method, and its declarations (README.md says how they were made)."""
     report = (MODELS / "datatypes.xml").read_bytes()
     text = (MODELS / "datatypes.model.txt").read_text(encoding="utf-8")
-    found = attribute_models(_parse_boogie_xml(report), text)
+    found = attribute_models(parse_boogie_xml(report), text)
     spec = parse_file((MODELS / "datatypes.dfy").read_text(encoding="utf-8"))
     return {name.replace("__", "_"): models for name, models in found.items()}, spec
 

@@ -30,7 +30,7 @@ from bot.verifier import (
     make_backend,
 )
 from bot.verifier.output import FILE_NAME
-from bot.verifier.process import _Run
+from bot.verifier.process import ProcessRun
 from bot.verifier.server import ServerCommand, _fingerprint, _Pool, read_answer
 
 PRELUDE = """\
@@ -311,7 +311,7 @@ class _CommandLine:
         methods: Sequence[tuple[str, str]],
         time_limit: int,
         models: Collection[str] = frozenset(),
-        runner: Callable[[Sequence[str], str, float], _Run] | None = None,
+        runner: Callable[[Sequence[str], str, float], ProcessRun] | None = None,
     ) -> dict[str, Result]:
         if runner is not None:
             return self.real.verify_batch(prelude, methods, time_limit, models, runner)

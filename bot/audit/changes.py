@@ -149,7 +149,7 @@ class _Task:
 
 
 @dataclass(frozen=True)
-class _Run:
+class _AuditRun:
     schema: int
     seed: int
     settings: Mapping[str, object]
@@ -234,7 +234,7 @@ def _schema(doc: object) -> tuple[Mapping[str, Any], int]:
     return d, _int(d["schema"], "schema")
 
 
-def _run(doc: object) -> _Run:
+def _audit_run(doc: object) -> _AuditRun:
     """The fields the comparison reads, each checked; raises BaselineError naming the field."""
     d, schema = _schema(doc)
     settings = _object(d.get("settings"), "settings")
@@ -249,7 +249,7 @@ def _run(doc: object) -> _Run:
         if task.task_id in tasks:
             raise _bad(f"tasks[{i}].task_id", f"{_show(task.task_id)} appears twice")
         tasks[task.task_id] = task
-    return _Run(schema, seed, settings, date[:64], tasks)
+    return _AuditRun(schema, seed, settings, date[:64], tasks)
 
 
 def parse_baseline(data: bytes, seed: int) -> dict[str, Any]:
@@ -273,7 +273,7 @@ def parse_baseline(data: bytes, seed: int) -> dict[str, Any]:
     if schema != AUDIT_SCHEMA_VERSION:
         raise BaselineError(f"results of schema {schema}, but this audit writes schema {AUDIT_SCHEMA_VERSION}: "
                             "compare with a baseline written by the same version (or run without a baseline)")
-    run = _run(doc)
+    run = _audit_run(doc)
     if run.seed != seed:
         raise BaselineError(f"made with seed {run.seed}, but this run's seed is {seed}: the mutants differ, so "
                             f"the changes would be noise (run with the baseline's seed, or without a baseline)")
@@ -306,7 +306,7 @@ def _ordered(ids: Iterable[str]) -> tuple[str, ...]:
 def compare(baseline: Mapping[str, Any], current: Mapping[str, Any], baseline_name: str = "") -> Changes:
     """What changed from `baseline` to `current` (two results.json documents); raises BaselineError when
     either is not one, or when their schemas or seeds differ."""
-    old, new = _run(baseline), _run(current)
+    old, new = _audit_run(baseline), _audit_run(current)
     if old.schema != new.schema:
         raise BaselineError(f"the baseline has schema {old.schema}, this run {new.schema}")
     if old.seed != new.seed:

@@ -11,7 +11,7 @@ from bot.dafny.decls import Decl
 from bot.dafny.lexer import LexError, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, constructor_words
 from bot.dafny.values import ArrayV, SeqV, Value, ValueParseError, parse_value
-from bot.testcases.splitting import _LITERAL_WORDS, Stmt, StmtKind, _calls, _plain_var, _short, _split_values, under
+from bot.testcases.splitting import LITERAL_WORDS, Stmt, StmtKind, calls, plain_var, short, split_values, under
 
 _BV = re.compile(r"bv\d+\Z")
 
@@ -95,7 +95,7 @@ def substitute(
     k = 0
     while k < len(toks):
         t = toks[k]
-        if t.kind is not TokKind.IDENT or t.text in _LITERAL_WORDS or _BV.match(t.text):
+        if t.kind is not TokKind.IDENT or t.text in LITERAL_WORDS or _BV.match(t.text):
             k += 1
             continue
         if t.text in constructors and t.text not in env:
@@ -145,7 +145,7 @@ def evaluate(text: str, t: DafnyType, env: Mapping[str, Binding]) -> tuple[Value
     try:
         v = parse_at(literal, t)
     except ValueParseError as e:
-        shown = f" in `{_short(literal)}`" if literal != text.strip() else ""
+        shown = f" in `{short(literal)}`" if literal != text.strip() else ""
         raise EvalError(f"{e}{shown}") from e
     return (as_array(v) if isinstance(t, ArrayT) else v), lines
 
@@ -183,7 +183,7 @@ class _Env(Mapping[str, Binding]):
         return sum(1 for _ in self)
 
 
-def _environments(
+def environments(
     stmts: Sequence[Stmt], callees: Collection[str], target: Decl, where: Callable[[int], str],
     quiet: Collection[str] = frozenset(),
 ) -> list[Mapping[str, Binding]]:
@@ -233,19 +233,19 @@ def _environments(
                 env[name] = Binding("", lines, f"`{name}` is assigned {under(s.cond)} at {where(s.line)}: "
                                                "its value there is not followed")
         other = s.call
-        if (other is not None and not _calls(s, callees) and other.name not in quiet
+        if (other is not None and not calls(s, callees) and other.name not in quiet
                 and not other.name.lower().endswith("equals")):  # a check helper compares (see expectations.py)
             for text in other.args:
-                var = _plain_var(text)
+                var = plain_var(text)
                 bound = env.get(var) if var is not None else None
                 if var is not None and bound is not None and bound.text.startswith("new "):
                     env[var] = Binding("", lines, f"`{var}` may have been changed by the call of "
                                                   f"`{other.name}` at {where(s.line)}")
                     touched.append(var)
-        if _calls(s, callees) and s.call is not None:
+        if calls(s, callees) and s.call is not None:
             # an in-place call changes its arrays: as later inputs their contents are unknown
             for i in changed:
-                arg = _plain_var(s.call.args[i]) if i < len(s.call.args) else None
+                arg = plain_var(s.call.args[i]) if i < len(s.call.args) else None
                 if arg is not None:
                     env[arg] = Binding("", lines, f"`{arg}` was changed by the call at {where(s.line)}")
                     touched.append(arg)
@@ -278,7 +278,7 @@ def _bind(
             env[name] = Binding("", lines, f"`{name}` is declared without a value")
         return list(s.targets)
     # `var a, b := 1, 2;` and `x, y := y, x;`: every right-hand side is read before any target is assigned
-    rhs = [s.expr] if len(s.targets) == 1 else (_split_values(f"({s.expr})", len(s.targets)) or [])
+    rhs = [s.expr] if len(s.targets) == 1 else (split_values(f"({s.expr})", len(s.targets)) or [])
     bound: dict[str, Binding] = {}
     if re.match(r"new\s+[A-Za-z_][\w.]*\s*(<[^>]*>)?\s*\(", s.expr.strip()):
         # `var b := new Box(a);`: an object that may keep the array; neither is a value the readers follow
@@ -291,7 +291,7 @@ def _bind(
         if k >= len(rhs):
             bound[name] = Binding("", lines, f"cannot tell the value of `{name}`")
             continue
-        source = _plain_var(rhs[k])
+        source = plain_var(rhs[k])
         if source is not None and env.get(source, Binding("", frozenset())).text.startswith("new "):
             # `var b := a;` on arrays: one array under two names, which the readers do not follow
             shared = (f"`{name}` and `{source}` are one array from {where(s.line)} on: changes through either "

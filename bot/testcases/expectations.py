@@ -14,20 +14,20 @@ from bot.dafny.expr import Call, ExprError, bound_names, free_vars, parse_expr, 
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, RealT
 from bot.dafny.values import RealV, Value, placeholder
-from bot.testcases.bindings import Binding, EvalError, _environments, evaluate, modified_params
+from bot.testcases.bindings import Binding, EvalError, environments, evaluate, modified_params
 from bot.testcases.cases import UNCHECKED, TestCase, join_notes
 from bot.testcases.splitting import (
     Stmt,
     StmtKind,
-    _call_of,
-    _calls,
-    _plain_var,
-    _short,
-    _slice,
-    _split_values,
-    _strip_parens,
-    _top_level_index,
+    call_of,
+    calls,
+    plain_var,
+    short,
+    slice_text,
     split_top,
+    split_values,
+    strip_parens,
+    top_level_index,
     under,
 )
 
@@ -90,16 +90,16 @@ def conjunct_equalities(stmt: Stmt) -> list[list[tuple[str, str]]]:
 
 
 def _conjunct_pairs(conj: list[Token], stmt: Stmt) -> list[tuple[str, str]]:
-    if not conj or any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
+    if not conj or any(top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
         return []  # `r == a || r == b` states no single value
-    eq = _top_level_index(conj, "==")
+    eq = top_level_index(conj, "==")
     if eq > 0:
         pairs = _display_pairs(conj[:eq], conj[eq + 1 :])
         # `[s, p] == [0, 1]` (or tuples): two outputs compared as one collection, an equality per element
         if pairs:
-            return [(_slice(a, stmt.expr), _slice(b, stmt.expr)) for a, b in pairs]
-        return [(_slice(conj[:eq], stmt.expr), _slice(conj[eq + 1 :], stmt.expr))]
-    call = _call_of(conj, stmt.expr)
+            return [(slice_text(a, stmt.expr), slice_text(b, stmt.expr)) for a, b in pairs]
+        return [(slice_text(conj[:eq], stmt.expr), slice_text(conj[eq + 1 :], stmt.expr))]
+    call = call_of(conj, stmt.expr)
     if call is not None and is_equality_helper(call.name) and len(call.args) == 2:
         return [(call.args[0], call.args[1])]
     if len(conj) == 1 and conj[0].kind is TokKind.IDENT:
@@ -118,26 +118,26 @@ def tolerances(stmt: Stmt) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     diffs: dict[tuple[str, str], str] = {}  # `a - b < e`, waiting for `b - a < e`
     for conj in _conjuncts(stmt):
-        if any(_top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
+        if any(top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
             continue  # `abs(r - x) < e || ...` states no tolerance of its own
         bound = _bounded(conj)
         if bound is None:
             continue
         inside, e = bound
-        call = _call_of(inside, stmt.expr)
+        call = call_of(inside, stmt.expr)
         if call is not None and _ABS.match(call.name) and len(call.args) == 1:
             try:
                 arg = [t for t in tokenize(call.args[0]) if t.kind is not TokKind.COMMENT]
             except LexError:
                 continue
-            diff = _difference(_strip_parens(arg), call.args[0])
+            diff = _difference(strip_parens(arg), call.args[0])
             if diff is not None:
-                out.append((*diff, _slice(e, stmt.expr)))
+                out.append((*diff, slice_text(e, stmt.expr)))
             continue
-        diff = _difference(_strip_parens(inside), stmt.expr)
+        diff = _difference(strip_parens(inside), stmt.expr)
         if diff is not None:
             a, b = diff
-            tol = _slice(e, stmt.expr)
+            tol = slice_text(e, stmt.expr)
             if diffs.get((b, a)) == tol:
                 out.append((a, b, tol))
             diffs[(a, b)] = tol
@@ -152,13 +152,13 @@ def _conjuncts(stmt: Stmt) -> list[list[Token]]:
         toks = [t for t in tokenize(stmt.expr) if t.kind is not TokKind.COMMENT]
     except LexError:
         return []
-    return [_strip_parens(part) for part in split_top(_strip_parens(toks), "&&")]
+    return [strip_parens(part) for part in split_top(strip_parens(toks), "&&")]
 
 
 def _bounded(conj: list[Token]) -> tuple[list[Token], list[Token]] | None:
     """`X < e` / `X <= e` / `e > X` / `e >= X` -> (X, e)."""
     for op, flipped in (("<", False), ("<=", False), (">", True), (">=", True)):
-        k = _top_level_index(conj, op)
+        k = top_level_index(conj, op)
         if k > 0 and k < len(conj) - 1:
             left, right = conj[:k], conj[k + 1 :]
             return (right, left) if flipped else (left, right)
@@ -167,10 +167,10 @@ def _bounded(conj: list[Token]) -> tuple[list[Token], list[Token]] | None:
 
 def _difference(toks: list[Token], source: str) -> tuple[str, str] | None:
     """`a - b` at the top level (one minus, not unary) -> (a, b)."""
-    k = _top_level_index(toks, "-")
-    if k <= 0 or _top_level_index(toks[k + 1 :], "-") >= 0 or _top_level_index(toks, "+") >= 0:
+    k = top_level_index(toks, "-")
+    if k <= 0 or top_level_index(toks[k + 1 :], "-") >= 0 or top_level_index(toks, "+") >= 0:
         return None
-    return _slice(toks[:k], source), _slice(toks[k + 1 :], source)
+    return slice_text(toks[:k], source), slice_text(toks[k + 1 :], source)
 
 
 def _display_pairs(left: list[Token], right: list[Token]) -> list[tuple[list[Token], list[Token]]]:
@@ -268,10 +268,10 @@ def read_calls(
     methods of different modules are told apart. `quiet` names callables known to change no array they are
     given; an array passed to any other after the call is no longer known to be the call's output.
     """
-    envs = _environments(stmts, callees, target, where, quiet)
+    envs = environments(stmts, callees, target, where, quiet)
     call_at = [
         k for k, s in enumerate(stmts)
-        if _calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))
+        if calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))
     ]
     if not call_at:
         return []
@@ -313,7 +313,7 @@ def _read_call(
         except EvalError as e:
             return CallProblem(
                 s.line,
-                f"{at}: cannot evaluate argument {i + 1} `{_short(arg)}` "
+                f"{at}: cannot evaluate argument {i + 1} `{short(arg)}` "
                 f"({param.name}: {param.type_text}): {e}",
             )
         inputs.append(v)
@@ -322,7 +322,7 @@ def _read_call(
     watch: dict[str, tuple[str, int]] = {name: ("out", i) for i, name in enumerate(outs)}
     changed = modified_params(target)
     for i in changed:
-        name = _plain_var(call.args[i])
+        name = plain_var(call.args[i])
         if name is not None and name not in watch:
             watch[name] = ("post", i)
     arrays = frozenset(name for name, (role, i) in watch.items()
@@ -357,7 +357,7 @@ def _read_call(
         lacking = ", ".join(f"`{target.returns[i].name}`" for i in unchecked)
         verb = "is" if len(unchecked) == 1 else "are"
         partial = (f"{lacking} {verb} {UNCHECKED} that has the property "
-                   f"`{_short(prop)}` (a property expectation, not a value: no mutants of {lacking})")
+                   f"`{short(prop)}` (a property expectation, not a value: no mutants of {lacking})")
     elif found and any(name not in found for name in outs):
         # a partial expectation: the test checks some outputs only; the others are any value the spec admits
         unchecked = [i for i, name in enumerate(outs) if name not in found]
@@ -384,13 +384,13 @@ def _read_call(
         if exp.problem:
             return CallProblem(s.line, f"{where(exp.line)}: {exp.problem}", checked=stated)
         param = target.returns[i] if role == "out" else target.params[i]
-        other = _plain_var(exp.text) if exp.whole and exp.text.strip().isidentifier() else None
+        other = plain_var(exp.text) if exp.whole and exp.text.strip().isidentifier() else None
         other_bound = envs[exp.env_at].get(other) if other is not None else None
         if other_bound is not None and not other_bound.error and not other_bound.text.startswith("new "):
             other = None  # a sequence or other value: compared by value
         if role == "out" and isinstance(param.type, ArrayT) and other is not None:
             # `r == a` on arrays is Dafny's reference equality: the test says `r` is that very array
-            given = [j for j, arg in enumerate(call.args) if _plain_var(arg) == other and arg.strip() == other
+            given = [j for j, arg in enumerate(call.args) if plain_var(arg) == other and arg.strip() == other
                      and isinstance(target.params[j].type, ArrayT)]
             if not given:
                 return CallProblem(s.line, f"{where(exp.line)}: `{name} == {other}` compares arrays by reference, "
@@ -408,20 +408,20 @@ def _read_call(
             return CallProblem(
                 s.line,
                 f"{where(exp.line)}: cannot read the expected value "
-                f"`{_short(exp.text)}` of {what} as {param.type_text}: {e}", checked=stated)
+                f"`{short(exp.text)}` of {what} as {param.type_text}: {e}", checked=stated)
         lines |= used
         if exp.tolerance:
             if not isinstance(param.type, RealT) or not isinstance(v, RealV):
-                return CallProblem(s.line, f"{where(exp.line)}: a tolerance (`{_short(exp.tolerance)}`) for "
+                return CallProblem(s.line, f"{where(exp.line)}: a tolerance (`{short(exp.tolerance)}`) for "
                                            f"`{name}`, which is no real", checked=stated)
             try:
                 eps, _ = evaluate(exp.tolerance, RealT(), envs[exp.env_at])
             except EvalError as err:
                 return CallProblem(s.line, f"{where(exp.line)}: cannot read the tolerance "
-                                           f"`{_short(exp.tolerance)}` as a real: {err}", checked=stated)
+                                           f"`{short(exp.tolerance)}` as a real: {err}", checked=stated)
             assert isinstance(eps, RealV)
             if eps.v <= 0:
-                return CallProblem(s.line, f"{where(exp.line)}: the tolerance `{_short(exp.tolerance)}` is not "
+                return CallProblem(s.line, f"{where(exp.line)}: the tolerance `{short(exp.tolerance)}` is not "
                                            "positive", checked=stated)
             tolerance = eps.v if tolerance is None else min(tolerance, eps.v)
             tolerant.add(name)
@@ -476,7 +476,7 @@ def _property(
     names = {name: target.returns[i].name for i, name in enumerate(outs)}
     missing = {name for name in outs if name not in found}
     for text, line, written, stale in checks:
-        said = f"`{_short(written)}` at line {line} is not an equality with a value"
+        said = f"`{short(written)}` at line {line} is not an equality with a value"
         if stale and _text_names(text) & missing:
             # it names a result assigned again (or changed) after the call: about the call's outputs only in part
             return "", f"{said} (it names a result no longer the call's)", []
@@ -516,7 +516,7 @@ def _array_identities(scan: _Scan, k: int, target: Decl) -> tuple[tuple[int, int
         text = arg.strip()
         if text.startswith("new "):
             return True
-        name = _plain_var(text)
+        name = plain_var(text)
         bound = scan.envs[k].get(name) if name is not None else None
         return bound is not None and not bound.error and bound.text.startswith("new ")
 
@@ -526,7 +526,7 @@ def _array_identities(scan: _Scan, k: int, target: Decl) -> tuple[tuple[int, int
             if target.params[i].type != target.params[j].type:
                 continue
             a, b = call.args[i].strip(), call.args[j].strip()
-            if _plain_var(a) is not None and a == b:
+            if plain_var(a) is not None and a == b:
                 out.append((i, j, "same"))
             elif fresh(a) and fresh(b):
                 out.append((i, j, "distinct"))
@@ -638,7 +638,7 @@ def _find_expectations(
             after_next_call = True
             # calling the method again on the same array changes it: its state is no longer this call's
             for arg in s.call.args if s.call is not None else ():
-                name = _plain_var(arg)
+                name = plain_var(arg)
                 if name is not None and name in pending and watch[name][0] == "post":
                     pending.discard(name)
                     note = note or f"`{name}` is changed again by the call at line {s.line} before any check"
@@ -648,7 +648,7 @@ def _find_expectations(
                     pending.discard(name)
                     note = note or f"`{name}` is assigned again at line {s.line} before any check"
             # `var b := r;` (or `m[0] := r`, `new Box(r)`): the array is reachable under another name
-            shared = _plain_var(s.expr) if s.expr else None
+            shared = plain_var(s.expr) if s.expr else None
             if shared in arrays and shared in pending and shared not in s.targets:
                 pending.discard(shared)
                 note = note or f"`{shared}` is shared at line {s.line} before any check: changes are not followed"
@@ -658,7 +658,7 @@ def _find_expectations(
                 if name in pending:
                     pending.discard(name)
                     note = note or f"`{name}` is changed at line {s.line} before any check"
-            stored = [_plain_var(s.text.split(":=", 1)[-1])] if s.changes else []
+            stored = [plain_var(s.text.split(":=", 1)[-1])] if s.changes else []
             if re.match(r"new\s+[A-Za-z_][\w.]*\s*(<[^>]*>)?\s*\(", s.expr.strip()):
                 stored += sorted(scan.mentions[j])  # handed to a constructor
             for kept in [n for n in stored if n in arrays and n in pending]:
@@ -669,7 +669,7 @@ def _find_expectations(
             if (callee is not None and j not in scan.calls and not is_equality_helper(callee.name)
                     and callee.name not in quiet):
                 for arg in callee.args:
-                    name = _plain_var(arg)
+                    name = plain_var(arg)
                     if name in arrays and name in pending:
                         pending.discard(name)
                         note = note or (f"`{name}` is passed to `{callee.name}` at line {s.line} before any check, "
@@ -697,7 +697,7 @@ def _find_expectations(
         used = 0  # the pairs read as an expectation
         for a, b in pairs:
             for side, other in ((a, b), (b, a)):
-                name = _plain_var(side)
+                name = plain_var(side)
                 if name is not None and name in pending:
                     used += 1
                     # `r == a` names the array itself; a helper (`arrayEquals(r, a)`) compares contents
@@ -714,7 +714,7 @@ def _find_expectations(
         tolerant = ""
         for a, b, tol in ([] if hit else tolerances(s)):
             for side, other in ((a, b), (b, a)):
-                name = _plain_var(side)
+                name = plain_var(side)
                 if name is not None and name in pending and side.strip() == name:
                     expectation = _Expectation(other, s.line, j, s.problem, tolerance=tol)
                     if s.commented:
@@ -747,9 +747,9 @@ def _find_expectations(
             # a property of the output: read by _property (or why not)
             properties.append((s.expr, s.line, s.text, stale()))
         elif mentioned:
-            note = f"`{_short(s.text)}` at line {s.line} is not an equality with a value"
+            note = f"`{short(s.text)}` at line {s.line} is not an equality with a value"
         elif other_vars and not after_next_call:
-            note = f"the check `{_short(s.text)}` at line {s.line} is about `{other_vars[0]}`"
+            note = f"the check `{short(s.text)}` at line {s.line} is about `{other_vars[0]}`"
 
     j = k + 1
     while j < len(stmts) and pending and not after_next_call:
@@ -775,7 +775,7 @@ def _comment_targets(
     if n_outs == 1:
         return {outs[0]: s.expr}
     if n_outs > 1:
-        parts = _split_values(s.expr, n_outs)
+        parts = split_values(s.expr, n_outs)
         if parts is None:
             return f"the expected value at line {s.line} should list {n_outs} values, one per out-parameter"
         return dict(zip(outs, parts, strict=True))

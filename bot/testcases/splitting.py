@@ -53,7 +53,7 @@ class Stmt:
 # Keywords that start a statement: seeing one in the middle of a statement means a `;` is missing.
 _STARTERS = frozenset({"var", "assert", "expect", "print"})
 # Identifiers a literal may contain besides variables.
-_LITERAL_WORDS = frozenset(
+LITERAL_WORDS = frozenset(
     {"true", "false", "new", "null", "as", "int", "nat", "bool", "char", "real", "string", "seq", "array"}
 )
 # Statements whose `{` opens a block rather than a set display.
@@ -67,7 +67,7 @@ _MAX_SHOWN = 60
 _MISSING_SEMICOLON = "missing `;`"
 
 
-def _short(text: str) -> str:
+def short(text: str) -> str:
     """Text for a message: one line, at most _MAX_SHOWN characters."""
     one = " ".join(text.split())
     return one if len(one) <= _MAX_SHOWN else one[: _MAX_SHOWN - 3] + "..."
@@ -169,9 +169,9 @@ def _statement(toks: Sequence[Token], source: str, problem: str = "", commented:
     first, last = toks[0], toks[-1]
     text = source[first.start : last.end]
     if problem == _MISSING_SEMICOLON:
-        problem = f"`{_short(text)}` has no `;` at its end"
+        problem = f"`{short(text)}` has no `;` at its end"
     elif problem:
-        problem = f"`{_short(text)}`: {problem}"
+        problem = f"`{short(text)}`: {problem}"
     base = Stmt(
         kind=StmtKind.OTHER,
         line=first.line,
@@ -191,16 +191,16 @@ def _statement(toks: Sequence[Token], source: str, problem: str = "", commented:
             close = matching_close(rest, 0)
             rest = rest[close + 1 :] if close >= 0 else []
         if head == "expect":
-            comma = _top_level_index(rest, ",")
+            comma = top_level_index(rest, ",")
             if comma >= 0:
                 rest = rest[:comma]  # the message
         kind = StmtKind.ASSERT if head == "assert" else StmtKind.EXPECT
-        return replace(base, kind=kind, expr=_slice(rest, source))
+        return replace(base, kind=kind, expr=slice_text(rest, source))
     if head == "print":
         return replace(base, kind=StmtKind.PRINT)
-    if _top_level_index(toks, ":=") >= 0:
+    if top_level_index(toks, ":=") >= 0:
         return _var_or_assign(StmtKind.ASSIGN, toks, source, base)
-    call = _call_of(toks, source)
+    call = call_of(toks, source)
     if call is not None:
         return replace(base, kind=StmtKind.CALL, call=call, expr=text)
     return base
@@ -217,8 +217,8 @@ def _changed_in_part(toks: Sequence[Token]) -> tuple[str, ...]:
     change what they name, to values the readers do not follow."""
     if toks and toks[0].text == "modify":
         return tuple(dict.fromkeys(t.text for t in toks[1:] if t.kind is TokKind.IDENT))
-    such_that = _top_level_index(toks, ":|")
-    at = such_that if such_that >= 0 else _top_level_index(toks, ":=")
+    such_that = top_level_index(toks, ":|")
+    at = such_that if such_that >= 0 else top_level_index(toks, ":=")
     if at < 0:
         return ()
     lhs = list(toks[:at])
@@ -237,7 +237,7 @@ def _changed_in_part(toks: Sequence[Token]) -> tuple[str, ...]:
 
 
 def _var_or_assign(kind: StmtKind, toks: Sequence[Token], source: str, base: Stmt) -> Stmt:
-    at = _top_level_index(toks, ":=")
+    at = top_level_index(toks, ":=")
     lhs = toks if at < 0 else toks[:at]
     rhs = [] if at < 0 else toks[at + 1 :]
     names: list[str] = []
@@ -249,7 +249,7 @@ def _var_or_assign(kind: StmtKind, toks: Sequence[Token], source: str, base: Stm
             return base
         names.append(part[0].text)
     return replace(
-        base, kind=kind, targets=tuple(names), expr=_slice(rhs, source), call=_call_of(rhs, source)
+        base, kind=kind, targets=tuple(names), expr=slice_text(rhs, source), call=call_of(rhs, source)
     )
 
 
@@ -290,7 +290,7 @@ def _commented_code(content: str, tok: Token) -> Stmt | None:
     except LexError:
         return None
     # comments are not compiled: a missing `;` is no problem there
-    end = _top_level_index(toks, ";")
+    end = top_level_index(toks, ";")
     if end >= 0:
         toks = toks[:end]
     if len(toks) < 2:
@@ -304,7 +304,7 @@ def _commented_code(content: str, tok: Token) -> Stmt | None:
 # token helpers
 
 
-def _slice(toks: Sequence[Token], source: str) -> str:
+def slice_text(toks: Sequence[Token], source: str) -> str:
     return source[toks[0].start : toks[-1].end] if toks else ""
 
 
@@ -327,7 +327,7 @@ def split_top(toks: Sequence[Token], sep: str, angle: bool = False) -> list[list
     return parts
 
 
-def _top_level_index(toks: Sequence[Token], op: str) -> int:
+def top_level_index(toks: Sequence[Token], op: str) -> int:
     depth = 0
     for k, t in enumerate(toks):
         if t.kind is not TokKind.OP:
@@ -346,33 +346,33 @@ def _has_top_level(text: str, op: str) -> bool:
         toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
     except LexError:
         return False
-    return _top_level_index(toks, op) >= 0
+    return top_level_index(toks, op) >= 0
 
 
-def _call_of(toks: Sequence[Token], source: str) -> Call | None:
+def call_of(toks: Sequence[Token], source: str) -> Call | None:
     """`M(a, b)` or `X.M(a, b)` spanning exactly toks."""
     k = 0
     while k + 1 < len(toks) and toks[k].kind is TokKind.IDENT and toks[k + 1].text == ".":
         k += 2
     if k + 1 >= len(toks) or toks[k].kind is not TokKind.IDENT or toks[k + 1].text != "(":
         return None
-    if toks[k].text in _LITERAL_WORDS:
+    if toks[k].text in LITERAL_WORDS:
         return None
     close = matching_close(list(toks), k + 1)
     if close != len(toks) - 1:
         return None
     inner = toks[k + 2 : close]
-    args = tuple(_slice(p, source) for p in split_top(inner, ",")) if inner else ()
+    args = tuple(slice_text(p, source) for p in split_top(inner, ",")) if inner else ()
     return Call(toks[k].text, args, ".".join(t.text for t in toks[:k:2]))
 
 
-def _strip_parens(toks: list[Token]) -> list[Token]:
+def strip_parens(toks: list[Token]) -> list[Token]:
     while len(toks) >= 2 and toks[0].text == "(" and matching_close(toks, 0) == len(toks) - 1:
         toks = toks[1:-1]
     return toks
 
 
-def _calls(stmt: Stmt, callees: Collection[str]) -> bool:
+def calls(stmt: Stmt, callees: Collection[str]) -> bool:
     return (
         stmt.call is not None
         and stmt.call.name in callees
@@ -381,13 +381,13 @@ def _calls(stmt: Stmt, callees: Collection[str]) -> bool:
     )
 
 
-def _plain_var(text: str) -> str | None:
+def plain_var(text: str) -> str | None:
     """The variable `x` of text `x`, `x[..]` or `(x)`; None otherwise."""
     try:
         toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
     except LexError:
         return None
-    toks = _strip_parens(toks)
+    toks = strip_parens(toks)
     if len(toks) == 1 and toks[0].kind is TokKind.IDENT:
         return toks[0].text
     if len(toks) == 4 and toks[0].kind is TokKind.IDENT and [t.text for t in toks[1:]] == ["[", "..", "]"]:
@@ -395,7 +395,7 @@ def _plain_var(text: str) -> str | None:
     return None
 
 
-def _split_values(text: str, n: int) -> list[str] | None:
+def split_values(text: str, n: int) -> list[str] | None:
     """The n parts of `[v1, v2]` or `(v1, v2)`: an expected comment for a method with n outputs."""
     try:
         toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
@@ -406,4 +406,4 @@ def _split_values(text: str, n: int) -> list[str] | None:
     parts = split_top(toks[1:-1], ",")
     if len(parts) != n or not all(parts):
         return None
-    return [_slice(p, text) for p in parts]
+    return [slice_text(p, text) for p in parts]

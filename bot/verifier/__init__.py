@@ -30,10 +30,10 @@ from bot.verifier.output import (
     FILE_NAME,
     MODEL_FILE,
     MODEL_FILE_LIMIT,
-    _parse_boogie_xml,
     attribute_models,
     filter_noise,
     mangle,
+    parse_boogie_xml,
 )
 from bot.verifier.process import (
     BAD_COMMAND_LINE,
@@ -87,7 +87,7 @@ __all__ = [
     "DafnyServerBackend",
     "VerifierInfo",
     "VerifierNotFound",
-    "_parse_boogie_xml",
+    "parse_boogie_xml",
     "attribute_models",
     "child_environment",
     "detect",

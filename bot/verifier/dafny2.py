@@ -36,28 +36,28 @@ from dataclasses import dataclass, replace
 
 from bot.symbolic.program import Outcome, Result
 from bot.verifier.output import (
-    _CRASH_MARKERS,
+    CRASH_MARKERS,
     FILE_NAME,
     MODEL_FILE,
-    _all,
-    _BoogieMethod,
-    _crash,
-    _describe,
-    _Layout,
-    _parse_boogie_xml,
-    _run_batch,
-    _run_failure,
-    _start_batch,
-    _tail,
-    _timeout_message,
+    BoogieMethod,
+    Layout,
     attribute_models,
     boogie_declaration,
+    crash_message,
+    describe_run,
     filter_noise,
+    for_all,
     mangle,
+    parse_boogie_xml,
     ran_to_end,
+    run_batch,
+    run_failure,
+    start_batch,
+    tail,
+    timeout_message,
     whole_file_result,
 )
-from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _run, _wall_limit
+from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, ProcessRun, run_process, wall_limit
 from bot.verifier.version import VerifierInfo
 
 _FLAGS = ("/compile:0", "/nologo", "/errorTrace:0", "/errorLimit:1")  # verify only; see the docstring
@@ -98,7 +98,7 @@ class Dafny2Backend:
         return [*argv, f"/xml:{xml_name}", FILE_NAME]
 
     def wall_limit(self, time_limit: int, count: int) -> float:
-        return _wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
+        return wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
 
     def verify_batch(
         self,
@@ -106,27 +106,27 @@ class Dafny2Backend:
         methods: Sequence[tuple[str, str]],
         time_limit: int,
         models: Collection[str] = frozenset(),
-        runner: Callable[[Sequence[str], str, float], _Run] = _run,
+        runner: Callable[[Sequence[str], str, float], ProcessRun] = run_process,
         *,
         checks: Sequence[str] = (),
     ) -> dict[str, Result]:
         """`runner(argv, folder, wall)` runs the command: a process of its own, or a kept-alive verifier
         (bot/verifier/server.py), whose run is read the same way. `checks`: declarations verified too; then each
         name's result stands for all of them (`whole_file_result`)."""
-        names, wanted, settled = _start_batch(prelude, methods, models)
+        names, wanted, settled = start_batch(prelude, methods, models)
         if settled is not None:
             return settled
         # a checked declaration runs up to two procedures (a lemma: its well-formedness and its proof)
         wall = self.wall_limit(time_limit, len(names) + 2 * len(checks))
         model_name = MODEL_FILE if wanted else None
         argv = self.command(names, time_limit, "report.xml", model_name, checks)
-        layout, run, report, model = _run_batch(prelude, methods, argv, wall, model_name, runner)
+        layout, run, report, model = run_batch(prelude, methods, argv, wall, model_name, runner)
         if checks:
             return self._whole(layout, names, run, report, time_limit, wall)
         results = self._results(layout, names, run, report, time_limit, wall)
         if not wanted or model is None or report is None:
             return results
-        found = attribute_models(_parse_boogie_xml(report), model.decode("utf-8", errors="replace"))
+        found = attribute_models(parse_boogie_xml(report), model.decode("utf-8", errors="replace"))
         for name in wanted:
             text = found.get(mangle(name), "")
             if text and results[name].outcome is Outcome.REFUTED:
@@ -135,42 +135,42 @@ class Dafny2Backend:
 
     def _results(
         self,
-        layout: _Layout,
+        layout: Layout,
         names: Sequence[str],
-        run: _Run,
+        run: ProcessRun,
         report: bytes | None,
         time_limit: int,
         wall: float,
     ) -> dict[str, Result]:
         by_mangled = {mangle(name): name for name in names}
         concluded: dict[str, Result] = {}
-        for method in _parse_boogie_xml(report or b""):
+        for method in parse_boogie_xml(report or b""):
             name = by_mangled.get(method.name)
             if name is not None and method.outcome:
                 concluded[name] = self._conclusion(layout, name, method, time_limit)
         rest = [name for name in names if name not in concluded]
         output = filter_noise(run.output)
-        failed = _run_failure(rest, run, wall)
+        failed = run_failure(rest, run, wall)
         if failed is not None:
             return {**concluded, **failed}
         if run.returncode == 1:
-            return {**concluded, **_all(rest, Outcome.ERROR, BAD_COMMAND_LINE + _tail(output), run.seconds)}
-        if run.returncode not in (0, 2, 4) or any(marker in output for marker in _CRASH_MARKERS):
-            return {**concluded, **_crash(rest, run, output)}
+            return {**concluded, **for_all(rest, Outcome.ERROR, BAD_COMMAND_LINE + tail(output), run.seconds)}
+        if run.returncode not in (0, 2, 4) or any(marker in output for marker in CRASH_MARKERS):
+            return {**concluded, **crash_message(rest, run, output)}
         if run.returncode == 2 and not concluded:
             # Parse or resolution errors: nothing was verified; deterministic, so worth caching.
-            return _all(names, Outcome.ERROR, output or "parse or resolution error", run.seconds)
+            return for_all(names, Outcome.ERROR, output or "parse or resolution error", run.seconds)
         if report is None:
-            return {**concluded, **_crash(rest, run, "no /xml report was written\n" + output)}
+            return {**concluded, **crash_message(rest, run, "no /xml report was written\n" + output)}
         return {**concluded, **{name: Result(Outcome.ERROR, NO_RESULT, 0.0) for name in rest}}
 
     def _whole(
-        self, layout: _Layout, names: Sequence[str], run: _Run, report: bytes | None, time_limit: int, wall: float
+        self, layout: Layout, names: Sequence[str], run: ProcessRun, report: bytes | None, time_limit: int, wall: float
     ) -> dict[str, Result]:
         """Every procedure of the report but the named methods' (`CheckWellformed$$`: a function against its
         `ensures` and for termination; `Impl$$`: a lemma's proof) as one result for each name
         (`whole_file_result`). The background's lines are the prelude's own: no method range to map them into."""
-        methods = _parse_boogie_xml(report or b"")
+        methods = parse_boogie_xml(report or b"")
         own = {mangle(name) for name in names}
         concluded: list[tuple[str, str | None]] = []
         for m in methods:
@@ -185,14 +185,14 @@ class Dafny2Backend:
         return dict.fromkeys(names, whole_file_result(concluded, run, sum(m.seconds for m in methods)))
 
     @staticmethod
-    def _conclusion(layout: _Layout, name: str, method: _BoogieMethod, time_limit: int) -> Result:
-        details = [_describe(layout, name, line, text, related) for line, text, related in method.errors]
+    def _conclusion(layout: Layout, name: str, method: BoogieMethod, time_limit: int) -> Result:
+        details = [describe_run(layout, name, line, text, related) for line, text, related in method.errors]
         if method.outcome == "correct":
             return Result(Outcome.VERIFIED, "", method.seconds)
         if method.outcome == "errors":
             return Result(Outcome.REFUTED, "\n".join(details), method.seconds)
         if method.outcome in ("timedout", "timeout", "outofresource"):
-            return Result(Outcome.TIMEOUT, _timeout_message(time_limit, details), method.seconds)
+            return Result(Outcome.TIMEOUT, timeout_message(time_limit, details), method.seconds)
         if method.outcome == "outofmemory":
             return Result(Outcome.ERROR, OUT_OF_MEMORY, method.seconds)
         return Result(Outcome.ERROR, f"verifier outcome '{method.outcome}'", method.seconds)

@@ -31,24 +31,24 @@ from dataclasses import dataclass, field, replace
 from bot.symbolic.modeltext import console_counterexamples
 from bot.symbolic.program import Outcome, Result
 from bot.verifier.output import (
-    _CRASH_MARKERS,
+    CRASH_MARKERS,
     FILE_NAME,
-    _all,
-    _crash,
-    _diagnostics,
-    _Layout,
-    _messages_by_method,
-    _run_batch,
-    _run_failure,
-    _start_batch,
-    _tail,
-    _timeout_message,
+    Layout,
+    crash_message,
+    diagnostics,
     filter_noise,
+    for_all,
     mangle,
+    messages_by_method,
     ran_to_end,
+    run_batch,
+    run_failure,
+    start_batch,
+    tail,
+    timeout_message,
     whole_file_result,
 )
-from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, _Run, _wall_limit
+from bot.verifier.process import BAD_COMMAND_LINE, NO_RESULT, OUT_OF_MEMORY, ProcessRun, wall_limit
 from bot.verifier.version import VerifierInfo
 
 _SCOPE_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # " (correctness)", " (well-formedness)"
@@ -164,7 +164,7 @@ class Dafny4Backend:
         return self.options is not None and "--extract-counterexample" in self.options
 
     def wall_limit(self, time_limit: int, count: int) -> float:
-        return _wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
+        return wall_limit(self.wall_base, self.wall_per_method, time_limit, count)
 
     def verify_batch(
         self,
@@ -175,12 +175,12 @@ class Dafny4Backend:
         *,
         checks: Sequence[str] = (),
     ) -> dict[str, Result]:
-        names, wanted, settled = _start_batch(prelude, methods, models)
+        names, wanted, settled = start_batch(prelude, methods, models)
         if settled is not None:
             return settled
         wall = self.wall_limit(time_limit, len(names) + 2 * len(checks))
         argv = self.command(names, time_limit, "log.json", counterexamples=bool(wanted), whole=bool(checks))
-        layout, run, data, _ = _run_batch(prelude, methods, argv, wall)
+        layout, run, data, _ = run_batch(prelude, methods, argv, wall)
         log = None if data is None else data.decode("utf-8", errors="replace")
         if checks:
             return self._whole(layout, names, run, log, time_limit, wall)
@@ -200,44 +200,44 @@ class Dafny4Backend:
 
     def _results(
         self,
-        layout: _Layout,
+        layout: Layout,
         names: Sequence[str],
-        run: _Run,
+        run: ProcessRun,
         log: str | None,
         time_limit: int,
         wall: float,
     ) -> dict[str, Result]:
         scopes = parse_json_log(log or "")
         output = filter_noise(run.output)
-        messages = _messages_by_method(layout, output)
+        messages = messages_by_method(layout, output)
         concluded = {
             name: self._conclusion(scopes[name], messages.get(name, []), time_limit)
             for name in names
             if scopes.get(name)
         }
         rest = [name for name in names if name not in concluded]
-        failed = _run_failure(rest, run, wall)
+        failed = run_failure(rest, run, wall)
         if failed is not None:
             return {**concluded, **failed}
         if run.returncode == 1:
-            return {**concluded, **_all(rest, Outcome.ERROR, BAD_COMMAND_LINE + _tail(output), run.seconds)}
-        if run.returncode not in (0, 2, 3, 4) or any(marker in output for marker in _CRASH_MARKERS):
-            return {**concluded, **_crash(rest, run, output)}
+            return {**concluded, **for_all(rest, Outcome.ERROR, BAD_COMMAND_LINE + tail(output), run.seconds)}
+        if run.returncode not in (0, 2, 3, 4) or any(marker in output for marker in CRASH_MARKERS):
+            return {**concluded, **crash_message(rest, run, output)}
         if run.returncode in (2, 3) and not concluded:
-            return _all(names, Outcome.ERROR, output or "parse or resolution error", run.seconds)
+            return for_all(names, Outcome.ERROR, output or "parse or resolution error", run.seconds)
         if log is None:
-            return {**concluded, **_crash(rest, run, "no JSON verification log was written\n" + output)}
+            return {**concluded, **crash_message(rest, run, "no JSON verification log was written\n" + output)}
         return {**concluded, **{name: Result(Outcome.ERROR, NO_RESULT, 0.0) for name in rest}}
 
     def _whole(
-        self, layout: _Layout, names: Sequence[str], run: _Run, log: str | None, time_limit: int, wall: float
+        self, layout: Layout, names: Sequence[str], run: ProcessRun, log: str | None, time_limit: int, wall: float
     ) -> dict[str, Result]:
         """Every symbol of the log but the named methods' as one result for each name (`whole_file_result`). The
         log carries no messages: a failing symbol gets the console's error diagnostics (all of them: they are not
         attributed to symbols here)."""
         scopes = parse_json_log(log or "")
         output = filter_noise(run.output)
-        errors = "; ".join(f"line {d.line}: {d.text}" for d in _diagnostics(output) if d.kind == "Error")
+        errors = "; ".join(f"line {d.line}: {d.text}" for d in diagnostics(output) if d.kind == "Error")
         concluded: list[tuple[str, str | None]] = []
         for symbol, found in sorted(scopes.items()):
             if symbol in names:
@@ -264,7 +264,7 @@ class Dafny4Backend:
         if outcome is Outcome.REFUTED:
             return Result(outcome, "\n".join(details), seconds)
         if outcome is Outcome.TIMEOUT:
-            return Result(outcome, _timeout_message(time_limit, details), seconds)
+            return Result(outcome, timeout_message(time_limit, details), seconds)
         if raw.lower() == "outofmemory":
             return Result(outcome, OUT_OF_MEMORY, seconds)
         return Result(

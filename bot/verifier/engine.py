@@ -120,7 +120,7 @@ class Engine:
                 twins.setdefault(twin, []).append(key)
         answered = {key for plain in twins.values() for key in plain}
 
-        run = _Run(self, copies, results, total=len(keys), twins=twins)
+        run = _EngineRound(self, copies, results, total=len(keys), twins=twins)
         for twin in twins:
             if twin in results:
                 run.settle_twins(twin, results[twin])
@@ -208,7 +208,7 @@ def _even(items: Sequence[_Item], parts: int) -> list[tuple[_Item, ...]]:
     return out
 
 
-class _Run:
+class _EngineRound:
     """The state of one Engine.run: pending tasks, probes and parked batches."""
 
     def __init__(

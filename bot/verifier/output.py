@@ -13,7 +13,7 @@ from typing import cast
 from bot.dafny.includes import IncludeError, find_includes
 from bot.symbolic.modeltext import split_boogie_models
 from bot.symbolic.program import RUN_FINISHED, Outcome, Result
-from bot.verifier.process import CRASHED, INCLUDE_LEFT, KILLED, NOT_RUN, _Run, _run
+from bot.verifier.process import CRASHED, INCLUDE_LEFT, KILLED, NOT_RUN, ProcessRun, run_process
 
 FILE_NAME = "batch.dfy"  # relative, so messages never name a temporary directory
 MODEL_FILE = "model.txt"  # Dafny 2 `/mv:` file, asked for only when some method wants its models
@@ -57,7 +57,7 @@ class _Diagnostic:
     text: str
 
 
-def _diagnostics(output: str) -> list[_Diagnostic]:
+def diagnostics(output: str) -> list[_Diagnostic]:
     found: list[_Diagnostic] = []
     for line in output.splitlines():
         m = _DIAGNOSTIC.match(line.strip())
@@ -67,7 +67,7 @@ def _diagnostics(output: str) -> list[_Diagnostic]:
 
 
 @dataclass(frozen=True)
-class _Layout:
+class Layout:
     """The batch file, and where each method lies in it (1-based, inclusive line ranges)."""
 
     text: str
@@ -75,7 +75,7 @@ class _Layout:
     method_line: int  # first line of the method in its own `Program.text()`
 
     @staticmethod
-    def build(prelude: str, methods: Sequence[tuple[str, str]]) -> _Layout:
+    def build(prelude: str, methods: Sequence[tuple[str, str]]) -> Layout:
         # Same shape as Program.text(), so a one-method batch is exactly that program.
         head = prelude.rstrip()
         parts = [head + "\n"]
@@ -88,7 +88,7 @@ class _Layout:
             ranges[name] = (first, last)
             parts.append("\n" + body + "\n")
             line = last + 1
-        return _Layout("".join(parts), ranges, head.count("\n") + 3)
+        return Layout("".join(parts), ranges, head.count("\n") + 3)
 
     def owner(self, line: int) -> str | None:
         for name, (first, last) in self.ranges.items():
@@ -102,7 +102,7 @@ class _Layout:
         return line - first + self.method_line if first <= line <= last else line
 
 
-def _describe(layout: _Layout, name: str, line: int, text: str, related: Sequence[int] = ()) -> str:
+def describe_run(layout: Layout, name: str, line: int, text: str, related: Sequence[int] = ()) -> str:
     where = f"line {layout.program_line(name, line)}: {text}"
     if related:
         where += " (related location: " + ", ".join(f"line {layout.program_line(name, r)}" for r in related)
@@ -110,11 +110,11 @@ def _describe(layout: _Layout, name: str, line: int, text: str, related: Sequenc
     return where
 
 
-def _messages_by_method(layout: _Layout, output: str) -> dict[str, list[str]]:
+def messages_by_method(layout: Layout, output: str) -> dict[str, list[str]]:
     """Console diagnostics attributed to methods by line; a `Related location` follows its error."""
     found: dict[str, list[str]] = {}
     current: str | None = None
-    for diag in _diagnostics(output):
+    for diag in diagnostics(output):
         if diag.kind == "Related location":
             if current is not None:
                 found[current][-1] += f" (related location: line {layout.program_line(current, diag.line)})"
@@ -123,43 +123,43 @@ def _messages_by_method(layout: _Layout, output: str) -> dict[str, list[str]]:
         if current is None or diag.kind != "Error":
             current = None
             continue
-        found.setdefault(current, []).append(_describe(layout, current, diag.line, diag.text))
+        found.setdefault(current, []).append(describe_run(layout, current, diag.line, diag.text))
     return found
 
 
-def _all(names: Sequence[str], outcome: Outcome, message: str, seconds: float) -> dict[str, Result]:
+def for_all(names: Sequence[str], outcome: Outcome, message: str, seconds: float) -> dict[str, Result]:
     share = seconds / max(len(names), 1)
     return {name: Result(outcome, message, share) for name in names}
 
 
-def _timeout_message(time_limit: int, details: Sequence[str]) -> str:
+def timeout_message(time_limit: int, details: Sequence[str]) -> str:
     head = f"verification timed out (time limit {time_limit} s)"
     return head + (":\n" + "\n".join(details) if details else "")
 
 
-def _tail(text: str, limit: int = 4000) -> str:
+def tail(text: str, limit: int = 4000) -> str:
     return text if len(text) <= limit else "...\n" + text[-limit:]
 
 
-def _run_failure(names: Sequence[str], run: _Run, wall: float) -> dict[str, Result] | None:
+def run_failure(names: Sequence[str], run: ProcessRun, wall: float) -> dict[str, Result] | None:
     """Results for a run that did not finish on its own (could not start, killed); None otherwise."""
     if run.start_error:
-        return _all(names, Outcome.ERROR, NOT_RUN + run.start_error, run.seconds)
+        return for_all(names, Outcome.ERROR, NOT_RUN + run.start_error, run.seconds)
     if run.killed:
         message = f"{KILLED}{wall:g} s (wall-clock limit for {len(names)} method(s))"
         output = filter_noise(run.output)
-        return _all(names, Outcome.TIMEOUT, message + (":\n" + _tail(output) if output else ""), run.seconds)
+        return for_all(names, Outcome.TIMEOUT, message + (":\n" + tail(output) if output else ""), run.seconds)
     return None
 
 
 
 
-def ran_to_end(run: _Run) -> bool:
+def ran_to_end(run: ProcessRun) -> bool:
     """The run ended by itself with a report of what it verified (not killed, not crashed, no resolution error)."""
     return run.returncode in (0, 4) and not run.killed and not run.start_error
 
 
-def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: _Run, seconds: float) -> Result:
+def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: ProcessRun, seconds: float) -> Result:
     """One result for a background check: every procedure the run reported, by declaration.
 
     `concluded` holds (qualified declaration name, "" when proved, else the failure) for each reported check;
@@ -171,7 +171,7 @@ def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: _Run, se
     check not concluded, a TIMEOUT.
     """
     finished = ran_to_end(run)
-    warnings = [f"warning line {d.line}: {d.text}" for d in _diagnostics(filter_noise(run.output))
+    warnings = [f"warning line {d.line}: {d.text}" for d in diagnostics(filter_noise(run.output))
                 if d.kind == "Warning"]
     lines = [f"check {name}: " + ("ok" if why == "" else "not concluded" if why is None else f"failed: {why}")
              for name, why in concluded]
@@ -204,15 +204,15 @@ def _unmangle_part(part: str) -> str:
     return "".join(out)
 
 
-def _crash(names: Sequence[str], run: _Run, output: str) -> dict[str, Result]:
+def crash_message(names: Sequence[str], run: ProcessRun, output: str) -> dict[str, Result]:
     how = f"exit code {run.returncode}"
     if run.returncode is not None and run.returncode < 0:
         how = f"killed by signal {-run.returncode}"
-    text = _tail(output) if output else "(no output)"
-    return _all(names, Outcome.ERROR, f"{CRASHED}{how}:\n{text}", run.seconds)
+    text = tail(output) if output else "(no output)"
+    return for_all(names, Outcome.ERROR, f"{CRASHED}{how}:\n{text}", run.seconds)
 
 
-_CRASH_MARKERS = ("Unhandled Exception", "Unhandled exception", "*** Error: Internal", "Stack overflow")
+CRASH_MARKERS = ("Unhandled Exception", "Unhandled exception", "*** Error: Internal", "Stack overflow")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -220,7 +220,7 @@ _CRASH_MARKERS = ("Unhandled Exception", "Unhandled exception", "*** Error: Inte
 
 
 @dataclass(frozen=True)
-class _BoogieMethod:
+class BoogieMethod:
     name: str  # last component of the Boogie name, still mangled
     outcome: str  # "" when the report has no conclusion (cut short)
     seconds: float
@@ -228,10 +228,10 @@ class _BoogieMethod:
     full: str = ""  # the whole Boogie name (`CheckWellformed$$_module.__default.F`)
 
 
-def _parse_boogie_xml(data: bytes) -> list[_BoogieMethod]:
+def parse_boogie_xml(data: bytes) -> list[BoogieMethod]:
     """Every complete `<method>` of a Boogie /xml report; tolerant of a report cut short."""
     parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("end",))
-    methods: list[_BoogieMethod] = []
+    methods: list[BoogieMethod] = []
     try:
         parser.feed(data)
         for event in parser.read_events():
@@ -244,7 +244,7 @@ def _parse_boogie_xml(data: bytes) -> list[_BoogieMethod]:
                 errors.append((_int(err.get("line")), err.get("message", "error"), related))
             conclusion = elem.find("conclusion")
             methods.append(
-                _BoogieMethod(
+                BoogieMethod(
                     name=elem.get("name", "").rsplit(".", 1)[-1],
                     outcome="" if conclusion is None else conclusion.get("outcome", "").lower(),
                     seconds=_float(None if conclusion is None else conclusion.get("duration")),
@@ -257,7 +257,7 @@ def _parse_boogie_xml(data: bytes) -> list[_BoogieMethod]:
     return methods
 
 
-def attribute_models(methods: Sequence[_BoogieMethod], text: str) -> dict[str, str]:
+def attribute_models(methods: Sequence[BoogieMethod], text: str) -> dict[str, str]:
     """The models of a `/mv:` file per method (mangled name), concatenated in the file's order.
 
     Boogie writes one model per counterexample, in the order of the `<error>`s of methods concluded
@@ -297,20 +297,20 @@ def mangle(name: str) -> str:
     return name.replace("_", "__").replace("'", "_k").replace("?", "_q").replace("#", "_h")
 
 
-def _refuse_includes(layout: _Layout, names: Sequence[str]) -> dict[str, Result] | None:
+def _refuse_includes(layout: Layout, names: Sequence[str]) -> dict[str, Result] | None:
     """Every name as an ERROR when the batch holds an `include` directive (or cannot be scanned for one)."""
     if "include" not in layout.text:
         return None  # the usual case, without tokenizing
     try:
         found = find_includes(layout.text, FILE_NAME)
     except IncludeError as e:
-        return _all(names, Outcome.ERROR, INCLUDE_LEFT + str(e), 0.0)
+        return for_all(names, Outcome.ERROR, INCLUDE_LEFT + str(e), 0.0)
     if not found:
         return None
-    return _all(names, Outcome.ERROR, INCLUDE_LEFT + f"line {found[0].line}: {found[0].directive}", 0.0)
+    return for_all(names, Outcome.ERROR, INCLUDE_LEFT + f"line {found[0].line}: {found[0].directive}", 0.0)
 
 
-def _start_batch(
+def start_batch(
     prelude: str, methods: Sequence[tuple[str, str]], models: Collection[str]
 ) -> tuple[list[str], list[str], dict[str, Result] | None]:
     """The batch's method names, those that want a model, and the results when it must not run at all
@@ -318,24 +318,24 @@ def _start_batch(
     names = [name for name, _ in methods]
     if not names:
         return names, [], {}
-    refused = _refuse_includes(_Layout.build(prelude, methods), names)
+    refused = _refuse_includes(Layout.build(prelude, methods), names)
     return names, [name for name in names if name in models], refused
 
 
-def _run_batch(
+def run_batch(
     prelude: str,
     methods: Sequence[tuple[str, str]],
     argv: list[str],
     wall: float,
     model_name: str | None = None,
-    runner: Callable[[Sequence[str], str, float], _Run] = _run,
-) -> tuple[_Layout, _Run, bytes | None, bytes | None]:
+    runner: Callable[[Sequence[str], str, float], ProcessRun] = run_process,
+) -> tuple[Layout, ProcessRun, bytes | None, bytes | None]:
     """Write the batch file in a fresh directory, run the verifier there (`runner(argv, folder, wall)`: a new
     process, or a request to a kept-alive one); return its report file, if any, and the model file
     `model_name` (when asked for, written and not over MODEL_FILE_LIMIT bytes).
 
     The report is the command's last file argument before the program (`/xml:F` or `LogFileName=F`)."""
-    layout = _Layout.build(prelude, methods)
+    layout = Layout.build(prelude, methods)
     report_name = "report.xml" if any(a.startswith("/xml:") for a in argv) else "log.json"
     with tempfile.TemporaryDirectory(prefix="specscore-") as tmp:
         Path(tmp, FILE_NAME).write_text(layout.text, encoding="utf-8")

@@ -33,7 +33,7 @@ def is_transient(result: Result) -> bool:
 
 
 @dataclass(frozen=True)
-class _Run:
+class ProcessRun:
     returncode: int | None  # None when killed or never started
     output: str  # stdout and stderr, interleaved
     seconds: float
@@ -73,7 +73,7 @@ def child_environment(parent: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def _run(argv: Sequence[str], cwd: str | None, limit: float) -> _Run:
+def run_process(argv: Sequence[str], cwd: str | None, limit: float) -> ProcessRun:
     """Run argv with a wall-clock limit, in its own process group, with `child_environment` only."""
     start = time.monotonic()
     try:
@@ -90,7 +90,7 @@ def _run(argv: Sequence[str], cwd: str | None, limit: float) -> _Run:
             start_new_session=True,  # its own process group, so z3 dies with it
         )
     except OSError as exc:
-        return _Run(None, "", time.monotonic() - start, start_error=str(exc))
+        return ProcessRun(None, "", time.monotonic() - start, start_error=str(exc))
     with proc:
         try:
             out, _ = proc.communicate(timeout=limit)
@@ -102,8 +102,8 @@ def _run(argv: Sequence[str], cwd: str | None, limit: float) -> _Run:
                 # Something outside the group holds the pipe: give up on the output.
                 proc.kill()
                 out = ""
-            return _Run(None, out or "", time.monotonic() - start, killed=True)
-    return _Run(proc.returncode, out or "", time.monotonic() - start)
+            return ProcessRun(None, out or "", time.monotonic() - start, killed=True)
+    return ProcessRun(proc.returncode, out or "", time.monotonic() - start)
 
 
 def _kill_group(proc: subprocess.Popen[str]) -> None:
@@ -114,7 +114,7 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
 
 
 
-def _wall_limit(base: float, per_method: float | None, time_limit: int, count: int) -> float:
+def wall_limit(base: float, per_method: float | None, time_limit: int, count: int) -> float:
     """The whole run's wall-clock limit: a base, plus the time limit (or a set time) per method."""
     return base + (time_limit if per_method is None else per_method) * count
 

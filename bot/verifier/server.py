@@ -58,7 +58,7 @@ from pathlib import Path
 from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
 from bot.verifier.output import FILE_NAME
-from bot.verifier.process import _Run, child_environment
+from bot.verifier.process import ProcessRun, child_environment
 from bot.verifier.version import VerifierInfo
 
 DRIVER_EXE = "Dafny.exe"
@@ -556,7 +556,7 @@ class DafnyServerBackend:
             changing = prelude_key in self._changing
         line = self.command_line
 
-        def command_line(runner: Callable[[Sequence[str], str, float], _Run] | None = None) -> dict[str, Result]:
+        def command_line(runner: Callable[[Sequence[str], str, float], ProcessRun] | None = None) -> dict[str, Result]:
             # exactly the calls made before background checks existed, when there are none
             if runner is None:
                 if checks:
@@ -569,7 +569,7 @@ class DafnyServerBackend:
         if changing:
             return command_line()
 
-        def on_server(argv: Sequence[str], folder: str, wall: float) -> _Run:
+        def on_server(argv: Sequence[str], folder: str, wall: float) -> ProcessRun:
             return self._run_on_server(prelude_key, argv, folder, wall)
 
         for _attempt in range(2):
@@ -581,7 +581,7 @@ class DafnyServerBackend:
                 # died: once more, on a new server
         return command_line()
 
-    def _run_on_server(self, prelude_key: str, argv: Sequence[str], folder: str, wall: float) -> _Run:
+    def _run_on_server(self, prelude_key: str, argv: Sequence[str], folder: str, wall: float) -> ProcessRun:
         """What the command line's run of `argv` in `folder` would have been (a killed one for a hang), asked of a
         server instead; raises _NoRun when there is no answer to read."""
         answer, clean = self._ask(argv, folder, wall)
@@ -592,7 +592,7 @@ class DafnyServerBackend:
                 self._changing.add(prelude_key)
         if answer.status not in ("ok", "hung"):
             raise _NoRun(answer.status)
-        return _Run(answer.returncode, answer.text, answer.seconds, killed=answer.status == "hung")
+        return ProcessRun(answer.returncode, answer.text, answer.seconds, killed=answer.status == "hung")
 
     def _ask(self, argv: Sequence[str], folder: str, wall: float) -> tuple[_Answer, bool]:
         """One request on a server of the pool (the command line's `argv`, run in `folder`), and whether the server

@@ -6,7 +6,7 @@ import re
 import shutil
 from dataclasses import dataclass
 
-from bot.verifier.process import _run
+from bot.verifier.process import run_process
 
 INSTALL_HINT = "Install Dafny with scripts/setup.sh, or on Debian/Ubuntu: apt-get install -y dafny."
 
@@ -51,7 +51,7 @@ def detect(command: str = "dafny", timeout: float = DETECT_TIMEOUT) -> VerifierI
         raise VerifierNotFound(f"'{command}' was not found on PATH. {INSTALL_HINT}")
     tried: list[str] = []
     for flag in ("--version", "/version"):
-        run = _run([path, flag], None, timeout)
+        run = run_process([path, flag], None, timeout)
         if run.start_error:
             raise VerifierNotFound(f"'{path}' could not be started: {run.start_error}. {INSTALL_HINT}")
         parsed = parse_version(run.output)
@@ -66,7 +66,7 @@ def detect(command: str = "dafny", timeout: float = DETECT_TIMEOUT) -> VerifierI
 
 def probe_verify_options(info: VerifierInfo, timeout: float = DETECT_TIMEOUT) -> frozenset[str] | None:
     """The `--options` that `dafny verify --help` lists (3.x/4.x); None when the help could not be read."""
-    run = _run([*info.command, "verify", "--help"], None, timeout)
+    run = run_process([*info.command, "verify", "--help"], None, timeout)
     options = frozenset(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", run.output))
     return options or None
 
