@@ -201,6 +201,41 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
         return []  # a type without mutation operators: the case still counts for correctness
 
 
+class Ask(Enum):
+    """What a program of a case asks (`Key` adds the clause, value or candidate it is about)."""
+
+    PRE = "pre"  # the inputs satisfy `requires`
+    PRE_REJECT = "pre-reject"  # they violate it
+    PRE_REJECT_CLAUSE = "pre-reject-clause"  # requires clause k rejects them
+    VACUITY = "vacuity"  # the assumptions about the inputs are contradictory
+    CONSISTENCY = "consistency"  # the spec assumed of the expected output proves `false`
+    WITNESS = "witness"  # the rejection for every value of the unchecked outputs (its model gives them values)
+    ACCEPT = "accept"  # the spec accepts the expected output
+    ACCEPT_CLAUSE = "accept-clause"  # ensures clause k accepts it
+    REJECT = "reject"  # the spec rejects it
+    REJECT_CLAUSE = "reject-clause"  # ensures clause k rejects it
+    WITHIN = "within"  # real value k within the tolerance is accepted
+    WITHIN_REJECT = "within-reject"  # every real within the tolerance is rejected
+    PIN = "pin"  # the spec admits the expected output only
+    PIN_MULTISET = "pin-multiset"  # ... up to order
+    PIN_SET = "pin-set"  # ... as a set
+    CANDIDATE = "candidate"  # candidate k, another output the spec may accept
+
+
+@dataclass(frozen=True)
+class Key:
+    """A program of a case: what it asks, and of which clause, value or candidate (-1: of none)."""
+
+    ask: Ask
+    index: int = -1
+
+
+_PRE, _PRE_REJECT, _VACUITY, _CONSISTENCY, _WITNESS = (
+    Key(Ask.PRE), Key(Ask.PRE_REJECT), Key(Ask.VACUITY), Key(Ask.CONSISTENCY), Key(Ask.WITNESS))
+_ACCEPT, _REJECT, _WITHIN_REJECT = Key(Ask.ACCEPT), Key(Ask.REJECT), Key(Ask.WITHIN_REJECT)
+_PIN, _PIN_MULTISET, _PIN_SET = Key(Ask.PIN), Key(Ask.PIN_MULTISET), Key(Ask.PIN_SET)
+
+
 class _Stage(Enum):
     CHECK = "check"  # precondition, vacuity, acceptance of the expected output
     PRECONDITION = "precondition"  # `requires` not proved: is its violation?
@@ -233,8 +268,8 @@ class _CaseRun:
         options = _case_tolerance(job, case, options)
         self.job, self.case, self.options = job, case, options
         self.stage = _Stage.CHECK
-        self.planned: dict[str, Planned] = {}
-        self.judged: dict[str, Judged] = {}
+        self.planned: dict[Key, Planned] = {}
+        self.judged: dict[Key, Judged] = {}
         self.mutants: list[_Mutant] = []
         self.candidates: list[tuple[tuple[Value, ...], str]] = []  # other outputs to confirm, and their source
         self.result: CaseResult | None = None
@@ -266,25 +301,25 @@ class _CaseRun:
                 self.note = join_notes(self.note, self.harness.unstated_note)
             pre = self.harness.precondition(Goal.ACCEPT)
             if pre is not None:
-                self.planned["pre"] = pre
-            self.planned["vacuity"] = self.harness.vacuity()
+                self.planned[_PRE] = pre
+            self.planned[_VACUITY] = self.harness.vacuity()
             if guarded:  # trusted axioms: the case's context itself must not prove `false`
-                self.planned["consistency"] = self.harness.consistency()
+                self.planned[_CONSISTENCY] = self.harness.consistency()
             if case.unchecked:
                 # some outputs unchecked: their rejection for every value first; its counterexample, when it has
                 # one, is a witness for them, whose acceptance is then asked (see _advance)
                 rejection = self.harness.output(Goal.REJECT, case.expected, case.post)
-                self.planned["witness"] = replace(rejection, program=replace(rejection.program, want_model=True))
+                self.planned[_WITNESS] = replace(rejection, program=replace(rejection.program, want_model=True))
             else:
-                self.planned["accept"] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
-            first = self.planned.get("accept", self.planned.get("witness"))
+                self.planned[_ACCEPT] = self.harness.output(Goal.ACCEPT, case.expected, case.post)
+            first = self.planned.get(_ACCEPT, self.planned.get(_WITNESS))
             if options.pin and first is not None and len(first.program.method) <= EAGER_PIN_BELOW:
                 # a small case's pin check goes with its checks, saving the round it would need after them;
                 # its answer is read only once the acceptance is proved (see _start_mutants)
                 with contextlib.suppress(HarnessError):  # no pin check then (see _start_mutants)
                     eager = self.harness.pin(Goal.PIN)
                     if eager is not None:
-                        self.planned["pin"] = eager
+                        self.planned[_PIN] = eager
         except HarnessError as e:
             self.harness = None
             status = CaseStatus.UNSUPPORTED if isinstance(e, UnsupportedType) else CaseStatus.ERROR
@@ -308,7 +343,7 @@ class _CaseRun:
         for key, p in self.planned.items():
             if key not in self.judged:
                 self.judged[key] = judge(results[p.program], p)
-                if key == "pin":
+                if key == _PIN:
                     self.pin_model = results[p.program].model  # read later, when candidates are planned
         try:
             self._advance(results)
@@ -317,117 +352,155 @@ class _CaseRun:
             self.stage = _Stage.DONE
 
     def _advance(self, results: dict[Program, Result]) -> None:
+        if self.stage is not _Stage.DONE:
+            _TRANSITIONS[self.stage](self, results)
+
+    def _on_check(self, results: dict[Program, Result]) -> None:
+        """The case's checks: the precondition, vacuity, consistency and acceptance."""
         h = self.harness
         assert h is not None
         j = self.judged
-        if self.stage is _Stage.CHECK:
-            if "pre" in j and not j["pre"].proved:
-                if j["pre"].proof is Proof.ERROR:
-                    return self._finish(CaseStatus.ERROR, None, j["pre"].message)
-                rej = h.precondition(Goal.REJECT)
-                assert rej is not None
-                self.planned["pre-reject"] = rej
-                self.stage = _Stage.PRECONDITION
-                return None
-            if j["vacuity"].proved:
-                return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
-            if "consistency" in j and j["consistency"].proved:
-                return self._finish(CaseStatus.INCONSISTENT, None, INCONSISTENT_MESSAGE)
-            if "accept" not in self.planned:
-                return self._after_witness(results)
-            if j["accept"].proved:
-                return self._start_mutants()
-            if j["accept"].proof is Proof.ERROR:
-                return self._finish(CaseStatus.ERROR, None, j["accept"].message)
-            if j["accept"].proof is Proof.TIMEOUT and len(h.ens_texts) > 1 and not self.case.property:
-                # smaller questions before the rejection: a postcondition whose clauses are each proved in
-                # a second can time out as a whole (bench/RESULTS.md), and then its rejection would too
-                for k in range(len(h.ens_texts)):
-                    self.planned[f"accept#{k}"] = h.output(
-                        Goal.ACCEPT_CLAUSE, self._with_witness(self.case.expected), self.case.post, clause=k
-                    )
-                self.stage = _Stage.CLAUSES
-                return None
-            return self._start_rejection()
-        if self.stage is _Stage.CLAUSES:
-            if all(j[f"accept#{k}"].proved for k in range(len(h.ens_texts))):
-                self.note = join_notes(self.note, "accepted clause by clause (the whole postcondition timed out)")
-                return self._start_mutants(whole_timed_out=True)
-            self._start_rejection()
-            if "within-reject" not in self.planned:  # with a tolerance, one rejected value proves nothing
-                # the rejection of a clause not proved accepted, with the full limit and beside the conjunction's:
-                # a proved one is a proof of rejection where the whole may time out again
-                for k in range(len(h.ens_texts)):
-                    if not j[f"accept#{k}"].proved:
-                        self.planned[f"reject#{k}"] = h.output(
-                            Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k
-                        )
+        if _PRE in j and not j[_PRE].proved:
+            if j[_PRE].proof is Proof.ERROR:
+                return self._finish(CaseStatus.ERROR, None, j[_PRE].message)
+            rej = h.precondition(Goal.REJECT)
+            assert rej is not None
+            self.planned[_PRE_REJECT] = rej
+            self.stage = _Stage.PRECONDITION
             return None
-        if self.stage is _Stage.PRECONDITION:
-            settled = precondition_status(j["pre"], j["pre-reject"])
-            assert settled is not None  # the acceptance was not proved
-            status, reason, message = settled
-            if status is CaseStatus.PRECONDITION_VIOLATED and len(h.req_texts) > 1:
-                for k in range(len(h.req_texts)):
-                    planned = h.precondition(Goal.REJECT, clause=k)
-                    assert planned is not None
-                    self.planned[f"pre-reject#{k}"] = _descriptive(planned)
-                self.stage = _Stage.PRE_CLAUSE
-                return None
-            violated = status is CaseStatus.PRECONDITION_VIOLATED
-            return self._finish(status, reason, message, self._violated_clause() if violated else "")
-        if self.stage is _Stage.PRE_CLAUSE:
-            return self._finish(CaseStatus.PRECONDITION_VIOLATED, None, j["pre-reject"].message,
-                                self._violated_clause())
-        if self.stage is _Stage.REJECT:
-            if "within-reject" in j:
-                # a real output: some value within the tolerance accepted, or every one rejected
-                tried = [v for key, v in j.items() if key.startswith("within#")]
-                accepted = next((v for v in tried if v.proved), tried[-1])
-                decision, reason, message = decide(accepted, j["within-reject"])
-                if decision is Decision.ACCEPTED:
-                    self.note = join_notes(self.note, "accepted within the real tolerance (not the exact value)")
-                    return self._start_mutants()
-                if decision is Decision.UNDECIDED:
-                    _, reason, message = decide(j["accept"], j["within-reject"])
-            else:
-                decision, reason, message = decide(j["accept"], j["reject"])
-            clause_proved = bool(self._proved_clause())
-            if clause_proved and decision is Decision.UNDECIDED:
-                decision = Decision.REJECTED  # a clause proved false: so is the conjunction
-            if decision is Decision.REJECTED:
-                return self._rejected()
-            status, reason = case_status(decision, reason)
-            return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
-        if self.stage is _Stage.CLAUSE:
-            return self._finish(CaseStatus.REFUTED, None, self._accept_message(), self._rejecting_clause())
-        if self.stage is _Stage.PIN:
-            self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
-            if not j["pin"].proved and self.order_free is not None:
-                self.planned["pin-multiset"] = self.order_free  # with the mutants' round: no round of its own
-                if self.as_set is not None:
-                    self.planned["pin-set"] = self.as_set
-            if self._pin_rejects_every_mutant():
-                for m in self.mutants:
-                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
-                                       killed_by=KillProof.PIN)
-                self.stage = _Stage.SURVIVORS
-        elif self.stage is _Stage.MUTANTS:
+        if j[_VACUITY].proved:
+            return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
+        if _CONSISTENCY in j and j[_CONSISTENCY].proved:
+            return self._finish(CaseStatus.INCONSISTENT, None, INCONSISTENT_MESSAGE)
+        if _ACCEPT not in self.planned:
+            return self._after_witness(results)
+        if j[_ACCEPT].proved:
+            return self._start_mutants()
+        if j[_ACCEPT].proof is Proof.ERROR:
+            return self._finish(CaseStatus.ERROR, None, j[_ACCEPT].message)
+        if j[_ACCEPT].proof is Proof.TIMEOUT and len(h.ens_texts) > 1 and not self.case.property:
+            # smaller questions before the rejection: a postcondition whose clauses are each proved in
+            # a second can time out as a whole (bench/RESULTS.md), and then its rejection would too
+            for k in range(len(h.ens_texts)):
+                self.planned[Key(Ask.ACCEPT_CLAUSE, k)] = h.output(
+                    Goal.ACCEPT_CLAUSE, self._with_witness(self.case.expected), self.case.post, clause=k
+                )
+            self.stage = _Stage.CLAUSES
+            return None
+        return self._start_rejection()
+
+    def _on_clauses(self, results: dict[Program, Result]) -> None:
+        """Each ensures clause's acceptance, the whole having timed out."""
+        h = self.harness
+        assert h is not None
+        j = self.judged
+        if all(j[Key(Ask.ACCEPT_CLAUSE, k)].proved for k in range(len(h.ens_texts))):
+            self.note = join_notes(self.note, "accepted clause by clause (the whole postcondition timed out)")
+            return self._start_mutants(whole_timed_out=True)
+        self._start_rejection()
+        if _WITHIN_REJECT not in self.planned:  # with a tolerance, one rejected value proves nothing
+            # the rejection of a clause not proved accepted, with the full limit and beside the conjunction's:
+            # a proved one is a proof of rejection where the whole may time out again
+            for k in range(len(h.ens_texts)):
+                if not j[Key(Ask.ACCEPT_CLAUSE, k)].proved:
+                    self.planned[Key(Ask.REJECT_CLAUSE, k)] = h.output(
+                        Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k
+                    )
+        return None
+
+    def _on_precondition(self, results: dict[Program, Result]) -> None:
+        """The violation of `requires`, the inputs not having been proved to satisfy it."""
+        h = self.harness
+        assert h is not None
+        j = self.judged
+        settled = precondition_status(j[_PRE], j[_PRE_REJECT])
+        assert settled is not None  # the acceptance was not proved
+        status, reason, message = settled
+        if status is CaseStatus.PRECONDITION_VIOLATED and len(h.req_texts) > 1:
+            for k in range(len(h.req_texts)):
+                planned = h.precondition(Goal.REJECT, clause=k)
+                assert planned is not None
+                self.planned[Key(Ask.PRE_REJECT_CLAUSE, k)] = _descriptive(planned)
+            self.stage = _Stage.PRE_CLAUSE
+            return None
+        violated = status is CaseStatus.PRECONDITION_VIOLATED
+        return self._finish(status, reason, message, self._violated_clause() if violated else "")
+
+    def _on_pre_clause(self, results: dict[Program, Result]) -> None:
+        """Which requires clause rejects the inputs."""
+        j = self.judged
+        return self._finish(CaseStatus.PRECONDITION_VIOLATED, None, j[_PRE_REJECT].message,
+                            self._violated_clause())
+
+    def _on_reject(self, results: dict[Program, Result]) -> None:
+        """The rejection (and within the tolerance), the acceptance not having been proved."""
+        j = self.judged
+        if _WITHIN_REJECT in j:
+            # a real output: some value within the tolerance accepted, or every one rejected
+            tried = [v for key, v in j.items() if key.ask is Ask.WITHIN]
+            accepted = next((v for v in tried if v.proved), tried[-1])
+            decision, reason, message = decide(accepted, j[_WITHIN_REJECT])
+            if decision is Decision.ACCEPTED:
+                self.note = join_notes(self.note, "accepted within the real tolerance (not the exact value)")
+                return self._start_mutants()
+            if decision is Decision.UNDECIDED:
+                _, reason, message = decide(j[_ACCEPT], j[_WITHIN_REJECT])
+        else:
+            decision, reason, message = decide(j[_ACCEPT], j[_REJECT])
+        clause_proved = bool(self._proved_clause())
+        if clause_proved and decision is Decision.UNDECIDED:
+            decision = Decision.REJECTED  # a clause proved false: so is the conjunction
+        if decision is Decision.REJECTED:
+            return self._rejected()
+        status, reason = case_status(decision, reason)
+        return self._finish(status, reason, message, _stuck_clause(message) if reason else "")
+
+    def _on_clause(self, results: dict[Program, Result]) -> None:
+        """Which ensures clause rejects the output."""
+        return self._finish(CaseStatus.REFUTED, None, self._accept_message(), self._rejecting_clause())
+
+    def _on_pin(self, results: dict[Program, Result]) -> None:
+        """The pin check."""
+        j = self.judged
+        self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
+        if not j[_PIN].proved and self.order_free is not None:
+            self.planned[_PIN_MULTISET] = self.order_free  # with the mutants' round: no round of its own
+            if self.as_set is not None:
+                self.planned[_PIN_SET] = self.as_set
+        if self._pin_rejects_every_mutant():
             for m in self.mutants:
-                m.rejected = judge(results[m.reject.program], m.reject)
-                if m.rejected.proved:
-                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
-                                       killed_by=KillProof.REJECTION)
-                else:
-                    m.accept = h.output(Goal.ACCEPT, *self._split(m.mutant), mutant=m.mutant)
+                m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                   killed_by=KillProof.PIN)
             self.stage = _Stage.SURVIVORS
-        elif self.stage is _Stage.SURVIVORS:
-            for m in self.mutants:
-                if m.result is None:
-                    assert m.accept is not None and m.rejected is not None
-                    decision, reason, message = decide(judge(results[m.accept.program], m.accept), m.rejected)
-                    m.result = self._mutant_result(m.mutant, decision, reason, message)
-        if self.stage in (_Stage.MUTANTS, _Stage.SURVIVORS) and "pin" in j and not j["pin"].proved \
+        self._after_mutant_round()
+
+    def _on_mutants(self, results: dict[Program, Result]) -> None:
+        """Each mutant's rejection."""
+        h = self.harness
+        assert h is not None
+        for m in self.mutants:
+            m.rejected = judge(results[m.reject.program], m.reject)
+            if m.rejected.proved:
+                m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                   killed_by=KillProof.REJECTION)
+            else:
+                m.accept = h.output(Goal.ACCEPT, *self._split(m.mutant), mutant=m.mutant)
+        self.stage = _Stage.SURVIVORS
+        self._after_mutant_round()
+
+    def _on_survivors(self, results: dict[Program, Result]) -> None:
+        """The acceptance of each mutant whose rejection was not proved."""
+        for m in self.mutants:
+            if m.result is None:
+                assert m.accept is not None and m.rejected is not None
+                decision, reason, message = decide(judge(results[m.accept.program], m.accept), m.rejected)
+                m.result = self._mutant_result(m.mutant, decision, reason, message)
+        self._after_mutant_round()
+
+    def _after_mutant_round(self) -> None:
+        """With the mutants' round: the candidate search; the case closes once every program is judged."""
+        j = self.judged
+        if self.stage in (_Stage.MUTANTS, _Stage.SURVIVORS) and _PIN in j and not j[_PIN].proved \
                 and not self.candidates_planned:
             # with the mutants' round: the candidates need the pin's model and the mutants' values, not their
             # verdicts; a case whose mutants are all rejected then needs no further round
@@ -437,18 +510,19 @@ class _CaseRun:
             self._close()
         return None
 
+
     def _after_witness(self, results: dict[Program, Result]) -> None:
         """Some outputs unchecked: their rejection for every value of them is proved (refuted), or its
         counterexample gives them values whose acceptance is asked, or nothing is known."""
         h = self.harness
         assert h is not None
-        judged = self.judged["witness"]
-        self.planned["reject"], self.judged["reject"] = self.planned["witness"], judged
+        judged = self.judged[_WITNESS]
+        self.planned[_REJECT], self.judged[_REJECT] = self.planned[_WITNESS], judged
         if judged.proved:
             return self._rejected()
         names = [self.job.method.returns[k].name for k in self.case.unchecked]
         types = [self.job.method.returns[k].type for k in self.case.unchecked]
-        decoded = decode_outputs(results[self.planned["witness"].program].model, names, types)
+        decoded = decode_outputs(results[self.planned[_WITNESS].program].model, names, types)
         if decoded is None:
             decision, reason, message = decide(judged, None)
             if decision is Decision.ERROR:
@@ -458,14 +532,14 @@ class _CaseRun:
         self.witness = dict(zip(self.case.unchecked, decoded, strict=True))
         shown = ", ".join(f"{n} = {show(v, t)}" for n, v, t in zip(names, decoded, types, strict=True))
         self.note = join_notes(self.note, f"acceptance asked with {shown} for the unchecked output(s)")
-        self.planned["accept"] = h.output(Goal.ACCEPT, self._with_witness(self.case.expected), self.case.post)
+        self.planned[_ACCEPT] = h.output(Goal.ACCEPT, self._with_witness(self.case.expected), self.case.post)
         return None
 
     def _with_witness(self, expected: tuple[Value, ...]) -> tuple[Value, ...]:
         return tuple(self.witness.get(k, v) for k, v in enumerate(expected))
 
     def _accept_message(self) -> str:
-        judged = self.judged.get("accept") or self.judged.get("witness")
+        judged = self.judged.get(_ACCEPT) or self.judged.get(_WITNESS)
         return judged.message if judged is not None else ""
 
     def _rejected(self) -> None:
@@ -475,7 +549,7 @@ class _CaseRun:
         assert h is not None
         if len(h.ens_texts) > 1 and not self._proved_clause():
             for k in range(len(h.ens_texts)):
-                self.planned[f"reject#{k}"] = _descriptive(
+                self.planned[Key(Ask.REJECT_CLAUSE, k)] = _descriptive(
                     h.output(Goal.REJECT_CLAUSE, self.case.expected, self.case.post, clause=k)
                 )
             self.stage = _Stage.CLAUSE
@@ -486,12 +560,12 @@ class _CaseRun:
         """The acceptance was not proved: ask for the rejection (and, for a real output, within the tolerance)."""
         h = self.harness
         assert h is not None
-        if "reject" not in self.planned:
-            self.planned["reject"] = h.output(Goal.REJECT, self.case.expected, self.case.post)
+        if _REJECT not in self.planned:
+            self.planned[_REJECT] = h.output(Goal.REJECT, self.case.expected, self.case.post)
         for k, p in enumerate(h.within_tolerance(Goal.ACCEPT_WITHIN)):
-            self.planned[f"within#{k}"] = p
+            self.planned[Key(Ask.WITHIN, k)] = p
         for p in h.within_tolerance(Goal.REJECT_WITHIN):
-            self.planned["within-reject"] = p
+            self.planned[_WITHIN_REJECT] = p
         self.stage = _Stage.REJECT
         if all(key in self.judged for key in self.planned):
             self._advance({})  # the rejection was asked already (an unchecked output's witness search)
@@ -521,26 +595,26 @@ class _CaseRun:
                 planned = _descriptive(h.output(Goal.ACCEPT, expected, post))
             except HarnessError:
                 continue  # a candidate the harness cannot state is no evidence either way
-            self.planned[f"candidate#{len(self.candidates)}"] = planned
+            self.planned[Key(Ask.CANDIDATE, len(self.candidates))] = planned
             self.candidates.append((other, source))
 
     def _determinacy(self) -> tuple[Determinacy | None, str, str]:
         """Whether the spec admits only the expected output here, and another output it accepts."""
         j = self.judged
-        if "pin" not in j:
+        if _PIN not in j:
             return None, "", ""
-        if j["pin"].proved:
+        if j[_PIN].proved:
             return (Determinacy.DETERMINED if self.case.property else Determinacy.PINNED), "", ""
         values, types, names = mutation_target(self.job.method, self.case)
-        confirmed = [(v, src) for k, (v, src) in enumerate(self.candidates) if j[f"candidate#{k}"].proved]
+        confirmed = [(v, src) for k, (v, src) in enumerate(self.candidates) if j[Key(Ask.CANDIDATE, k)].proved]
         confirmed += [(m.mutant.values, MUTANT) for m in self.mutants
                       if m.result is not None and m.result.status is MutantStatus.SURVIVED]
         tol = self.options.harness.real_tolerance
         # a real output within the tolerance of the expected one is the expected output, not a witness
         beyond = [(v, src) for v, src in confirmed if not same_elements(v, values) and not close(v, values, tol)]
         confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol)]
-        up_to_order = "pin-multiset" in j and j["pin-multiset"].proved
-        as_set = "pin-set" in j and j["pin-set"].proved
+        up_to_order = _PIN_MULTISET in j and j[_PIN_MULTISET].proved
+        as_set = _PIN_SET in j and j[_PIN_SET].proved
         if as_set and not up_to_order and beyond and all(same_set(v, values) for v, _ in beyond):
             # the set is pinned, and the witness has its elements in other numbers: a wrong output still, shown
             witness, source = beyond[0]
@@ -552,7 +626,7 @@ class _CaseRun:
             return Determinacy.PINNED_UP_TO_ORDER, "", ""
         if as_set:
             return Determinacy.PINNED_AS_SET, "", ""
-        if confirmed and "pin-multiset" not in j:  # a scalar output: any other accepted value is a witness
+        if confirmed and _PIN_MULTISET not in j:  # a scalar output: any other accepted value is a witness
             witness, source = confirmed[0]
             return Determinacy.NOT_PINNED, self._shown(witness, types, names), source
         return Determinacy.UNKNOWN, "", ""
@@ -571,16 +645,16 @@ class _CaseRun:
         self.status = (CaseStatus.VERIFIED, None, "", "")
         if self.case.refs:
             self.note = join_notes(self.note, "no mutants: the test says which array the output is (`r == a`)")
-        if self.options.pin and whole_timed_out and "pin" not in self.planned:
+        if self.options.pin and whole_timed_out and _PIN not in self.planned:
             # a pin check asks about every output under the whole postcondition, which timed out on this one
             # output (measured: both pin checks of such a case timed out, 40 s); the mutants are asked one by one
             self.note = join_notes(self.note, "no pin check: the whole postcondition timed out on the expected output")
         elif self.options.pin:
             try:
-                if "pin" not in self.planned:  # not already asked with the case's checks
+                if _PIN not in self.planned:  # not already asked with the case's checks
                     pin = h.pin(Goal.PIN)
                     if pin is not None:
-                        self.planned["pin"] = pin
+                        self.planned[_PIN] = pin
                 # the order-free pin waits for the exact one: a proved exact pin implies it, and most are proved
                 self.order_free = h.pin(Goal.PIN_MULTISET)
                 self.as_set = h.pin(Goal.PIN_SET)
@@ -588,17 +662,17 @@ class _CaseRun:
                 pass  # no (further) pin check for this case; the case stands as verified
         for m in _mutants_for(self.job, self.case, self.options):
             self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
-        self.stage = _Stage.PIN if "pin" in self.planned else _Stage.MUTANTS
-        if not self.mutants and "pin" not in self.planned:
+        self.stage = _Stage.PIN if _PIN in self.planned else _Stage.MUTANTS
+        if not self.mutants and _PIN not in self.planned:
             self._close()
-        elif self.stage is _Stage.PIN and "pin" in self.judged:
+        elif self.stage is _Stage.PIN and _PIN in self.judged:
             self._advance({})  # the pin check was answered with the case's checks: on to the mutants
 
     def _pin_rejects_every_mutant(self) -> bool:
         """A proved exact pin check says every output other than the expected one is rejected (the case's
         `requires` and acceptance were proved first). With a real tolerance the pin admits an interval,
         so the mutants are checked one by one."""
-        pin = self.judged.get("pin")
+        pin = self.judged.get(_PIN)
         if pin is None or not pin.proved:
             return False
         tolerant = self.options.harness.real_tolerance > 0
@@ -648,7 +722,7 @@ class _CaseRun:
         if len(h.req_texts) == 1:
             return f"requires {h.req_texts[0]}"
         for k, text in enumerate(h.req_texts):
-            judged = self.judged.get(f"pre-reject#{k}")
+            judged = self.judged.get(Key(Ask.PRE_REJECT_CLAUSE, k))
             if judged is not None and judged.proved:
                 return f"requires {text}"
         return ""
@@ -658,7 +732,7 @@ class _CaseRun:
         h = self.harness
         assert h is not None
         for k, text in enumerate(h.ens_texts):
-            judged = self.judged.get(f"reject#{k}")
+            judged = self.judged.get(Key(Ask.REJECT_CLAUSE, k))
             if judged is not None and judged.proved:
                 return f"ensures {text}"
         return ""
@@ -676,6 +750,20 @@ class _CaseRun:
 CHOICE_NOTE = ("the spec reaches a `var x :| ...` choice: its ground facts were computed for every choice (all "
                "gave the same value) and each was proved by the verifier")
 
+
+
+# One handler per stage: what a stage's judged programs lead to (the next stage's programs, or the case's end).
+_TRANSITIONS: dict[_Stage, Callable[[_CaseRun, dict[Program, Result]], None]] = {
+    _Stage.CHECK: _CaseRun._on_check,
+    _Stage.CLAUSES: _CaseRun._on_clauses,
+    _Stage.PRECONDITION: _CaseRun._on_precondition,
+    _Stage.PRE_CLAUSE: _CaseRun._on_pre_clause,
+    _Stage.REJECT: _CaseRun._on_reject,
+    _Stage.CLAUSE: _CaseRun._on_clause,
+    _Stage.PIN: _CaseRun._on_pin,
+    _Stage.MUTANTS: _CaseRun._on_mutants,
+    _Stage.SURVIVORS: _CaseRun._on_survivors,
+}
 
 def _chooses(helpers: Sequence[tuple[DafnyFile, Decl]]) -> bool:
     """The helpers a method's spec reaches choose a value with `:|` (see ground.Evaluator.let_such)."""
