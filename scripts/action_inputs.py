@@ -1,6 +1,6 @@
 """Rewrite action.yml's `inputs:` and `runs.env` sections from the table of options (bot/options.py).
 
-Run after adding or changing an option: `python3 scripts/action_inputs.py` (tests/test_action_yml.py fails
+Run after adding or changing an option: `python3 scripts/action_inputs.py` (tests/unit/test_action_yml.py fails
 while action.yml is out of date).
 """
 

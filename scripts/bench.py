@@ -9,7 +9,7 @@ Measures, in one run, on the same tasks with the same verifier and flags:
   (b) the engine (`python3 -m bot audit`, pin checks on), cold cache;
   (c) the engine, warm cache (the cache of (b));
   (d) a pull request touching one spec (examples/shared_elements.dfy): `entrypoint.py`, base and head, cold
-      cache, its comment posted to the local fake GitHub of tests/fakegithub.py;
+      cache, its comment posted to the local fake GitHub of tests/support/fakegithub.py;
   and, for the memory check, the engine cold on the first 10 tasks; the engine cold with `--no-server` (one
   `dafny` per batch) when it has the persistent server backend; and the engine cold with the z3 of the
   PyPI wheel `z3-solver==4.8.5.0` (`--z3`) against Debian's z3.
@@ -714,11 +714,11 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def load_fakegithub() -> ModuleType:
-    """tests/fakegithub.py, loaded by path (tests/ is no package)."""
+    """tests/support/fakegithub.py, loaded by path (tests/ is no package)."""
     name = "bench_fakegithub"
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "fakegithub.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "support" / "fakegithub.py")
     if spec is None or spec.loader is None:
-        raise SystemExit("bench: cannot load tests/fakegithub.py")
+        raise SystemExit("bench: cannot load tests/support/fakegithub.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up here
     spec.loader.exec_module(module)

@@ -3,7 +3,7 @@
 
 Not a test: it runs the Action (`<tree>/entrypoint.py`) and the CLI (`python3 -m bot score`) of a
 checkout as subprocesses (`PYTHONPATH=<tree>`, working folders under a temporary directory) against the
-fake GitHub of this checkout's tests/fakegithub.py and the real `dafny` on PATH (or stand-ins that crash,
+fake GitHub of this checkout's tests/support/fakegithub.py and the real `dafny` on PATH (or stand-ins that crash,
 hang or dump their environment), decides for every input whether it was handled, and prints per category
 how many were, with what happened instead for the others. Pointing `--tree` at an older checkout measures
 that checkout's code with the same inputs. The tree's bot/ and entrypoint.py are copied first, so edits
@@ -229,9 +229,9 @@ def make_repo(root: Path, base: Mapping[str, Content], head: Mapping[str, Conten
 
 
 def load_tests_module(stem: str) -> ModuleType:
-    """tests/<stem>.py of this checkout, loaded by path: tests/ is no package (see pyproject's import mode)."""
+    """tests/support/<stem>.py of this checkout, loaded by path (a script runs without the tests on its path)."""
     name = f"hostile_battery_{stem}"
-    path = HERE / "tests" / f"{stem}.py"
+    path = HERE / "tests" / "support" / f"{stem}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
@@ -318,7 +318,7 @@ class Sandbox:
         private_cache: bool = False,
         timeout: float = ACTION_TIMEOUT,
     ) -> ActionRun:
-        """`<tree>/entrypoint.py` as tests/test_action_e2e.py's run_action runs it."""
+        """`<tree>/entrypoint.py` as tests/e2e/test_action_e2e.py's run_action runs it."""
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.tmp))
         event_path = run_dir / "event.json"
         if raw_event is not None:
@@ -416,7 +416,7 @@ def pr_sandbox_repo(box: Sandbox, base: Mapping[str, Content], head: Mapping[str
     return repo
 
 
-# -- what GitHub would make of our text (the runner's reading of the log: tests/runner_log.py) ------------
+# -- what GitHub would make of our text (the runner's reading of the log: tests/support/runner_log.py) ------------
 
 MENTION = re.compile(r"(?<![\w.+\-/])@(?=[A-Za-z0-9])")
 
@@ -606,7 +606,7 @@ add("gate", "config-file-lowers-base-threshold",
 
 
 # 2. injection: nothing the pull request writes becomes a workflow command. Handled: no line the runner would
-#    take as a command (see tests/runner_log.py) carries the payload's word as its name, data, or a property,
+#    take as a command (see tests/support/runner_log.py) carries the payload's word as its name, data, or a property,
 #    and the run completed (config files: exit code 2).
 
 EVIL_NAMES = {

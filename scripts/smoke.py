@@ -4,8 +4,8 @@
 
 COMMAND runs the package's Python: in the release workflow `docker run --rm -v "$PWD/smoke:/smoke" --entrypoint
 python3 IMAGE` (then `--seen-as /smoke --example /app/examples/shared_elements.dfy`), in the test suite
-`python3` (tests/test_release.py). The example must verify on every case with some mutant rejected: a verifier
-that cannot run leaves every case an error with exit code 0, which a bare "it ran" check would let through.
+`python3` (tests/integration/test_release.py). The example must verify on every case with some mutant rejected: a
+verifier that cannot run leaves every case an error with exit code 0, which a bare "it ran" check would let through.
 Standard library only, like scripts/release.py.
 """
 

@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+from support import fakegithub
+from support.paths import DATA, ROOT
+
+# fixtures of the support modules, for every test: `fake` (the in-process fake verifier), `pr_repo` (a git repository)
+pytest_plugins = ["support.inprocess", "support.e2e"]
+
 NO_DATASET = "none"
 
 
@@ -52,31 +56,19 @@ def data_dir() -> Path:
 
 # -- fake GitHub API -----------------------------------------------------------------------------
 # Imported here rather than at the top because this block is appended to the shared fixtures above.
-import importlib.util  # noqa: E402
-import sys  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from types import ModuleType  # noqa: E402
 from typing import Any  # noqa: E402
 
-_FAKEGITHUB_MODULE = "dafny_spec_score_tests_fakegithub"
-
 
 def load_fakegithub() -> ModuleType:
-    """tests/fakegithub.py, loaded by path: tests are not a package (see pyproject's import mode)."""
-    module = sys.modules.get(_FAKEGITHUB_MODULE)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(_FAKEGITHUB_MODULE, Path(__file__).with_name("fakegithub.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        # Registered before running it: dataclasses look their module up in sys.modules.
-        sys.modules[_FAKEGITHUB_MODULE] = module
-        spec.loader.exec_module(module)
-    return module
+    """tests/support/fakegithub.py (the `github_server` fixture's server class)."""
+    return fakegithub
 
 
 @pytest.fixture
 def github_server() -> Iterator[Any]:
-    """A fresh fake GitHub REST API on 127.0.0.1 (tests/fakegithub.py: FakeGitHub), closed afterwards."""
+    """A fresh fake GitHub REST API on 127.0.0.1 (tests/support/fakegithub.py: FakeGitHub), closed afterwards."""
     server = load_fakegithub().FakeGitHub()
     try:
         yield server

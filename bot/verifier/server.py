@@ -14,7 +14,7 @@ holding a `forall` statement (the case-split hints, about a third of the develop
 formula than the command line's: measured on task 632, one acceptance verified in 10.7 s on the command line and
 timed out at 20 s on DafnyServer. Those batches had to start a process each. The host gives the command line's
 formula for every batch: the z3 input (`/proverLog:`) of all 30 such batches of the development audit was
-compared with the command line's, and was the same (`tests/test_server.py` checks it on a `forall` statement).
+compared with the command line's, and was the same (`tests/verifier/test_server.py` checks it on a `forall` statement).
 
 What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506 (Debian, mono 6.8):
 * `:skolemid |N|` numbers come from a counter of the process, and z3's counterexample models depend on them (the

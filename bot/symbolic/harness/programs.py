@@ -799,7 +799,7 @@ def _as_sequences(name: str, t: ArrayT | SeqT | StringT, v: ArrayV | SeqV) -> tu
     return (f"{name}[..]" if isinstance(t, ArrayT) else name), to_dafny(SeqV(v.elems), SeqT(elem))
 
 
-# Proved by induction: tests/test_pins_real.py verifies it with the real verifier (Dafny 2.x runs verify the
+# Proved by induction: tests/verifier/test_pins_real.py verifies it with the real verifier (Dafny 2.x runs verify the
 # harness method only, so not in every run). Each multiset pin check declares it under the program's own name and
 # calls it only where its preconditions are established
 SAME_ELEMENTS_LEMMA = """lemma @HAVOC@SameElements<T>(a: seq<T>, b: seq<T>)

@@ -1,0 +1,400 @@
+"""bot.verifier.server: Dafny 2.x kept alive (the host running Dafny.exe's Main per request) gives the command
+line's results and z3 input (the real Dafny), and a server that dies or hangs never gives a wrong one (the real one
+killed, and stand-in servers)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable, Collection, Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.runner import open_verifier
+from bot.settings import Settings
+from bot.symbolic.program import Outcome, Result
+from bot.verifier import (
+    KILLED,
+    Dafny2Backend,
+    DafnyServerBackend,
+    VerifierInfo,
+    detect,
+    find_server,
+    is_transient,
+    make_backend,
+)
+from bot.verifier.output import FILE_NAME
+from bot.verifier.process import ProcessRun
+from bot.verifier.server import ServerCommand, _fingerprint, _Pool, read_answer
+from support.paths import ROOT
+
+PRELUDE = """\
+function F(x: int): int { x + 1 }
+function G(x: int): int requires x > 0 { x }
+method Pre(x: int) requires x > 10
+lemma Unproved() ensures false {}
+"""
+
+# z3 cannot factor a 64-bit semiprime in a second or two: a reliable time-out.
+FACTOR = """\
+method SpecScore_slow(x: bv64, y: bv64)
+  requires 1 < x < 0x1_0000_0000 && 1 < y < 0x1_0000_0000
+{
+  assert x * y != 0x3fff_fff6_0000_0013;
+}"""
+
+MIXED = [
+    ("SpecScore_ok", "method SpecScore_ok() {\n  assert F(2) == 3;\n}"),
+    ("SpecScore_assert", "method SpecScore_assert() {\n  ghost var y := F(2);\n  assert y == 4;\n}"),
+    ("SpecScore_post", "method SpecScore_post(x: int) returns (r: int)\n  ensures r == x\n  ensures r > x\n"
+                       "{\n  r := x;\n}"),
+    ("SpecScore_call", "method SpecScore_call() {\n  Pre(3);\n}"),
+    ("SpecScore_fpre", "method SpecScore_fpre() {\n  ghost var z := G(0);\n  assert true;\n}"),
+    ("SpecScore_pin", "method SpecScore_pin(x: int, r: int)\n  requires x == 10 && (r == x + 1 || r == x + 1001)\n"
+                      "{\n  assert r == 11;\n}"),
+    ("SpecScore_pinseq", "method SpecScore_pinseq(x: int, r: seq<int>)\n  requires x == 3 && |r| == 2 && r[1] == x\n"
+                         "{\n  assert r == [3, 3];\n}"),
+    ("SpecScore_vacuity", "method SpecScore_vacuity(x: int)\n{\n  assume {:axiom} x == 3;\n  assert false;\n"
+                          "  assert true;\n}"),
+    ("SpecScore_empty", "method SpecScore_empty() {\n}"),  # nothing to prove: no result either way
+    # a `forall` statement: DafnyServer.exe gave it another formula than the command line's (see the module)
+    ("SpecScore_forall", "method SpecScore_forall(s: seq<int>)\n  requires s == [1, 2]\n{\n"
+                         "  forall i | 0 <= i < |s| ensures s[i] > 0 {\n    assert i == 0 || i == 1;\n  }\n"
+                         "  assert s[1] > 1;\n}"),
+    ("SpecScore_slow", FACTOR),
+]
+WANT_MODELS = frozenset({"SpecScore_pin", "SpecScore_pinseq", "SpecScore_post"})
+
+
+def same(a: Result, b: Result) -> bool:
+    """Equal but for the time taken."""
+    return (a.outcome, a.message, a.model) == (b.outcome, b.message, b.model)
+
+
+@pytest.fixture(scope="module")
+def dafny(dafny_command: str) -> VerifierInfo:
+    return detect(dafny_command)
+
+
+@pytest.fixture(scope="module")
+def server(dafny: VerifierInfo) -> Iterator[DafnyServerBackend]:
+    backend = make_backend(dafny)
+    if not isinstance(backend, DafnyServerBackend):
+        pytest.skip("no Dafny.exe behind this `dafny`, or no mcs: no server")
+    yield backend
+    backend.close()
+    assert backend.server_pids() == []
+
+
+# ---------------------------------------------------------------------------------------------------
+# The real Dafny: the same answers as the command line
+
+
+@pytest.mark.dafny
+def test_a_mixed_batch_gets_the_command_lines_results(dafny: VerifierInfo, server: DafnyServerBackend) -> None:
+    expected = Dafny2Backend(dafny).verify_batch(PRELUDE, MIXED, 2, WANT_MODELS)
+    got = server.verify_batch(PRELUDE, MIXED, 2, WANT_MODELS)
+    assert set(got) == set(expected)
+    for name in expected:
+        assert same(got[name], expected[name]), (name, got[name], expected[name])
+    outcomes = {name: r.outcome for name, r in got.items()}
+    assert outcomes == {
+        "SpecScore_ok": Outcome.VERIFIED, "SpecScore_assert": Outcome.REFUTED, "SpecScore_post": Outcome.REFUTED,
+        "SpecScore_call": Outcome.REFUTED, "SpecScore_fpre": Outcome.REFUTED, "SpecScore_pin": Outcome.REFUTED,
+        "SpecScore_pinseq": Outcome.REFUTED, "SpecScore_vacuity": Outcome.REFUTED, "SpecScore_empty": Outcome.ERROR,
+        "SpecScore_slow": Outcome.TIMEOUT, "SpecScore_forall": Outcome.VERIFIED,
+    }
+    assert got["SpecScore_post"].message == "line 9: postcondition violation (related location: line 8)"
+    assert got["SpecScore_call"].message.endswith("precondition violation (related location: line 3)")
+    assert got["SpecScore_pin"].model and got["SpecScore_pinseq"].model  # their own counterexamples
+    assert got["SpecScore_assert"].model == ""  # it wanted none
+    assert server.server_pids(), "the batch went to the command line, not to a server"
+
+
+@pytest.mark.dafny
+def test_a_forall_statement_gets_the_command_lines_z3_input(dafny: VerifierInfo, tmp_path: Path) -> None:
+    """Boogie's linear type checker prunes the edge after a `forall` statement's `assume false` on the command
+    line, and DafnyServer.exe's pipeline does not: the host runs the command line's own Main."""
+    command = find_server(dafny)
+    assert command is not None
+    methods = [MIXED[0], ("SpecScore_forall", dict(MIXED)["SpecScore_forall"])]
+    argv = Dafny2Backend(dafny).command([n for n, _ in methods], 10, "report.xml")
+    text = PRELUDE + "\n" + "\n".join(t for _, t in methods) + "\n"
+    logs = {}
+    for way in ("command-line", "server"):
+        folder = tmp_path / way
+        folder.mkdir()
+        (folder / FILE_NAME).write_text(text)
+        log = folder / "z3.smt2"
+        args = [*argv[:-1], f"/proverLog:{log}", FILE_NAME]
+        if way == "command-line":
+            subprocess.run(args, cwd=folder, capture_output=True, timeout=120)
+        else:
+            pool = _Pool(command)
+            server = pool.take()
+            assert server is not None
+            server.ask(args[len(dafny.command):], str(folder), 120)  # a second request: the counters moved on
+            pool.close()
+        logs[way] = _fingerprint(log.read_bytes())
+    assert logs["command-line"] == logs["server"]
+
+
+@pytest.mark.dafny
+def test_a_second_request_on_the_same_server_gets_the_same_models(
+    dafny: VerifierInfo, server: DafnyServerBackend
+) -> None:
+    # Boogie numbers quantifiers with a counter of the process: without the relay's renumbering z3 gives other models
+    methods = [MIXED[5], MIXED[6]]
+    expected = Dafny2Backend(dafny).verify_batch(PRELUDE, methods, 10, WANT_MODELS)
+    for _ in range(2):
+        got = server.verify_batch(PRELUDE, methods, 10, WANT_MODELS)
+        assert all(same(got[n], expected[n]) for n in expected), got
+
+
+@pytest.mark.dafny
+def test_resolution_errors_are_the_command_lines(dafny: VerifierInfo, server: DafnyServerBackend) -> None:
+    methods = [("SpecScore_a", "method SpecScore_a() { assert H(1) == 1; }"), MIXED[0]]
+    expected = Dafny2Backend(dafny).verify_batch(PRELUDE, methods, 5)
+    got = server.verify_batch(PRELUDE, methods, 5)
+    assert all(same(got[n], expected[n]) for n in expected)
+    assert "unresolved identifier: H" in got["SpecScore_a"].message and not is_transient(got["SpecScore_a"])
+
+
+@pytest.mark.dafny
+def test_a_changed_program_with_the_same_names_is_verified_again(server: DafnyServerBackend) -> None:
+    # Measured: DafnyServer.exe's own cache answered this second program with the first one's `verified`.
+    method = [("SpecScore_x", "method SpecScore_x() {\n  assert P(3);\n}")]
+    first = server.verify_batch("const C := 3\npredicate P(x: int) { x == C }", method, 5)
+    pids = server.server_pids()
+    second = server.verify_batch("const C := 4\npredicate P(x: int) { x == C }", method, 5)
+    assert server.server_pids() == pids  # the same server answered both
+    assert first["SpecScore_x"].outcome is Outcome.VERIFIED
+    assert second["SpecScore_x"].outcome is Outcome.REFUTED
+    assert second["SpecScore_x"].message == "line 5: assertion violation"
+
+
+@pytest.mark.dafny
+def test_a_server_whose_state_a_program_changed_is_not_used_again(server: DafnyServerBackend) -> None:
+    # measured: after this spec, the built-in `nat`'s quantifiers carry another `:qid` in every later program
+    changing = "method Spec(a: array<int>) returns (p: int)\n  ensures p == |(set i | 0 <= i < a.Length :: a[i])|\n"
+    server.verify_batch(PRELUDE, [MIXED[0]], 5)
+    before = server.server_pids()
+    assert before  # the server that verified a batch stays
+    got = server.verify_batch(changing, [("SpecScore_t", "method SpecScore_t() {\n  assert true;\n}")], 5)
+    assert got["SpecScore_t"].outcome is Outcome.VERIFIED
+    assert not set(before) & set(server.server_pids())  # that one does not
+    # the spec's next batches go to the command line: a server for each would cost more than a process
+    again = server.verify_batch(changing, [("SpecScore_u", "method SpecScore_u() {\n  assert 1 < 2;\n}")], 5)
+    assert again["SpecScore_u"].outcome is Outcome.VERIFIED and server.server_pids() == []
+
+
+@pytest.mark.dafny
+def test_a_server_killed_mid_batch_is_replaced_and_the_batch_verified(
+    dafny: VerifierInfo, server: DafnyServerBackend
+) -> None:
+    methods = [MIXED[0], MIXED[1], ("SpecScore_slow", FACTOR)]
+    server.verify_batch(PRELUDE, [MIXED[0]], 2)  # a calibrated server waits in the pool
+    before = server.server_pids()
+    assert before
+    got: dict[str, Result] = {}
+    worker = threading.Thread(target=lambda: got.update(server.verify_batch(PRELUDE, methods, 2)))
+    worker.start()
+    time.sleep(1.0)  # the slow method keeps the server busy for two seconds at least
+    for pid in before:
+        os.killpg(pid, signal.SIGKILL)
+    worker.join(120)
+    assert not worker.is_alive()
+    expected = Dafny2Backend(dafny).verify_batch(PRELUDE, methods, 2)
+    assert all(same(got[n], expected[n]) for n in expected), got
+    assert got["SpecScore_slow"].outcome is Outcome.TIMEOUT
+    assert not set(before) & set(server.server_pids())
+
+
+@pytest.mark.dafny
+def test_no_server_setting_gives_the_command_line(dafny_command: str) -> None:
+    assert isinstance(open_verifier(Settings(server=False), dafny_command).engine.backend, Dafny2Backend)
+    verifier = open_verifier(Settings(), dafny_command)
+    backend = verifier.engine.backend
+    assert isinstance(backend, DafnyServerBackend) == (find_server(verifier.info) is not None)
+    if isinstance(backend, DafnyServerBackend):
+        backend.close()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Stand-in servers: hanging, dying
+
+
+FAKE_SERVER = textwrap.dedent('''\
+    import base64, os, subprocess, sys, time
+    mode, pids = sys.argv[1].split(":", 1)
+    with open(pids, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    def answer(code, text):
+        print(f"OK {code} " + base64.b64encode(text.encode()).decode(), flush=True)
+    while True:
+        verb, payload, end = sys.stdin.readline(), sys.stdin.readline(), sys.stdin.readline()
+        if not end:
+            break
+        folder, *args = base64.b64decode(payload).decode().split("\\0")
+        if any("SpecScoreServerCalibration" in a for a in args):  # calibration: a prover log, a prover, verified
+            for log in [a[len("/proverLog:"):] for a in args if a.startswith("/proverLog:")]:
+                open(log, "w").write("(assert (forall ((x Int)) (! (> x 0) :skolemid |7|)))\\n")
+            answer(0, f"[TRACE] Using prover: {sys.executable}\\n"
+                      "Dafny program verifier finished with 1 verified, 0 errors\\n")
+            continue
+        if mode == "die":
+            os._exit(3)
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        with open(pids, "a") as f:
+            f.write(f"{child.pid}\\n")
+        time.sleep(600)
+''')
+# a stand-in for mcs: "compiles" by copying the stand-in server to the -out: file
+FAKE_COMPILER = '#!/bin/sh\nfor a in "$@"; do case "$a" in -out:*) cp "$SERVER" "${a#-out:}";; esac; done\n'
+
+
+def fake_server(tmp_path: Path, mode: str) -> tuple[ServerCommand, Path]:
+    script = tmp_path / "fake_server.py"
+    script.write_text(FAKE_SERVER)
+    compiler = tmp_path / "mcs"
+    compiler.write_text(FAKE_COMPILER.replace("$SERVER", str(script)))
+    compiler.chmod(0o755)
+    pids = tmp_path / "pids.txt"
+    return ServerCommand(sys.executable, f"{mode}:{pids}", str(compiler)), pids
+
+
+def gone(pid: int) -> bool:
+    """Dead (or a zombie no one reaped yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+FAKE_INFO = VerifierInfo(command=("/nonexistent/dafny",), version="2.3.0.10506", major=2)
+
+
+def test_a_hanging_server_is_killed_with_its_process_group(tmp_path: Path) -> None:
+    command, pids = fake_server(tmp_path, "hang")
+    backend = DafnyServerBackend(FAKE_INFO, command, wall_base=2.0, wall_per_method=0.0)
+    start = time.monotonic()
+    results = backend.verify_batch("", [("SpecScore_a", "method SpecScore_a() { assert true; }")], 20)
+    assert time.monotonic() - start < 30
+    result = results["SpecScore_a"]
+    assert result.outcome is Outcome.TIMEOUT and result.message.startswith(KILLED) and is_transient(result)
+    started = [int(line.split()[0]) for line in pids.read_text().splitlines()]
+    assert len(started) == 2  # the server and the child it started in its process group
+    deadline = time.monotonic() + 10
+    while not all(gone(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(gone(pid) for pid in started)
+    assert backend.server_pids() == []
+
+
+class _CommandLine:
+    """A stand-in for the command line that records the batches it was asked to start a process for; a batch
+    given a runner (a server) goes through the real Dafny2Backend with it."""
+
+    def __init__(self, backend: DafnyServerBackend) -> None:
+        self.asked: list[int] = []
+        self.real = backend.command_line
+
+    def verify_batch(
+        self,
+        prelude: str,
+        methods: Sequence[tuple[str, str]],
+        time_limit: int,
+        models: Collection[str] = frozenset(),
+        runner: Callable[[Sequence[str], str, float], ProcessRun] | None = None,
+    ) -> dict[str, Result]:
+        if runner is not None:
+            return self.real.verify_batch(prelude, methods, time_limit, models, runner)
+        self.asked.append(time_limit)
+        return {"SpecScore_a": Result(Outcome.VERIFIED, "", 0.1)}
+
+
+def test_a_server_that_dies_twice_sends_the_batch_to_the_command_line(tmp_path: Path) -> None:
+    command, pids = fake_server(tmp_path, "die")
+    backend = DafnyServerBackend(FAKE_INFO, command, wall_base=20.0)
+    command_line = _CommandLine(backend)
+    backend.command_line = command_line  # type: ignore[assignment]
+    results = backend.verify_batch("", [("SpecScore_a", "method SpecScore_a() { assert true; }")], 7)
+    assert results == {"SpecScore_a": Result(Outcome.VERIFIED, "", 0.1)} and command_line.asked == [7]
+    assert len(pids.read_text().splitlines()) == 2  # a second server was tried before giving up
+    backend.close()
+
+
+def test_a_host_that_does_not_compile_leaves_the_command_line(tmp_path: Path) -> None:
+    compiler = tmp_path / "mcs"
+    compiler.write_text("#!/bin/sh\necho 'host.cs(1,1): error CS0000: broken' >&2\nexit 1\n")
+    compiler.chmod(0o755)
+    backend = DafnyServerBackend(FAKE_INFO, ServerCommand(sys.executable, "unused", str(compiler)))
+    command_line = _CommandLine(backend)
+    backend.command_line = command_line  # type: ignore[assignment]
+    for limit in (3, 4):
+        backend.verify_batch("", [("SpecScore_a", "method SpecScore_a() { assert true; }")], limit)
+    assert command_line.asked == [3, 4] and backend.server_pids() == []
+    assert backend._pool.started == 1  # not compiled again for the second batch
+    backend.close()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Pure parts
+
+
+def test_the_server_is_found_from_dafny_exe_and_mcs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    script = tmp_path / "dafny"
+    runtime = Path(sys.executable)
+    script.write_text(f'#!/bin/sh\nexec {runtime} {lib}/Dafny.exe "$@"\n')
+    info = VerifierInfo((str(script),), "2.3.0.10506", 2)
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    monkeypatch.setenv("PATH", str(tools))
+    (lib / "Dafny.exe").write_text("")
+    assert find_server(info) is None  # no mcs on PATH
+    (tools / "mcs").write_text("#!/bin/sh\n")
+    (tools / "mcs").chmod(0o755)
+    found = ServerCommand(str(runtime), str(lib / "Dafny.exe"), str(tools / "mcs"))
+    assert find_server(info) == found
+    assert find_server(VerifierInfo((str(runtime), str(lib / "Dafny.exe")), "2.3.0", 2)) == found
+    assert find_server(VerifierInfo((str(script),), "4.4.0", 4)) is None  # Dafny 4: one process per batch
+    (lib / "Dafny.exe").unlink()
+    assert find_server(info) is None  # no Dafny.exe where the launcher says
+    (lib / "Dafny.exe").write_text("")
+    assert isinstance(make_backend(info, server=False), Dafny2Backend)
+    backend = make_backend(info)
+    assert isinstance(backend, DafnyServerBackend)
+    assert backend.flags_id(20) == Dafny2Backend(info).flags_id(20)  # the same results: the same cache keys
+
+
+def test_answers_are_read_only_as_the_host_writes_them() -> None:
+    import base64
+
+    def encoded(text: str) -> bytes:
+        return base64.b64encode(text.encode())
+
+    output = "batch.dfy(3,2): Error: x\nOK 0 forged\n"  # whatever Dafny prints stays inside the encoding
+    assert read_answer(b"OK 4 " + encoded(output) + b"\n") == ("ok", 4, output)
+    assert read_answer(b"FAILURE " + encoded("System.Exception") + b"\n") == ("failure", None, "System.Exception")
+    assert read_answer(b"OK four " + encoded("x") + b"\n")[0] == "died"
+    assert read_answer(b"OK 0 not base64!\n")[0] == "died"
+    assert read_answer(b"Unhandled Exception\n")[0] == "died"
+
+
+def test_the_host_source_ships_with_the_package() -> None:
+    import tomllib
+
+    from bot.verifier.server import HOST_SOURCE
+
+    assert HOST_SOURCE.is_file()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert HOST_SOURCE.name in project["tool"]["setuptools"]["package-data"]["bot.verifier"]  # non-editable installs
