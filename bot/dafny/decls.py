@@ -44,6 +44,7 @@ class Decl:
     container: str  # "" at top level, else "module M", "class C", "module M.class C" ...
     # a function scored as a method, `ensures result == F(params)` (bot/testcases/dfy_methods.py function_target)
     tested_function: bool = False
+    generic: bool = False  # declared with type parameters (`function Len<T>(..)`)
 
     def clause_texts(self, kind: str) -> list[str]:
         return [c.text for c in self.clauses if c.kind == kind]

@@ -73,6 +73,9 @@ _OTHER_DECL_HEADS = frozenset(
         "iterator",
     }
 )
+# Declaration keywords whose name can hide a constructor of the same name
+_SHADOWING_WORDS = frozenset({"function", "predicate", "method", "lemma", "const", "type", "newtype", "codatatype",
+                              "class", "trait", "module", "iterator", "copredicate", "colemma"})
 # Words after which a `{` opens a set display (or a block inside an expression), never a body.
 _WORDS_BEFORE_DISPLAY = frozenset({"in", "then", "else", "multiset", "iset", "set", "returns", "is", "as"})
 # Words that open an expression ending in `;` followed by the rest: `var x := 1; x + 1`
@@ -258,7 +261,8 @@ class _Parser:
 
     def parse(self) -> DafnyFile:
         self._check_brackets()
-        self.datatypes = Datatypes(tuple(self._datatype_decls()) + self.included.decls)
+        self.datatypes = Datatypes(tuple(self._datatype_decls()) + self.included.decls,
+                                   self._other_names() | self.included.shadowed)
         self._members(0, len(self.toks), "")
         return DafnyFile(self.path, self.src, tuple(self.decls), self.datatypes)
 
@@ -277,6 +281,22 @@ class _Parser:
                 if d is not None:
                     out.append(d)
         return out
+
+    def _other_names(self) -> frozenset[str]:
+        """The names the file declares as anything but a datatype or a constructor (functions, methods, constants,
+        types, modules): where one is also a constructor's name, the bare name means the other declaration."""
+        v = self.v
+        out: set[str] = set()
+        for k in range(len(self.toks)):
+            if not v.is_word(k, _SHADOWING_WORDS):
+                continue
+            j = k + 1
+            if self.toks[k].text in ("function", "predicate") and v.is_word(j, "method"):
+                j += 1
+            j = v.skip_attributes(j, len(self.toks))
+            if j < len(self.toks) and self.toks[j].kind is TokKind.IDENT:
+                out.add(self.toks[j].text)
+        return frozenset(out)
 
     def _datatype(self, k: int) -> DatatypeDecl | None:
         v = self.v
@@ -535,7 +555,8 @@ class _Parser:
             name, k = ANONYMOUS_CONSTRUCTOR, after_attrs
         else:
             name, k = self._name(k, kind)
-        if v.text(k) == "<":
+        generic = v.text(k) == "<"
+        if generic:
             k = self._skip_type_params(k)
         if v.text(k) == "[":  # `least predicate P[nat](...)`
             k = v.close(k) + 1
@@ -597,6 +618,7 @@ class _Parser:
                 line=self.toks[kw].line,
                 end_line=self.toks[last].line,
                 container=container,
+                generic=generic,
             )
         )
         return k

@@ -114,6 +114,11 @@ class Datatypes:
     A name declared twice (in two modules) names neither: its values could not be told apart."""
 
     decls: tuple[DatatypeDecl, ...] = ()
+    # names the files declare otherwise (functions, methods, constants ...): a constructor of the same name is not
+    # what the bare name means there (Dafny resolves it to the other declaration), so it is read only qualified
+    shadowed: frozenset[str] = frozenset()
+    # per scope, computed once: the constructors of each datatype use, and the ranks of those with finite values
+    memo: dict[object, object] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def get(self, name: str) -> DatatypeDecl | None:
         found = [d for d in self.decls if d.name == name]
@@ -156,14 +161,20 @@ class Ctor:
 
 
 def constructors(t: DatatypeT) -> tuple[Ctor, ...]:
-    """The constructors of t, with t's type arguments put in for the declaration's parameters."""
-    d = t.decl
-    bind = dict(zip(d.params, t.args, strict=True))
-    return tuple(
-        Ctor(c.name, tuple(f.name for f in c.fields),
-             tuple(parse_type(f.type_text, t.scope, bind) for f in c.fields))
-        for c in d.ctors
-    )
+    """The constructors of t, with t's type arguments put in for the declaration's parameters (once per scope)."""
+    key = ("ctors", t)
+    found = t.scope.memo.get(key)
+    if found is None:
+        d = t.decl
+        bind = dict(zip(d.params, t.args, strict=True))
+        found = tuple(
+            Ctor(c.name, tuple(f.name for f in c.fields),
+                 tuple(parse_type(f.type_text, t.scope, bind) for f in c.fields))
+            for c in d.ctors
+        )
+        t.scope.memo[key] = found
+    assert isinstance(found, tuple)
+    return found
 
 
 def constructor(t: DatatypeT, name: str) -> Ctor | None:
@@ -307,32 +318,32 @@ class _Types:
 
 
 def unsupported_parts(t: DafnyType) -> list[str]:
-    """Names of the unsupported types inside t (empty when the tool can build values of t)."""
-    return _unsupported(t, frozenset())
-
-
-def _unsupported(t: DafnyType, seen: frozenset[DatatypeT]) -> list[str]:
-    if isinstance(t, Unsupported):
-        return [t.text]
-    if isinstance(t, SeqT | ArrayT):
-        return _unsupported(t.elem, seen)
-    if isinstance(t, TupleT):
-        return [p for e in t.elems for p in _unsupported(e, seen)]
-    if isinstance(t, DatatypeT):
-        if t in seen:
-            return []  # a recursive use: its fields are checked where it was first met
-        if len(seen) > MAX_TYPE_NESTING:
-            return [f"{t.name} (its values nest its type ever deeper: more than {MAX_TYPE_NESTING} levels)"]
-        out: list[str] = []
-        for c in constructors(t):
-            for ft in c.types:
-                if _contains_array(ft):
-                    out.append(f"{t} (an array inside a datatype is a reference the tool cannot compare)")
-                out += _unsupported(ft, seen | {t})
-        if not any(_grounded(t, c, frozenset()) for c in constructors(t)):
-            out.append(f"{t} (no finite value)")
-        return list(dict.fromkeys(out))
-    return []
+    """Names of the unsupported types inside t (empty when the tool can build values of t). Each datatype use is
+    looked at once, so the work is linear in the uses reachable from t (at most MAX_DATATYPE_USES)."""
+    out: list[str] = []
+    visited: set[DatatypeT] = set()
+    stack: list[DafnyType] = [t]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Unsupported):
+            out.append(x.text)
+        elif isinstance(x, SeqT | ArrayT):
+            stack.append(x.elem)
+        elif isinstance(x, TupleT):
+            stack.extend(reversed(x.elems))
+        elif isinstance(x, DatatypeT) and x not in visited:
+            visited.add(x)
+            if len(visited) > MAX_DATATYPE_USES:
+                root = t.name if isinstance(t, DatatypeT) else str(t)
+                out.append(f"{root} (its values nest its type ever deeper)")
+                break
+            for c in constructors(x):
+                if any(_contains_array(ft) for ft in c.types):
+                    out.append(f"{x} (an array inside a datatype is a reference the tool cannot compare)")
+                stack.extend(reversed(c.types))
+    if not out and not has_finite_value(t):
+        out.append(f"{t} (no finite value)")
+    return list(dict.fromkeys(out))
 
 
 def _contains_array(t: DafnyType) -> bool:
@@ -345,28 +356,92 @@ def _contains_array(t: DafnyType) -> bool:
     return False
 
 
-def _grounded(t: DatatypeT, c: Ctor, building: frozenset[DatatypeT]) -> bool:
-    """Whether constructor c of t has a finite value without going through a datatype in `building`."""
-    return all(has_finite_value(ft, building | {t}) for ft in c.types)
+MAX_DATATYPE_USES = 100  # datatype uses reachable from one type (the same bound as type nesting); past it: none
 
 
-def has_finite_value(t: DafnyType, building: frozenset[DatatypeT] = frozenset()) -> bool:
-    """Whether t has a value built without re-entering the datatypes being built (sequences may be empty)."""
+def _reachable(t: DatatypeT) -> list[DatatypeT] | None:
+    """The datatype uses t's values may contain (t first); None past MAX_DATATYPE_USES."""
+    found: dict[DatatypeT, None] = {t: None}
+    todo = [t]
+    while todo:
+        for c in constructors(todo.pop()):
+            for u in _datatypes_in(c.types):
+                if u not in found:
+                    if len(found) >= MAX_DATATYPE_USES:
+                        return None
+                    found[u] = None
+                    todo.append(u)
+    return list(found)
+
+
+def _datatypes_in(types: Iterable[DafnyType]) -> list[DatatypeT]:
+    out: list[DatatypeT] = []
+    stack = list(types)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, DatatypeT):
+            out.append(x)
+        elif isinstance(x, TupleT):
+            stack.extend(x.elems)
+        # the elements of a sequence or an array are not needed for a value (it may be empty)
+    return out
+
+
+def _finite_ranks(t: DatatypeT) -> dict[DatatypeT, int]:
+    """The datatype uses reachable from t that have a finite value, each with the round of a least fixpoint in which
+    it got one: a constructor whose datatype fields all got theirs in earlier rounds builds one (so following those
+    constructors always ends). Computed once per scope and type."""
+    key = ("finite", t)
+    memo = t.scope.memo.get(key)
+    if isinstance(memo, dict):
+        return memo
+    uses = _reachable(t)
+    ranks: dict[DatatypeT, int] = {}
+    if uses is not None:
+        round_no = 0
+        changed = True
+        while changed:
+            changed = False
+            done = dict(ranks)  # ranks of earlier rounds only
+            for u in uses:
+                if u not in ranks and any(_buildable(c, done) for c in constructors(u)):
+                    ranks[u] = round_no
+                    changed = True
+            round_no += 1
+    t.scope.memo[key] = ranks
+    return ranks
+
+
+def _buildable(c: Ctor, done: dict[DatatypeT, int]) -> bool:
+    return all(_leaf_finite(ft) for ft in c.types) and all(u in done for u in _datatypes_in(c.types))
+
+
+def _leaf_finite(t: DafnyType) -> bool:
     if isinstance(t, TupleT):
-        return all(has_finite_value(e, building) for e in t.elems)
+        return all(_leaf_finite(e) for e in t.elems)
+    return not isinstance(t, Unsupported)
+
+
+def has_finite_value(t: DafnyType) -> bool:
+    """Whether t has a value of finite size (a sequence may be empty; a datatype needs a constructor that ends)."""
+    if isinstance(t, TupleT):
+        return all(has_finite_value(e) for e in t.elems)
     if isinstance(t, DatatypeT):
-        if t in building or len(building) > MAX_TYPE_NESTING:
-            return False
-        return any(_grounded(t, c, building) for c in constructors(t))
+        return t in _finite_ranks(t)
     return not isinstance(t, Unsupported)
 
 
 def base_constructor(t: DatatypeT) -> Ctor:
-    """The first constructor of t with a finite value (what placeholders and fresh values use)."""
+    """The first constructor of t whose datatype fields got finite values in earlier rounds than t (what placeholders
+    and fresh values use: following base constructors always ends)."""
+    ranks = _finite_ranks(t)
+    if t not in ranks:
+        raise ValueError(f"datatype {t} has no finite value")
+    earlier = {u: r for u, r in ranks.items() if r < ranks[t]}
     for c in constructors(t):
-        if _grounded(t, c, frozenset()):
+        if _buildable(c, earlier):
             return c
-    raise ValueError(f"datatype {t} has no finite value")
+    raise ValueError(f"datatype {t} has no finite value")  # unreachable: t got its rank from such a constructor
 
 
 def constructor_words(types: Iterable[DafnyType]) -> frozenset[str]:
@@ -381,4 +456,5 @@ def constructor_words(types: Iterable[DafnyType]) -> frozenset[str]:
             stack.extend(t.elems)
         elif isinstance(t, DatatypeT) and t.scope not in scopes:
             scopes.append(t.scope)
-    return frozenset(w for sc in scopes for d in sc.decls for w in (d.name, *(c.name for c in d.ctors)))
+    words = {w for sc in scopes for d in sc.decls for w in (d.name, *(c.name for c in d.ctors))}
+    return frozenset(words - {w for sc in scopes for w in sc.shadowed})

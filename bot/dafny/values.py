@@ -667,6 +667,10 @@ class _Parser:
                 self.skip_type_arguments(t)
             self.expect_op(".", f"{t} literal")
             tok = self.peek()
+        elif tok is not None and tok.kind is TokKind.IDENT and tok.text in t.scope.shadowed:
+            # Dafny reads the bare name as the other declaration (a function, a constant ...), not the constructor
+            raise ValueParseError(f"`{_clip(tok.text)}` names a constructor of {t.name} and another declaration: "
+                                  f"write `{t.name}.{_clip(tok.text)}` for the constructor")
         if tok is None or tok.kind is not TokKind.IDENT:
             raise self.fail(f"{t} literal")
         c = constructor(t, tok.text)
@@ -697,6 +701,8 @@ class _Parser:
             if not self.at(","):
                 break
             self.k += 1
+            if self.at(")"):
+                raise self.fail(f"a field after ',' in {c.name} of {t} literal")
         self.expect_op(")", f"{t} literal")
         if len(given) != len(c.types):
             raise ValueParseError(f"expected {len(c.types)} field(s) in {c.name} of {t} literal, found {len(given)}")
@@ -711,5 +717,7 @@ class _Parser:
             if tok.kind is TokKind.OP:
                 depth += tok.text.count("<") - tok.text.count(">")
             self.k += 1
-            if depth <= 0:
+            if depth < 0:
+                raise ValueParseError(f"expected {t} literal, found unbalanced '>'")
+            if depth == 0:
                 return

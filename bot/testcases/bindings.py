@@ -185,9 +185,10 @@ class _Env(Mapping[str, Binding]):
 
 def environments(
     stmts: Sequence[Stmt], callees: Collection[str], target: Decl, where: Callable[[int], str],
-    quiet: Collection[str] = frozenset(),
+    quiet: Collection[str] = frozenset(), hidden: Collection[str] = frozenset(),
 ) -> list[Mapping[str, Binding]]:
-    """The variables visible before each statement (and after the last one).
+    """The variables visible before each statement (and after the last one). `hidden`: names the test file
+    declares (functions, constants): a constructor of such a name is not what the bare name means there.
 
     Each binding is stored once with the index of the statement that made it, so a test method with
     many variables and statements costs linear space and time, not their product. With `quiet` (the callables
@@ -197,6 +198,10 @@ def environments(
     history: dict[str, tuple[list[int], list[Binding]]] = {}
     changed = modified_params(target)
     words = constructor_words(p.type for p in (*target.params, *target.returns))
+    for name in sorted(words & set(hidden)):
+        # the test file declares it too (a function, a constant): the bare name is that, not the constructor
+        env[name] = Binding("", frozenset(), f"`{name}` is declared by the test file too: not a constructor there")
+        history[name] = ([-1], [env[name]])
     declared: dict[int, list[tuple[str, Binding | None]]] = {}  # per block: its `var`s and what they shadowed
     open_blocks: tuple[int, ...] = ()
     for j, s in enumerate(stmts):

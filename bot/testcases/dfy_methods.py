@@ -75,7 +75,8 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
-            for k, read in enumerate(read_calls(stmts, {t.name}, t, _where, qualifiers, quiet), start=1):
+            reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed)
+            for k, read in enumerate(reads, start=1):
                 name = _unique(f"{caller.name}#{k}", names)
                 found.append((read.line, _to_case(read, name, t, file.path, lines)))
         for _, item in sorted(found, key=lambda p: p[0]):

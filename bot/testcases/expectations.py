@@ -260,6 +260,7 @@ def read_calls(
     where: Callable[[int], str],
     qualifiers: Collection[str] | None = None,
     quiet: Collection[str] = frozenset(),
+    hidden: Collection[str] = frozenset(),
 ) -> list[ReadCall | CallProblem]:
     """Each call of `callees` in stmts, read as a test of `target`, in order.
 
@@ -268,7 +269,7 @@ def read_calls(
     methods of different modules are told apart. `quiet` names callables known to change no array they are
     given; an array passed to any other after the call is no longer known to be the call's output.
     """
-    envs = environments(stmts, callees, target, where, quiet)
+    envs = environments(stmts, callees, target, where, quiet, hidden)
     call_at = [
         k for k, s in enumerate(stmts)
         if calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))

@@ -213,4 +213,52 @@ def test_a_datatype_whose_type_grows_with_each_level_is_unsupported_by_name() ->
     f = parse_file("datatype N<T> = L(T) | M(N<seq<T>>)\nmethod X(n: N<int>)\n")
     x = f.find("X")
     assert x is not None
-    assert unsupported_parts(x.params[0].type) == ["N (its values nest its type ever deeper: more than 100 levels)"]
+    assert unsupported_parts(x.params[0].type) == ["N (its values nest its type ever deeper)"]
+
+
+def test_a_constructor_name_another_declaration_takes_is_read_only_qualified() -> None:
+    """Dafny reads a bare name that a function (or a constant) also declares as that declaration: `Some(3)` below is
+    `None`. Such a literal is refused, never read as the constructor; the qualified one is read."""
+    f = parse_file("datatype Option = None | Some(v: int)\nfunction method Some(x: int): Option { None }\n"
+                   "method F(x: int) returns (r: Option)\n")
+    t = t_of(f.datatypes, "Option")
+    with pytest.raises(ValueParseError, match="write `Option.Some` for the constructor"):
+        parse_value("Some(3)", t)
+    assert parse_value("Option.Some(3)", t) == DatatypeV("Option", "Some", (IntV(3),))
+    assert parse_value("None", t) == DatatypeV("Option", "None", ())
+    assert ground.evaluate(f, "Some(3)", {}, {}, {}) == DatatypeV("Option", "None", ())  # the function's value
+    # a test file declaring the name: its bare use there is not the constructor either
+    tests = parse_file("const None: Option := Option.Some(3)\nmethod T() {\n  var r := F(3);\n  expect r == None;\n"
+                       "  var q := F(4);\n  expect q == Option.None;\n}\n")
+    read = read_dfy_tests(tests, f.find("F"))
+    assert [c.expected for c in read.cases] == [(DatatypeV("Option", "None", ()),)]
+    assert len(read.problems) == 1 and "declared by the test file too" in read.problems[0].reason
+
+
+def test_finite_values_are_worked_out_once_for_many_mutually_recursive_datatypes() -> None:
+    n = 12  # each datatype names every other: a search without memory takes factorial time here
+    decls = "\n".join(f"datatype D{i} = C{i}(" + ", ".join(f"f{j}: D{j}" for j in range(n) if j != i)
+                      + f", me: D{i}) | E{i}" for i in range(n))
+    f = parse_file(decls + "\nmethod F(x: D0) returns (r: D0)\n")
+    x = f.find("F")
+    assert x is not None
+    t = x.params[0].type
+    assert unsupported_parts(t) == [] and placeholder(t) == DatatypeV("D0", "E0", ())
+    # a constructor whose fields reach back to its own type is never the one a placeholder follows
+    g = parse_file("datatype A = A1(b: B) | A2(a: A)\ndatatype B = B1(a: A) | B2\nmethod G(x: A)\n").find("G")
+    assert g is not None
+    assert placeholder(g.params[0].type) == DatatypeV("A", "A1", (DatatypeV("B", "B2", ()),))
+
+
+def test_literals_dafny_would_not_parse_are_refused(scope: Datatypes) -> None:
+    with pytest.raises(ValueParseError, match="a field after ','"):
+        parse_value("Some(1,)", t_of(scope, "Option<int>"))
+    with pytest.raises(ValueParseError, match="unbalanced"):
+        parse_value("Option<int>>.None", t_of(scope, "Option<int>"))
+
+
+def test_an_unsupported_field_type_is_named_alone() -> None:
+    f = parse_file("datatype D = A(s: set<int>) | B(d: D)\nmethod M(x: D)\n")
+    m = f.find("M")
+    assert m is not None
+    assert unsupported_parts(m.params[0].type) == ["set<int>"]

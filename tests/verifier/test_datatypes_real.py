@@ -5,6 +5,7 @@ Dafny tests and in TOML, mutants that switch constructors and change fields, wit
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,3 +70,14 @@ def test_generic_and_enumeration_inputs_from_an_included_file(report: dict[str, 
     head = method(report, "Head")["cases"]
     assert [(c["expected"], c["status"], c["determinacy"]) for c in head] == [
         ('h = "a", ok = true', "verified", "pinned")], head
+
+
+def test_a_generic_recursive_function_in_the_spec(dafny_command: str, tmp_path: Path) -> None:
+    """Dafny 2.3 rejects fuel for a generic function and facts whose literals leave its type arguments open
+    (`Len(List.Nil)`, `Cnt([])`): the programs carry neither, and the cases are decided."""
+    out = tmp_path / "report.json"
+    main(["score", str(DATATYPES / "generic.dfy"), "--format", "json", "--output", str(out),
+          "--cache-dir", str(tmp_path / "cache")])
+    report = json.loads(out.read_text())
+    assert [(m["method"], [c["status"] for c in m["cases"]]) for m in report["methods"]] == [
+        ("Size", ["verified"]), ("Count", ["verified"])], report["methods"]

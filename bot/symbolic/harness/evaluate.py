@@ -716,6 +716,8 @@ class Evaluator:
         """A constructor's value: `Some(3)`, `Option.Some(3)`, `None` (NoValue for any other name, and for a
         constructor name two datatypes share: which one is meant is for the type checker to say)."""
         datatype, _, ctor = name.rpartition(".")
+        if not datatype and ctor in self.datatypes.shadowed:
+            raise NoValue  # the bare name is another declaration's (a function, a constant)
         owners = [d for d in self.datatypes.ctor_owner(ctor) if not datatype or d.name == datatype]
         if len(owners) != 1:
             raise NoValue
@@ -1204,7 +1206,10 @@ class _Facts:
                 self.walk(body, _Scope(env, frozenset(params), frozenset(), old, False))
             finally:
                 self.call_nesting -= 1
-        self.emit(f"{name}({args_text}) == {value_text}", old)
+        if not self.ev.functions[name].generic:
+            # a generic function's literal arguments may not fix its type arguments (`Len(List.Nil)`, `Cnt([])`):
+            # Dafny rejects such a line, so its value is left to the verifier
+            self.emit(f"{name}({args_text}) == {value_text}", old)
 
     def walk(self, e: Expr, scope: _Scope) -> None:
         """Facts for e's closed subterms, inner ones first."""
@@ -1335,5 +1340,5 @@ class _Facts:
         value = self.evaluate(e, scope)  # NoValue when a precondition fails: then no argument facts
         for fact in args:
             self.emit(fact, scope.old)
-        if scope.source_calls:
+        if scope.source_calls and not (e.name in self.ev.functions and self.ev.functions[e.name].generic):
             self.emit(f"{unparse(e, subst)} == {literal(value)}", scope.old)

@@ -552,7 +552,10 @@ def _size(v: Value) -> int:
 
 def fuel_attributes(file: DafnyFile, method: Decl, values: Sequence[Value], max_fuel: int) -> str:
     """`{:fuel f, N}` for the recursive functions the spec uses: one unfolding per element, plus one."""
-    rec = recursive_functions(file, spec_functions(file, [c.text for c in method.clauses]))
+    # Dafny 2.3 cannot give a generic function fuel ("type '?' to the function is not determined"): left as it is
+    funcs = _functions(file)
+    rec = [f for f in recursive_functions(file, spec_functions(file, [c.text for c in method.clauses]))
+           if not funcs[f].generic]
     size = max([0] + [_size(v) for v in values] + [v.v for v in values if isinstance(v, IntV) and v.v < 10**6])
     fuel = min(max_fuel, size + 2)
     if not rec or fuel <= 1:
