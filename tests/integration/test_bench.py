@@ -1,37 +1,26 @@
-"""scripts/bench.py: its pure parts (RESULTS.md, the ratio line, targets, sampling, counting). Times nothing."""
+"""The benchmark package (`python3 -m bench`): its pure parts (RESULTS.md, the ratio line, targets, sampling,
+counting). Times nothing."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
+from bench import constants as b_constants
+from bench import machine as b_machine
+from bench import results as b_results
+from bench import sampler as b_sampler
 from support.paths import ROOT
 
-
-def _load() -> ModuleType:
-    name = "dafny_spec_score_tests_bench"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "bench.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up here
-        spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
 RATIO = re.compile(r"^ratio: \d+\.\d$")
 
 
 def machine(tasks: int = 40) -> object:
-    return bench.Machine(date="2025-01-02 03:04 UTC", cores=2, memory_gib=23.5, load="0.10 0.20 0.30",
+    return b_results.Machine(date="2025-01-02 03:04 UTC", cores=2, memory_gib=23.5, load="0.10 0.20 0.30",
                          verifier="2.3.0.10506", commit="abc1234", dataset="/data/a57ce24", tasks=tasks, jobs=2,
                          time_limit=20, python="3.11.7")
 
@@ -39,25 +28,25 @@ def machine(tasks: int = 40) -> object:
 def results(tasks: int = 40, cold: float = 80.0, warm: float = 4.0, pr: float = 12.0, comments: int = 1,
             small_peak: float = 300.0, cold_peak: float = 320.0, z3: object | None = None) -> object:
     rows = (
-        bench.Row("baseline", "(a) baseline, extrapolated", 6000.0, 3002, 3000, 250.0, 90.0, 40.0, 9000.0,
+        b_results.Row("baseline", "(a) baseline, extrapolated", 6000.0, 3002, 3000, 250.0, 90.0, 40.0, 9000.0,
                   estimated=True),
-        bench.Row("sample", "(a) baseline sample", 300.0, 152, 150, 250.0, 90.0, 40.0, 450.0),
-        bench.Row("cold", "(b) engine, cold cache", cold, 120, 3000, cold_peak, 95.0, 70.0, 150.0),
-        bench.Row("warm", "(c) engine, warm cache", warm, 2, 3000, 60.0, 40.0, 60.0, 3.0),
-        bench.Row("small", "engine, cold cache, 10 tasks", 25.0, 30, 700, small_peak, 95.0, 60.0, 40.0),
-        bench.Row("pr", "(d) pull request", pr, 8, 84, 300.0, 90.0, 80.0, 20.0),
+        b_results.Row("sample", "(a) baseline sample", 300.0, 152, 150, 250.0, 90.0, 40.0, 450.0),
+        b_results.Row("cold", "(b) engine, cold cache", cold, 120, 3000, cold_peak, 95.0, 70.0, 150.0),
+        b_results.Row("warm", "(c) engine, warm cache", warm, 2, 3000, 60.0, 40.0, 60.0, 3.0),
+        b_results.Row("small", "engine, cold cache, 10 tasks", 25.0, 30, 700, small_peak, 95.0, 60.0, 40.0),
+        b_results.Row("pr", "(d) pull request", pr, 8, 84, 300.0, 90.0, 80.0, 20.0),
     )
-    baseline = bench.Baseline(programs=3000, sample=150, sample_seconds=300.0, process_seconds=3.9,
+    baseline = b_results.Baseline(programs=3000, sample=150, sample_seconds=300.0, process_seconds=3.9,
                               sample_cpu=450.0, agree=148)
-    z3 = z3 if z3 is not None else bench.Z3Comparison(False, "not asked (--no-z3-wheel)")
-    return bench.BenchResults(machine(tasks), rows, baseline, z3, comments, 10, ("a note",))
+    z3 = z3 if z3 is not None else b_results.Z3Comparison(False, "not asked (--no-z3-wheel)")
+    return b_results.BenchResults(machine(tasks), rows, baseline, z3, comments, 10, ("a note",))
 
 
 def test_ratio_line_format() -> None:
-    assert bench.ratio_line(12.345) == "ratio: 12.3"
-    assert bench.ratio_line(75) == "ratio: 75.0"
-    assert bench.ratio_line(0.0) == "ratio: 0.0"
-    assert all(RATIO.match(bench.ratio_line(x)) for x in (0.04, 9.96, 123.456))
+    assert b_results.ratio_line(12.345) == "ratio: 12.3"
+    assert b_results.ratio_line(75) == "ratio: 75.0"
+    assert b_results.ratio_line(0.0) == "ratio: 0.0"
+    assert all(RATIO.match(b_results.ratio_line(x)) for x in (0.04, 9.96, 123.456))
 
 
 def test_ratio_is_the_extrapolated_baseline_over_the_cold_engine() -> None:
@@ -65,12 +54,12 @@ def test_ratio_is_the_extrapolated_baseline_over_the_cold_engine() -> None:
     assert res.baseline.per_program == 2.0 and res.baseline.total_seconds == 6000.0
     assert res.ratio == 6000.0 / 80.0
     assert res.cpu_ratio == 9000.0 / 150.0
-    full = bench.Baseline(programs=150, sample=150, sample_seconds=300.0, process_seconds=3.9, full=True)
+    full = b_results.Baseline(programs=150, sample=150, sample_seconds=300.0, process_seconds=3.9, full=True)
     assert full.total_seconds == 300.0
 
 
 def test_results_md_has_one_ratio_line_and_every_section() -> None:
-    text = bench.render_results(results())
+    text = b_results.render_results(results())
     ratio_lines = [line for line in text.splitlines() if line.startswith("ratio")]
     assert ratio_lines == ["ratio: 75.0"] and RATIO.match(ratio_lines[0])
     for part in ("- date: 2025-01-02 03:04 UTC", "2 cores, 23.5 GiB memory", "Dafny 2.3.0.10506", "abc1234",
@@ -85,20 +74,20 @@ def test_results_md_has_one_ratio_line_and_every_section() -> None:
         "| (c) engine, warm cache", "| engine, cold cache, 10 tasks", "| (d) pull request"]
     assert "| ~6000.0 | ~3002 | 3000 | 0.50 |" in table[0]
     assert "| 80.0 | 120 | 3000 | 38 | 320 | 95 | 70 | 150.0 |" in table[2]
-    assert bench.render_results(results()) == text  # deterministic
-    ended = bench.BenchResults(bench.Machine(**{**vars(machine()), "load_end": "1.00 2.00 3.00"}), results().rows,
-                               results().baseline, results().z3)
-    assert "load average at start 0.10 0.20 0.30, at the end 1.00 2.00 3.00" in bench.render_results(ended)
+    assert b_results.render_results(results()) == text  # deterministic
+    ended = b_results.BenchResults(b_results.Machine(**{**vars(machine()), "load_end": "1.00 2.00 3.00"}),
+                                   results().rows, results().baseline, results().z3)
+    assert "load average at start 0.10 0.20 0.30, at the end 1.00 2.00 3.00" in b_results.render_results(ended)
 
 
 def test_ratio_bound_is_the_baseline_over_the_programs_own_time_per_job() -> None:
     res = results()
     assert res.ratio_bound == 0.0  # not measured: no line, no bound in the target
-    text = bench.render_results(res)
+    text = b_results.render_results(res)
     assert "with no overhead at all" not in text and "**met** (75.0)" in text
     timed = dataclasses.replace(res, method_seconds=1500.0)  # 750 s per job of 2
     assert timed.ratio_bound == 6000.0 / 750.0
-    text = bench.render_results(timed)
+    text = b_results.render_results(timed)
     assert "ratio: 75.0" in text.splitlines()
     assert "(75.0; at most 8.0 with no overhead at all)" in text
     assert "summed over the 3000 programs of the cold run) is 1500.0 s" in text
@@ -106,65 +95,65 @@ def test_ratio_bound_is_the_baseline_over_the_programs_own_time_per_job() -> Non
 
 
 def test_targets_met_and_not_met() -> None:
-    met = {t.name.split(" (")[0].split(" <=")[0]: t.met for t in bench.targets(results())}
+    met = {t.name.split(" (")[0].split(" <=")[0]: t.met for t in b_results.targets(results())}
     assert list(met.values()) == [True, True, True, True, True]
     res = results(cold=700.0, warm=6.0, pr=20.0, cold_peak=500.0)
-    assert [t.met for t in bench.targets(res)] == [False, False, False, False, False]
-    text = bench.render_results(res)
+    assert [t.met for t in b_results.targets(res)] == [False, False, False, False, False]
+    text = b_results.render_results(res)
     assert "ratio: 8.6" in text.splitlines() and "**NOT MET** (8.6)" in text
     assert "**NOT MET** (700.0 s)" in text and "**NOT MET** (6.0 s)" in text
     assert "**NOT MET** (20.0 s, 1 comment(s))" in text
-    assert [t.met for t in bench.targets(results(comments=0))][3] is False  # no comment posted: not met
+    assert [t.met for t in b_results.targets(results(comments=0))][3] is False  # no comment posted: not met
 
 
 def test_timing_targets_need_the_40_task_audit() -> None:
-    found = bench.targets(results(tasks=3))
+    found = b_results.targets(results(tasks=3))
     assert [t.met for t in found][1:3] == [None, None]
     assert "80.0 s on 3 tasks, not 40" in found[1].value
-    assert "**not measured**" in bench.render_results(results(tasks=3))
+    assert "**not measured**" in b_results.render_results(results(tasks=3))
 
 
 def test_z3_comparison_rendered() -> None:
-    z3 = bench.Z3Comparison(True, "", "/venv/bin/z3", "4.8.5", 80.0, 60.0, False, ("2", "17"))
-    text = bench.render_results(results(z3=z3))
+    z3 = b_results.Z3Comparison(True, "", "/venv/bin/z3", "4.8.5", 80.0, 60.0, False, ("2", "17"))
+    text = b_results.render_results(results(z3=z3))
     assert "`--z3` /venv/bin/z3 (4.8.5): 60.0 s" in text
     assert "results.json: DIFFERENT (tasks 2, 17)" in text and "faster: the wheel's z3" in text
-    same = bench.Z3Comparison(True, "", "/venv/bin/z3", "4.8.5", 50.0, 60.0, True)
-    text = bench.render_results(results(z3=same))
+    same = b_results.Z3Comparison(True, "", "/venv/bin/z3", "4.8.5", 50.0, 60.0, True)
+    text = b_results.render_results(results(z3=same))
     assert "results.json: identical" in text and "faster: Debian's z3" in text
 
 
 def test_sample_every_is_deterministic_and_spread() -> None:
     items = list(range(3000))
-    chosen = bench.sample_every(items, 150)
-    assert len(chosen) == 150 and chosen[:3] == [0, 20, 40] and chosen == bench.sample_every(items, 150)
-    assert bench.sample_every(items[:7], 150) == list(range(7))
-    assert len(bench.sample_every(list(range(10)), 3)) == 3
-    assert bench.sample_every(items, 0) == [] and bench.sample_every([], 5) == []
+    chosen = b_results.sample_every(items, 150)
+    assert len(chosen) == 150 and chosen[:3] == [0, 20, 40] and chosen == b_results.sample_every(items, 150)
+    assert b_results.sample_every(items[:7], 150) == list(range(7))
+    assert len(b_results.sample_every(list(range(10)), 3)) == 3
+    assert b_results.sample_every(items, 0) == [] and b_results.sample_every([], 5) == []
 
 
 def test_count_starts_keeps_version_probes_apart() -> None:
     log = ["--version", "/version", "/compile:0 /timeLimit:20 program.dfy",
            "/compile:0 /nologo /errorTrace:0 /timeLimit:20 /proc:Impl$$*.__default.X /xml:report.xml batch.dfy",
            "verify --help", ""]
-    assert bench.count_starts(log) == (2, 3)
+    assert b_results.count_starts(log) == (2, 3)
 
 
 def test_memory_flat() -> None:
-    assert bench.memory_flat(300.0, 370.0) and not bench.memory_flat(300.0, 380.0)
+    assert b_results.memory_flat(300.0, 370.0) and not b_results.memory_flat(300.0, 380.0)
 
 
 def test_wrapper_logs_each_start_and_runs_the_real_command(tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.write_text('#!/bin/sh\necho "real: $*"\n')
     real.chmod(0o755)
-    log = bench.make_wrapper(tmp_path / "w", str(real))
+    log = b_sampler.make_wrapper(tmp_path / "w", str(real))
     wrapper = tmp_path / "w" / "bin" / "dafny"
     for args in (["/version"], ["/compile:0", "/proc:Impl$$*.__default.A*", "x y.dfy"]):
         out = subprocess.run([str(wrapper), *args], capture_output=True, text=True, check=True).stdout
         assert out == f"real: {' '.join(args)}\n"
     assert log.read_text().splitlines() == ["/version", "/compile:0 /proc:Impl$$*.__default.A* x y.dfy"]
-    assert bench.count_starts(log.read_text().splitlines()) == (1, 1)
+    assert b_results.count_starts(log.read_text().splitlines()) == (1, 1)
 
 
 def test_wrapper_of_a_launcher_script_keeps_its_exec_line(tmp_path: Path) -> None:
@@ -172,7 +161,7 @@ def test_wrapper_of_a_launcher_script_keeps_its_exec_line(tmp_path: Path) -> Non
     launcher = tmp_path / "dafny"
     launcher.write_text('#!/bin/sh\nexec /usr/bin/cli /usr/lib/dafny/Dafny.exe "$@"\n')
     log = tmp_path / "dafny.log"
-    assert bench.wrapper_script(str(launcher), log) == (
+    assert b_sampler.wrapper_script(str(launcher), log) == (
         f'#!/bin/sh\necho "$*" >> \'{log}\'\nexec /usr/bin/cli /usr/lib/dafny/Dafny.exe "$@"\n')
     relative = tmp_path / "relative"
     relative.write_text('#!/bin/sh\nexec mono "$(dirname "$0")/Dafny.exe" "$@"\n')
@@ -181,29 +170,29 @@ def test_wrapper_of_a_launcher_script_keeps_its_exec_line(tmp_path: Path) -> Non
     python = tmp_path / "python-launcher"
     python.write_text("#!/usr/bin/env python3\nprint('hi')\n")
     for real in (relative, binary, python, tmp_path / "missing"):
-        assert bench.wrapper_script(str(real), log) == f'#!/bin/sh\necho "$*" >> \'{log}\'\nexec \'{real}\' "$@"\n'
+        assert b_sampler.wrapper_script(str(real), log) == f'#!/bin/sh\necho "$*" >> \'{log}\'\nexec \'{real}\' "$@"\n'
 
 
 def test_servers_are_counted_by_the_name_the_backend_gives_them() -> None:
     from bot.verifier.server import HOST_EXE
 
-    assert bench.SERVER_EXE == HOST_EXE
+    assert b_constants.SERVER_EXE == HOST_EXE
 
 
 def test_differing_tasks(tmp_path: Path) -> None:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps({"tasks": [{"task_id": "10", "v": 1}, {"task_id": "2", "v": 1}]}))
     b.write_text(json.dumps({"tasks": [{"task_id": "10", "v": 2}, {"task_id": "2", "v": 2}, {"task_id": "3"}]}))
-    assert bench.differing_tasks(a, b) == ("2", "3", "10")
-    assert bench.differing_tasks(a, a) == ()
-    assert bench.differing_tasks(a, tmp_path / "missing.json") == ("?",)
+    assert b_machine.differing_tasks(a, b) == ("2", "3", "10")
+    assert b_machine.differing_tasks(a, a) == ()
+    assert b_machine.differing_tasks(a, tmp_path / "missing.json") == ("?",)
 
 
 def test_a_fork_before_exec_is_not_counted_twice() -> None:
-    server = ["mono", f"/tmp/specscore-host-1/{bench.SERVER_EXE}", "/usr/lib/dafny/Dafny.exe"]
-    assert bench.is_unexeced_fork(server, server)
-    assert not bench.is_unexeced_fork(["z3", "-smt2"], server)
-    assert not bench.is_unexeced_fork([], [])  # gone, or a zombie: nothing to compare
+    server = ["mono", f"/tmp/specscore-host-1/{b_constants.SERVER_EXE}", "/usr/lib/dafny/Dafny.exe"]
+    assert b_sampler.is_unexeced_fork(server, server)
+    assert not b_sampler.is_unexeced_fork(["z3", "-smt2"], server)
+    assert not b_sampler.is_unexeced_fork([], [])  # gone, or a zombie: nothing to compare
 
     # a real tree: a parent holding 200 MiB, a fork of it that sleeps (same command line, shared pages)
     # and a child that exec'd `sleep`
@@ -218,10 +207,10 @@ def test_a_fork_before_exec_is_not_counted_twice() -> None:
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-        watch = bench.TreeWatch(proc.pid)
+        watch = b_sampler.TreeWatch(proc.pid)
         watch.stop()
         watch.sample()
-        parent = bench._rss_kib(proc.pid)
+        parent = b_sampler._rss_kib(proc.pid)
         assert parent > 200 * 1024
         # the parent and `sleep`, not the fork's copy of the parent's 200 MiB
         assert parent <= watch.peak_kib < parent + 50 * 1024, (parent, watch.peak_kib)
@@ -230,3 +219,9 @@ def test_a_fork_before_exec_is_not_counted_twice() -> None:
         proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def test_the_package_runs_as_a_module_from_the_checkout() -> None:
+    proc = subprocess.run([sys.executable, "-m", "bench", "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert proc.returncode == 0 and "bench/RESULTS.md" in proc.stdout, proc.stderr

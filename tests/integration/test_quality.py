@@ -1,5 +1,5 @@
-"""Static checks run with the suite, so CI enforces them: mypy --strict on bot/, ruff on everything, the layer
-contract (import-linter) on bot/."""
+"""Static checks run with the suite, so CI enforces them: mypy --strict on bot/ and bench/, ruff on everything,
+the layer contract (import-linter) on bot/."""
 
 from __future__ import annotations
 

@@ -59,7 +59,8 @@ def test_recursive_sum_from_a_start_above_zero(dafny_command: str, tmp_path: Pat
 
 
 def test_existential_witness_beyond_the_cap(dafny_command: str, tmp_path: Path) -> None:
-    report = score(tmp_path, "exists_far.dfy")
+    # the verdicts only: the mutants and the pin check of this spec cost most of a minute and are not asserted
+    report = score(tmp_path, "exists_far.dfy", "--mutants", "0", "--no-pin")
     assert statuses(report, "ContainsValue") == ["verified", "refuted"], cases(report, "ContainsValue")
 
 

@@ -1,0 +1,51 @@
+"""What the benchmark measures against: paths, the pull request it makes, the targets, the recorder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the checkout
+DEFAULT_OUT = ROOT / "bench" / "RESULTS.md"
+SNAPSHOT = "a57ce24"
+EXAMPLE = ROOT / "examples" / "shared_elements.dfy"
+STRONG = "ensures forall x :: x in result <==> (InArray(a, x) && InArray(b, x))"
+WEAK = "ensures forall x :: x in result ==> (InArray(a, x) && InArray(b, x))"
+PR_REPO = "owner/specs"
+PR_NUMBER = 7
+PR_SPEC = "examples/shared_elements.dfy"
+WHEEL_Z3 = "z3-solver==4.8.5.0"
+WHEEL_Z3_VERSION = "4.8.5"
+
+# targets (the issue's)
+TARGET_RATIO = 10.0
+TARGET_COLD_SECONDS = 90.0
+TARGET_WARM_SECONDS = 5.0
+TARGET_PR_SECONDS = 15.0
+DEV_TASKS = 40  # the development audit
+SMALL_TASKS = 10  # the smaller run of the memory check
+MEMORY_FLAT = 1.25  # "flat": the peak at all tasks is at most this times the peak at SMALL_TASKS
+
+SAMPLE_SECONDS = 0.1
+BASELINE_WALL = 600.0  # a baseline process is killed after this (a simple script would wait for ever)
+SERVER_EXE = "specscore-host.exe"  # an argument of a persistent server process (HOST_EXE of bot/verifier/server.py)
+LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher script the wrapper copies
+
+# Run by `python3 -c` for the recording run: wraps Engine.run to log every program and its outcome.
+RECORDER = r"""
+import json, sys, threading
+import bot.verifier.engine as engine
+out = open(sys.argv[1], "w", encoding="utf-8")
+lock = threading.Lock()
+original = engine.Engine.run
+def run(self, programs):
+    results = original(self, programs)
+    with lock:
+        for p in programs:
+            out.write(json.dumps({"prelude": p.prelude, "method": p.method,
+                                  "outcome": results[p].outcome.value, "seconds": results[p].seconds}) + "\n")
+        out.flush()
+    return results
+engine.Engine.run = run
+from bot.cli import main
+sys.exit(main(sys.argv[2:]))
+"""

@@ -1,0 +1,136 @@
+"""The machine, the verifier and z3 versions, the PyPI wheel's z3, the dataset's tasks."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.constants import ROOT, WHEEL_Z3, WHEEL_Z3_VERSION
+from bench.scenarios import say
+
+# ---------------------------------------------------------------------------------------------------
+# The machine, the wheel's z3
+
+
+def machine_memory_gib() -> float:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) / 1024 / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def git_commit() -> str:
+    try:
+        sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return f"{sha} (with uncommitted changes)" if dirty else sha
+
+
+def verifier_version(dafny: str) -> str:
+    sys.path.insert(0, str(ROOT))
+    try:
+        from bot.verifier import detect
+
+        return detect(dafny).version
+    except Exception as e:  # the benchmark still runs; the header says why the version is missing
+        return f"unknown ({type(e).__name__}: {e})"
+
+
+def z3_version(binary: str) -> str:
+    try:
+        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    m = re.search(r"(\d+\.\d+\.\d+)", out)
+    return m.group(1) if m else ""
+
+
+def wheel_venv() -> Path:
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "dafny-spec-score-bench" / WHEEL_Z3.replace("==", "-")
+
+
+def _wheel_binary(python: str) -> str | None:
+    """The wheel's z3 next to the `z3` package `python` imports, or in its prefix's bin/."""
+    probe = "import os, sys, z3; print(os.path.dirname(z3.__file__)); print(sys.prefix)"
+    try:
+        proc = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    package, prefix = (proc.stdout.splitlines() + ["", ""])[:2]
+    for candidate in (Path(package) / "bin" / "z3", Path(package) / "lib" / "z3", Path(prefix) / "bin" / "z3"):
+        if candidate.is_file() and os.access(candidate, os.X_OK) and z3_version(str(candidate)) == WHEEL_Z3_VERSION:
+            return str(candidate)
+    return None
+
+
+def find_wheel_z3(install: bool) -> tuple[str | None, str]:
+    """The z3 binary of the z3-solver 4.8.5.0 wheel: installed already, or installed now into a venv."""
+    venv = wheel_venv()
+    for python in (sys.executable, str(venv / "bin" / "python")):
+        if Path(python).exists():
+            found = _wheel_binary(python)
+            if found:
+                return found, ""
+    if not install:
+        return None, f"no {WHEEL_Z3} installed (and installing was not asked)"
+    say(f"installing {WHEEL_Z3} into {venv}")
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, check=True, timeout=300)
+        proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", WHEEL_Z3],
+                              capture_output=True, text=True, timeout=600, check=False)
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, f"could not make a venv for {WHEEL_Z3}: {e}"
+    if proc.returncode != 0:
+        return None, f"`pip install {WHEEL_Z3}` failed: {proc.stderr.strip()[-300:]}"
+    found = _wheel_binary(str(venv / "bin" / "python"))
+    return (found, "") if found else (None, f"{WHEEL_Z3} installed, but no z3 {WHEEL_Z3_VERSION} binary found in it")
+
+
+def differing_tasks(a: Path, b: Path) -> tuple[str, ...]:
+    """Task ids whose entries differ between two results.json files (`?` when they cannot be read)."""
+    try:
+        left = {t["task_id"]: t for t in json.loads(a.read_text())["tasks"]}
+        right = {t["task_id"]: t for t in json.loads(b.read_text())["tasks"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return ("?",)
+    return tuple(sorted((k for k in left.keys() | right.keys() if left.get(k) != right.get(k)), key=_id_order))
+
+
+def _id_order(task_id: str) -> tuple[int, str]:
+    return (int(task_id), "") if task_id.isdigit() else (sys.maxsize, task_id)
+
+
+def _load() -> str:
+    return "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def _tasks(n: int) -> str:
+    return f"{n} task" if n == 1 else f"{n} tasks"
+
+
+def engine_has_server_option() -> bool:
+    """Whether `python3 -m bot audit` has `--server/--no-server` (a persistent server backend)."""
+    proc = subprocess.run([sys.executable, "-m", "bot", "audit", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    return "--server" in proc.stdout
+
+
+def task_ids(dataset: Path) -> list[str]:
+    sys.path.insert(0, str(ROOT))
+    from bot.audit.dataset import find_tasks
+
+    return [t.task_id for t in find_tasks(dataset)]
