@@ -50,13 +50,21 @@ def dataset_root() -> Path:
 
 
 @pytest.fixture(scope="session")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """A verifier result cache per subject, shared for the session by the tests that score that subject: the first
+    fills it, the others read it (results do not depend on the cache: tests/verifier/test_score_real.py checks)."""
+    root = tmp_path_factory.mktemp("warm-caches")
+    return lambda subject: root / subject
+
+
+@pytest.fixture(scope="session")
 def data_dir() -> Path:
     return DATA
 
 
 # -- fake GitHub API -----------------------------------------------------------------------------
 # Imported here rather than at the top because this block is appended to the shared fixtures above.
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from types import ModuleType  # noqa: E402
 from typing import Any  # noqa: E402
 

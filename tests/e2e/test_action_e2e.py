@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +16,20 @@ from support.paths import DATA, GOLDEN, ROOT
 
 pytestmark = pytest.mark.dafny
 
+@pytest.fixture
+def pr_cache(warm_cache: Callable[[str], Path]) -> Path:
+    """The verifier cache of the pull request these tests make (the first fills it)."""
+    return warm_cache("shared-elements-pr")
+
+
 def test_weakened_spec_fails_the_gate_and_posts_one_comment(
-    dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str], tmp_path: Path
+    dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str], tmp_path: Path, pr_cache: Path
 ) -> None:
     repo, base, head = pr_repo
     github_server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[
         {"filename": "specs/shared.dfy", "status": "modified", "additions": 1, "deletions": 1}])
-    code, log, output, summary = run_action(repo, tmp_path, github_server, {"min-completeness": "0.9"}, base, head)
+    code, log, output, summary = run_action(
+        repo, tmp_path, github_server, {"min-completeness": "0.9"}, base, head, cache=pr_cache)
     assert code == 1, log
     comments = github_server.comments_on(REPO, 7)
     assert len(comments) == 1
@@ -43,26 +51,29 @@ def test_weakened_spec_fails_the_gate_and_posts_one_comment(
 
     # a second run edits the same comment; someone else's comment quoting the marker is left alone
     other = github_server.add_comment(REPO, 7, "someone", f"quoting {MARKER}")
-    code, log, _, _ = run_action(repo, tmp_path, github_server, {"min-completeness": "0.9"}, base, head)
+    code, log, _, _ = run_action(
+        repo, tmp_path, github_server, {"min-completeness": "0.9"}, base, head, cache=pr_cache)
     assert code == 1
     comments = github_server.comments_on(REPO, 7)
     assert [c.id for c in comments] == [comments[0].id, other.id] and comments[1].body == f"quoting {MARKER}"
     assert github_server.requests_for("PATCH") and len(github_server.requests_for("POST")) == 1
 
     # report only: the default min-completeness of 0 passes
-    code, log, output, _ = run_action(repo, tmp_path, github_server, {}, base, head)
+    code, log, output, _ = run_action(
+        repo, tmp_path, github_server, {}, base, head, cache=pr_cache)
     assert code == 0, log
     assert outputs(output)["passed"] == "true"
 
 
 def test_fork_pull_request_saves_the_comment(
-    dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str], tmp_path: Path
+    dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str], tmp_path: Path, pr_cache: Path
 ) -> None:
     repo, base, head = pr_repo
     github_server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[
         {"filename": "specs/shared.dfy", "status": "modified"}])
     github_server.fail("POST", r".*/issues/7/comments", 403, times=None)
-    code, log, _, summary = run_action(repo, tmp_path, github_server, {}, base, head)
+    code, log, _, summary = run_action(
+        repo, tmp_path, github_server, {}, base, head, cache=pr_cache)
     assert code == 0, log  # thresholds alone decide
     saved = json.loads((repo / "dafny-spec-score-comment.json").read_text())
     # data for the second workflow to render again, not markdown to post as it is
@@ -73,32 +84,36 @@ def test_fork_pull_request_saves_the_comment(
 
 
 def test_nothing_to_score(dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str],
-                          tmp_path: Path) -> None:
+                          tmp_path: Path, pr_cache: Path) -> None:
     repo, base, head = pr_repo
     github_server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[{"filename": "README.md"}])
-    code, log, output, _ = run_action(repo, tmp_path, github_server, {}, base, head)
+    code, log, output, _ = run_action(
+        repo, tmp_path, github_server, {}, base, head, cache=pr_cache)
     assert code == 0 and "nothing to score" in log
     assert outputs(output)["passed"] == "true"
 
 
 def test_api_down_falls_back_to_git_diff(
-    dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str], tmp_path: Path
+    dafny_command: str, github_server: Any, pr_repo: tuple[Path, str, str], tmp_path: Path, pr_cache: Path
 ) -> None:
     repo, base, head = pr_repo
     github_server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[])  # the API would say: nothing
     github_server.fail("GET", r".*/pulls/7/files", 500, times=None)
-    code, log, output, _ = run_action(repo, tmp_path, github_server, {"min-completeness": "0.9"}, base, head)
+    code, log, output, _ = run_action(
+        repo, tmp_path, github_server, {"min-completeness": "0.9"}, base, head, cache=pr_cache)
     assert code == 1, log
     assert "using git diff instead" in log
     assert outputs(output)["completeness"] == "0.6000"
 
 
-def test_audit_mode(dafny_command: str, github_server: Any, tmp_path: Path) -> None:
+def test_audit_mode(dafny_command: str, github_server: Any, tmp_path: Path,
+                    warm_cache: Callable[[str], Path]) -> None:
     work = tmp_path / "work"
     work.mkdir()
     dataset = DATA / "audit"
     inputs = {"mode": "audit", "audit-root": str(dataset)}
-    code, log, output, summary = run_action(work, tmp_path, github_server, inputs, "b" * 40, "h" * 40)
+    code, log, output, summary = run_action(work, tmp_path, github_server, inputs, "b" * 40, "h" * 40,
+                                            cache=warm_cache("audit-fixture"))
     assert code == 0, log
     assert (work / "audit-out" / "report.md").is_file()
     assert "Spec or test?" in summary.read_text()

@@ -48,7 +48,7 @@ def pr_repo(tmp_path: Path) -> tuple[Path, str, str]:
 
 
 def run_action(
-    repo: Path, tmp: Path, server: Any, inputs: dict[str, str], base: str, head: str
+    repo: Path, tmp: Path, server: Any, inputs: dict[str, str], base: str, head: str, cache: Path | None = None
 ) -> tuple[int, str, Path, Path]:
     event = tmp / "event.json"
     event.write_text(json.dumps({"number": 7, "pull_request": {
@@ -62,7 +62,7 @@ def run_action(
         "GITHUB_EVENT_PATH": str(event), "GITHUB_EVENT_NAME": "pull_request", "GITHUB_REPOSITORY": REPO,
         "GITHUB_WORKSPACE": str(repo), "GITHUB_API_URL": server.url, "GITHUB_OUTPUT": str(output),
         "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_RUN_ID": "42", "GITHUB_SERVER_URL": "https://github.example",
-        "INPUT_GITHUB_TOKEN": "ghs_secret_token_value", "DAFNY_SPEC_SCORE_CACHE": str(tmp / "cache"),
+        "INPUT_GITHUB_TOKEN": "ghs_secret_token_value", "DAFNY_SPEC_SCORE_CACHE": str(cache or tmp / "cache"),
         "INPUT_WORKING_DIRECTORY": str(repo),
     })
     env.update({f"INPUT_{k.upper().replace('-', '_')}": v for k, v in inputs.items()})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -87,9 +88,9 @@ def test_audit_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 @pytest.mark.dafny
-def test_audit_end_to_end(dafny_command: str, tmp_path: Path) -> None:
+def test_audit_end_to_end(dafny_command: str, tmp_path: Path, warm_cache: Callable[[str], Path]) -> None:
     out = tmp_path / "out"
-    argv = ["audit", str(FIXTURE), "--out", str(out), "--cache-dir", str(tmp_path / "cache")]
+    argv = ["audit", str(FIXTURE), "--out", str(out), "--cache-dir", str(warm_cache("audit-fixture"))]
     assert main(argv) == 0
     results = json.loads((out / "results.json").read_text())
     by_id = {t["task_id"]: t for t in results["tasks"]}
@@ -108,7 +109,7 @@ def test_audit_end_to_end(dafny_command: str, tmp_path: Path) -> None:
     assert [r["verdict"] for r in rows] == ["weak", "strong", "wrong", "inconclusive"]
     # byte-identical on a second run (from the cache)
     again = tmp_path / "again"
-    assert main(["audit", str(FIXTURE), "--out", str(again), "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert main(["audit", str(FIXTURE), "--out", str(again), "--cache-dir", str(warm_cache("audit-fixture"))]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")  # the CLI writes the page too
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "CubeVolume" in page
     for name in ("results.json", "results.csv", "report.md", "report.html"):
@@ -117,10 +118,11 @@ def test_audit_end_to_end(dafny_command: str, tmp_path: Path) -> None:
 
 @pytest.mark.dafny
 @pytest.mark.dataset
-def test_audit_on_the_development_dataset(dafny_command: str, dataset_root: Path, tmp_path: Path) -> None:
+def test_audit_on_the_development_dataset(dafny_command: str, dataset_root: Path, tmp_path: Path,
+                                          warm_cache: Callable[[str], Path]) -> None:
     out = tmp_path / "out"
     argv = ["audit", str(dataset_root / "a57ce24"), "--only", "2,105,234,399", "--out", str(out),
-            "--cache-dir", str(tmp_path / "cache")]
+            "--cache-dir", str(warm_cache("development-dataset"))]
     assert main(argv) == 0
     by_id = {t["task_id"]: t for t in json.loads((out / "results.json").read_text())["tasks"]}
     assert by_id["2"]["verdict"] == "weak"
@@ -131,7 +133,8 @@ def test_audit_on_the_development_dataset(dafny_command: str, dataset_root: Path
 
 
 @pytest.mark.dafny
-def test_shards_merge_through_their_caches(dafny_command: str, tmp_path: Path) -> None:
+def test_shards_merge_through_their_caches(dafny_command: str, tmp_path: Path,
+                                          warm_cache: Callable[[str], Path]) -> None:
     """Each shard fills its own cache; a run over the combined caches verifies nothing new and gives the
     report a single run gives."""
     import shutil
@@ -149,7 +152,7 @@ def test_shards_merge_through_their_caches(dafny_command: str, tmp_path: Path) -
     assert main(["audit", str(FIXTURE), "--out", str(tmp_path / "all"), "--cache-dir", str(merged),
                  "--dafny", dafny_command]) == 0
     assert main(["audit", str(FIXTURE), "--out", str(tmp_path / "single"), "--cache-dir",
-                 str(tmp_path / "single-cache")]) == 0
+                 str(warm_cache("audit-fixture"))]) == 0
     assert (tmp_path / "all" / "report.md").read_bytes() == (tmp_path / "single" / "report.md").read_bytes()
     with pytest.raises(SystemExit) as bad:  # argparse's usage error: exit 2 with the rule
         main(["audit", str(FIXTURE), "--shard", "3/2"])

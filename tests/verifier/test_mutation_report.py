@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -225,11 +226,12 @@ def test_write_reports_writes_it_even_when_a_source_is_unreadable(tmp_path: Path
 
 @pytest.mark.dafny
 @pytest.mark.dataset
-def test_mutation_report_on_the_development_dataset(dafny_command: str, dataset_root: Path, tmp_path: Path) -> None:
+def test_mutation_report_on_the_development_dataset(dafny_command: str, dataset_root: Path, tmp_path: Path,
+                                                    warm_cache: Callable[[str], Path]) -> None:
     root = dataset_root / "a57ce24"
     # four quick tasks (strong, wrong, strong, weak), two mutants per case, no pin check: well under a minute
     argv = ["audit", str(root), "--only", "69,234,399,576", "--mutants", "2", "--no-pin",
-            "--cache-dir", str(tmp_path / "cache"), "--out"]
+            "--cache-dir", str(warm_cache("development-dataset")), "--out"]
     assert main([*argv, str(tmp_path / "out")]) == 0
     text = (tmp_path / "out" / "mutation-report.json").read_text(encoding="utf-8")
     report = json.loads(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ pytestmark = pytest.mark.dafny
 EXAMPLE = ROOT / "examples" / "shared_elements.dfy"
 
 
-def score(tmp_path: Path, path: Path, *args: str) -> dict[str, Any]:
+def score(tmp_path: Path, path: Path, *args: str, cache: Path | None = None) -> dict[str, Any]:
     out = tmp_path / f"{path.stem}.json"
-    argv = ["score", str(path), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "cache"), *args]
+    argv = ["score", str(path), "--format", "json", "--output", str(out),
+            "--cache-dir", str(cache or tmp_path / "cache"), *args]
     assert main(argv) == 0
     report: dict[str, Any] = json.loads(out.read_text())
     return report
@@ -29,8 +31,9 @@ def method(report: dict[str, Any], name: str) -> dict[str, Any]:
     return next(m for m in report["methods"] if m["method"] == name)
 
 
-def test_weak_running_example_is_not_pinned_with_a_confirmed_witness(dafny_command: str, tmp_path: Path) -> None:
-    m = method(score(tmp_path, EXAMPLE), "SharedElements")
+def test_weak_running_example_is_not_pinned_with_a_confirmed_witness(dafny_command: str, tmp_path: Path,
+                                                                     warm_cache: Callable[[str], Path]) -> None:
+    m = method(score(tmp_path, EXAMPLE, cache=warm_cache("shared-elements")), "SharedElements")
     first = m["cases"][0]
     assert first["determinacy"] == "not-pinned"
     # a dropped element or the empty sequence: fewer elements than [4, 5]

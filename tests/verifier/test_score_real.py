@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,9 @@ SCORE = DATA / "score"
 EXAMPLE = ROOT / "examples" / "shared_elements.dfy"
 
 
-def score(tmp_path: Path, *args: str) -> dict[str, Any]:
+def score(tmp_path: Path, *args: str, cache: Path | None = None) -> dict[str, Any]:
     out = tmp_path / "report.json"
-    argv = ["score", *args, "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "cache")]
+    argv = ["score", *args, "--format", "json", "--output", str(out), "--cache-dir", str(cache or tmp_path / "cache")]
     assert main(argv) == 0
     report: dict[str, Any] = json.loads(out.read_text())
     return report
@@ -30,8 +31,9 @@ def method(report: dict[str, Any], name: str) -> dict[str, Any]:
     return found[0]
 
 
-def test_running_example_is_correct_but_weak(dafny_command: str, tmp_path: Path) -> None:
-    m = method(score(tmp_path, str(EXAMPLE)), "SharedElements")
+def test_running_example_is_correct_but_weak(dafny_command: str, tmp_path: Path,
+                                             warm_cache: Callable[[str], Path]) -> None:
+    m = method(score(tmp_path, str(EXAMPLE), cache=warm_cache("shared-elements")), "SharedElements")
     assert m["correctness"] == 1.0
     assert m["completeness"] is not None and m["completeness"] < 1.0
     survivors = {(s["case"], s["value"]) for s in m["surviving_mutants"]}
