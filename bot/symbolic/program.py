@@ -39,6 +39,29 @@ class Result:
     model: str = field(default="", repr=False)
 
 
+class ProgramKind(Enum):
+    PRECONDITION = "precondition"  # do the inputs satisfy `requires`?
+    VACUITY = "vacuity"  # are the assumptions contradictory? (`assert false` must fail)
+    CORRECTNESS = "correctness"  # does the spec accept the expected output?
+    MUTANT = "mutant"  # does the spec accept a wrong output?
+    PIN = "pin"  # does the spec admit only the expected output? (a candidate other output, to confirm)
+
+
+class Goal(Enum):
+    """What a program asks the verifier to prove about the spec and the concrete values."""
+
+    ACCEPT = "accept"  # the clauses hold
+    REJECT = "reject"  # their conjunction fails: `ensures !(E1 && ... && En)`
+    REJECT_CLAUSE = "reject-clause"  # one clause fails: names the clause that rejects an output
+    # one clause holds: when the whole postcondition times out, its clauses one by one (all proved: accepted)
+    ACCEPT_CLAUSE = "accept-clause"
+    ACCEPT_WITHIN = "accept-within"  # some real output within the tolerance is accepted
+    REJECT_WITHIN = "reject-within"  # no real output within the tolerance is accepted
+    PIN = "pin"  # every output the spec accepts is the expected one
+    PIN_MULTISET = "pin-multiset"  # every output the spec accepts has the expected elements (any order)
+    PIN_SET = "pin-set"  # every output the spec accepts has the expected set of elements (any multiplicity)
+
+
 @dataclass(frozen=True)
 class Program:
     """One harness method to verify, with the declarations it needs.
@@ -59,6 +82,8 @@ class Program:
     want_model: bool = False
     time_limit: int | None = None
     checks: tuple[str, ...] = ()
+    kind: ProgramKind | None = None  # what it asks (a harness program; None: the background check)
+    goal: Goal | None = None
 
     def text(self) -> str:
         return self.prelude.rstrip() + "\n\n" + self.method.strip() + "\n"

@@ -43,7 +43,6 @@ from bot.symbolic.background import (
 from bot.symbolic.counterexamples import decode_all
 from bot.symbolic.harness.programs import (
     CaseHarness,
-    Goal,
     HarnessError,
     HarnessOptions,
     Planned,
@@ -54,7 +53,7 @@ from bot.symbolic.harness.programs import (
     split_values,
 )
 from bot.symbolic.mutants import Mutant, mutate, neighbours, same_elements
-from bot.symbolic.program import Program, Result
+from bot.symbolic.program import Goal, Program, Result
 from bot.symbolic.proofs import Judged, Proof, judge
 from bot.symbolic.results import (
     Axiom,

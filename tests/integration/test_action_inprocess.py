@@ -5,9 +5,8 @@ so the real engine factory (`bot.github.action.make_engine`), the engine, the pi
 GitHub client all run as in the Action; only the verifier's answers are scripted. PATH holds git alone:
 any attempt to start `dafny` would fail. GitHub is the local fake (tests/support/fakegithub.py).
 
-The fake decides each harness program by its kind (from the program's name, see
-`bot.symbolic.harness.programs._hash_name`)
-and by a marker comment in the spec file, which reaches every program through the prelude:
+The fake decides each harness program by what it asks (its `Program.kind` and `goal`, recorded as the engine is
+given the programs) and by a marker comment in the spec file, which reaches every program through the prelude:
 
 - no marker (strong): the expected outputs are accepted, every mutant rejected, the outputs pinned;
 - `// fake: weak`: every mutant and every other output accepted (completeness 0, not pinned);

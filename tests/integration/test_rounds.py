@@ -436,7 +436,8 @@ def test_the_tests_own_tolerance_bounds_acceptance_inside_and_rejection_over_it(
     from fractions import Fraction
 
     from bot.dafny.values import RealV
-    from bot.symbolic.harness.programs import CaseHarness, Goal, HarnessOptions, make_prelude
+    from bot.symbolic.harness.programs import CaseHarness, HarnessOptions, make_prelude
+    from bot.symbolic.program import Goal
 
     file = parse_file("method Half(x: real) returns (r: real)\n  ensures r * 2.0 == x\n", "h.dfy")
     method = file.find("Half")

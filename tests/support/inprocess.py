@@ -23,8 +23,7 @@ from bot.github import action
 from bot.github.api import GitHubClient
 from bot.options import OPTIONS, Use, input_env_name
 from bot.runner import Verifier
-from bot.symbolic.harness.programs import PREFIX
-from bot.symbolic.program import RUN_FINISHED, Outcome, Result
+from bot.symbolic.program import RUN_FINISHED, Outcome, Program, Result
 from bot.verifier import VerifierInfo
 from bot.verifier.engine import Engine
 from support.paths import DATA
@@ -76,6 +75,7 @@ class FakeBackend:
         self.info = INFO
         self.calls: list[Call] = []
         self.lock = threading.Lock()
+        self.asked: dict[str, str] = {}  # program name -> what it asks (from the Program the engine was given)
 
     def flags_id(self, time_limit: int) -> str:
         return f"fake-backend /timeLimit:{time_limit}"
@@ -94,30 +94,29 @@ class FakeBackend:
             self.calls.append(Call(prelude, tuple(n for n, _ in methods), time_limit, frozenset(models)))
         found = re.search(r"^// fake: (\w+)", prelude, re.MULTILINE)
         mode = found.group(1) if found else "strong"
-        return {name: decide(mode, name) for name, _ in methods}
+        return {name: decide(mode, self.asked[name], name) for name, _ in methods}
 
     @property
     def programs(self) -> list[str]:
         return [n for c in self.calls for n in c.names]
 
     def kinds(self) -> set[str]:
-        return {kind(n) for n in self.programs}
+        return {self.asked[n] for n in self.programs}
 
 
-def kind(name: str) -> str:
+def asks(program: Program) -> str:
     """The first letters of a program's kind and goal: `ca` acceptance of an expected output, `cr` its
     rejection, `mr`/`ma` a mutant's rejection/acceptance, `pa`/`pr` the precondition, `va` vacuity,
     `pp` the pin check."""
-    assert name.startswith(PREFIX), name
-    return name[len(PREFIX) : len(PREFIX) + 2]
+    assert program.kind is not None and program.goal is not None, program.name
+    return program.kind.value[0] + program.goal.value[0]
 
 
 VERIFIED, REFUTED = Result(Outcome.VERIFIED, seconds=0.01), Result(Outcome.REFUTED, "a postcondition might not hold")
 TIMEOUT = Result(Outcome.TIMEOUT, "timed out")
 
 
-def decide(mode: str, name: str) -> Result:
-    k = kind(name)
+def decide(mode: str, k: str, name: str) -> Result:
     if k == "va" or k == "pr":  # the assumptions are consistent; the precondition holds
         return REFUTED
     if k == "pa":
@@ -182,8 +181,16 @@ def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fake]:
         made.servers.append(server)
         return backend
 
+    run = Engine.run
+
+    def recording_run(self: Engine, programs: Sequence[Program]) -> dict[Program, Result]:
+        # the fake decides by what each program asks: read from the programs, never decoded from their names
+        backend.asked.update({p.name: asks(p) for p in programs if p.kind is not None})
+        return run(self, programs)
+
     monkeypatch.setattr(runner, "detect", detect)
     monkeypatch.setattr(runner, "make_backend", make_backend)
+    monkeypatch.setattr(Engine, "run", recording_run)
     yield made
 
 

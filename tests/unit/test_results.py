@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from bot.dafny.values import IntV
-from bot.symbolic.harness.programs import Goal, Planned, ProgramKind
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.harness.programs import Planned
+from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.symbolic.proofs import Judged, Proof, failure_lines, judge
 from bot.symbolic.results import (
     CaseResult,

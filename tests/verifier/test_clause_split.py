@@ -14,8 +14,8 @@ import pytest
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import parse_file
 from bot.dafny.values import ArrayV, IntV
-from bot.symbolic.harness.programs import CaseHarness, Goal, HarnessError, HarnessOptions, make_prelude
-from bot.symbolic.program import Outcome
+from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
+from bot.symbolic.program import Goal, Outcome
 from bot.testcases.cases import TestCase
 from bot.verifier import detect, make_backend
 from bot.verifier.engine import Engine

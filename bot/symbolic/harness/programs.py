@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from fractions import Fraction
 from pathlib import Path
 
@@ -37,34 +36,11 @@ from bot.symbolic.harness.candidates import real_candidates
 from bot.symbolic.harness.evaluate import ground_facts
 from bot.symbolic.harness.hints import fuel_attributes, hints_for
 from bot.symbolic.mutants import Mutant
-from bot.symbolic.program import Program
+from bot.symbolic.program import Goal, Program, ProgramKind
 from bot.testcases.bindings import modified_params
 from bot.testcases.cases import TestCase
 
 PREFIX = "SpecScore_"
-
-
-class ProgramKind(Enum):
-    PRECONDITION = "precondition"  # do the inputs satisfy `requires`?
-    VACUITY = "vacuity"  # are the assumptions contradictory? (`assert false` must fail)
-    CORRECTNESS = "correctness"  # does the spec accept the expected output?
-    MUTANT = "mutant"  # does the spec accept a wrong output?
-    PIN = "pin"  # does the spec admit only the expected output? (a candidate other output, to confirm)
-
-
-class Goal(Enum):
-    """What a program asks the verifier to prove about the spec and the concrete values."""
-
-    ACCEPT = "accept"  # the clauses hold
-    REJECT = "reject"  # their conjunction fails: `ensures !(E1 && ... && En)`
-    REJECT_CLAUSE = "reject-clause"  # one clause fails: names the clause that rejects an output
-    # one clause holds: when the whole postcondition times out, its clauses one by one (all proved: accepted)
-    ACCEPT_CLAUSE = "accept-clause"
-    ACCEPT_WITHIN = "accept-within"  # some real output within the tolerance is accepted
-    REJECT_WITHIN = "reject-within"  # no real output within the tolerance is accepted
-    PIN = "pin"  # every output the spec accepts is the expected one
-    PIN_MULTISET = "pin-multiset"  # every output the spec accepts has the expected elements (any order)
-    PIN_SET = "pin-set"  # every output the spec accepts has the expected set of elements (any multiplicity)
 
 
 @dataclass(frozen=True)
@@ -395,7 +371,7 @@ def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
 
 def _hash_name(kind: ProgramKind, goal: Goal, text: str) -> str:
     digest = hashlib.sha256(f"{kind.value}\0{goal.value}\0{text}".encode()).hexdigest()[:16]
-    return f"{PREFIX}{kind.value[0]}{goal.value[0]}{digest}"
+    return f"{PREFIX}{digest}"  # what the program asks is its `kind` and `goal`, not a part of its name
 
 
 _PLAIN, _HINT, _GOAL = "plain", "hint", "goal"
@@ -445,7 +421,7 @@ def _program(
         elif tag == _GOAL:
             goals.update(span)
         line = span.stop
-    return Program(prelude=prelude, name=name, method=method), frozenset(hints), frozenset(goals)
+    return Program(prelude=prelude, name=name, method=method, kind=kind, goal=goal), frozenset(hints), frozenset(goals)
 
 
 def _tagged(lines: Sequence[str], tag: str) -> list[tuple[str, str]]:
