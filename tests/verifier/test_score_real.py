@@ -118,7 +118,8 @@ def test_reports_are_deterministic_across_cache_and_jobs(dafny_command: str, tmp
 
 def test_every_dafny_and_toml_test_form(dafny_command: str, tmp_path: Path) -> None:
     forms = DATA / "tests_io" / "forms.dfy"
-    report = score(tmp_path, str(forms))  # forms.tests.toml beside it is discovered
+    # forms.tests.toml beside it is discovered; one mutant per case tells complete from incomplete here
+    report = score(tmp_path, str(forms), "--mutants", "1", "--no-pin")
     counts = {m["method"]: len(m["cases"]) for m in report["methods"]}
     assert counts == {"Cube": 6, "Shared": 5, "Split": 4, "Lasts": 3, "ToChars": 2, "Volume": 3, "Rotate": 2,
                       "AddPair": 2, "IsEven": 3}
