@@ -338,7 +338,7 @@ def unsupported_parts(t: DafnyType) -> list[str]:
                 out.append(f"{root} (its values nest its type ever deeper)")
                 break
             for c in constructors(x):
-                if any(_contains_array(ft) for ft in c.types):
+                if any(contains_array(ft) for ft in c.types):
                     out.append(f"{x} (an array inside a datatype is a reference the tool cannot compare)")
                 stack.extend(reversed(c.types))
     if not out and not has_finite_value(t):
@@ -346,13 +346,14 @@ def unsupported_parts(t: DafnyType) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _contains_array(t: DafnyType) -> bool:
+def contains_array(t: DafnyType) -> bool:
+    """Whether values of t hold arrays (references), directly or in sequences and tuples."""
     if isinstance(t, ArrayT):
         return True
     if isinstance(t, SeqT):
-        return _contains_array(t.elem)
+        return contains_array(t.elem)
     if isinstance(t, TupleT):
-        return any(_contains_array(e) for e in t.elems)
+        return any(contains_array(e) for e in t.elems)
     return False
 
 

@@ -29,6 +29,7 @@ from bot.dafny.types import (
     SeqT,
     StringT,
     TupleT,
+    contains_array,
     unsupported_parts,
 )
 from bot.dafny.values import ArrayV, RealV, SeqV, TupleV, Value, to_dafny
@@ -143,7 +144,7 @@ def input_facts(expr: str, v: Value, t: DafnyType, whole: bool = True) -> list[s
         facts = [f"{expr}.Length == {len(v.elems)}"]
         for i, e in enumerate(v.elems):
             facts += input_facts(f"{expr}[{i}]", e, t.elem)
-        if whole and v.elems and not _has_array(t.elem):
+        if whole and v.elems and not contains_array(t.elem):
             facts.append(f"{expr}[..] == {to_dafny(SeqV(v.elems), SeqT(t.elem))}")
         return facts
     if isinstance(t, SeqT | StringT):
@@ -152,7 +153,7 @@ def input_facts(expr: str, v: Value, t: DafnyType, whole: bool = True) -> list[s
         facts = [f"|{expr}| == {len(v.elems)}"]
         for i, e in enumerate(v.elems):
             facts += input_facts(f"{expr}[{i}]", e, elem)
-        if not _has_array(t):
+        if not contains_array(t):
             # whole-value equality makes `x in s`, `s[1..]` and multisets cheap; per-element
             # quantifiers over such values are split into cases by bot.symbolic.harness.hints (measured both ways)
             facts.append(f"{expr} == {to_dafny(v, t)}")
@@ -164,16 +165,6 @@ def input_facts(expr: str, v: Value, t: DafnyType, whole: bool = True) -> list[s
             out += input_facts(f"{expr}.{i}", e, et)
         return out
     return [f"{expr} == {to_dafny(v, t)}"]
-
-
-def _has_array(t: DafnyType) -> bool:
-    if isinstance(t, ArrayT):
-        return True
-    if isinstance(t, SeqT):
-        return _has_array(t.elem)
-    if isinstance(t, TupleT):
-        return any(_has_array(e) for e in t.elems)
-    return False
 
 
 def build_value(v: Value, t: DafnyType, type_text: str, fresh: list[int]) -> tuple[list[str], str]:
@@ -194,7 +185,7 @@ def build_value(v: Value, t: DafnyType, type_text: str, fresh: list[int]) -> tup
         else:
             stmts.append(f"var {name} := new {elem_text}[0];")
         return stmts, name
-    if isinstance(t, SeqT) and _has_array(t.elem):
+    if isinstance(t, SeqT) and contains_array(t.elem):
         assert isinstance(v, SeqV)
         elem_text = _elem_type_text(type_text)
         stmts = []
@@ -204,7 +195,7 @@ def build_value(v: Value, t: DafnyType, type_text: str, fresh: list[int]) -> tup
             stmts += s
             parts.append(x)
         return stmts, "[" + ", ".join(parts) + "]"
-    if _has_array(t):
+    if contains_array(t):
         raise HarnessError(f"cannot build a value of type {t}: arrays inside tuples are not supported")
     return [], to_dafny(v, t)
 
@@ -848,7 +839,7 @@ def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:
     """Per-element facts about sequence outputs, asserted (they follow from the assignment)."""
     out = []
     for p, v in zip(method.returns, expected, strict=False):
-        if isinstance(p.type, SeqT | StringT) and isinstance(v, SeqV) and v.elems and not _has_array(p.type):
+        if isinstance(p.type, SeqT | StringT) and isinstance(v, SeqV) and v.elems and not contains_array(p.type):
             out.append(f"  assert {' && '.join(input_facts(p.name, v, p.type))};")
     return out
 
@@ -948,7 +939,8 @@ def _array_outputs(method: Decl, case: TestCase) -> set[int]:
     rejections (an output the test says is an argument, `r == a`, is that argument)."""
     refs = {k for k, _ in case.refs}
     return {k for k, p in enumerate(method.returns)
-            if isinstance(p.type, ArrayT) and not _has_array(p.type.elem) and k not in refs and k not in case.unchecked}
+            if isinstance(p.type, ArrayT) and not contains_array(p.type.elem)
+            and k not in refs and k not in case.unchecked}
 
 
 def _arbitrary_references(method: Decl, outputs: Sequence[int]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -958,7 +950,7 @@ def _arbitrary_references(method: Decl, outputs: Sequence[int]) -> tuple[list[st
     decls, calls = [], []
     for k in outputs:
         p = method.returns[k]
-        if _has_array(p.type):
+        if contains_array(p.type):
             decls.append(f"method @HAVOC@a{k}() returns (x: {p.type_text})")
             calls.append((f"  {p.name} := @HAVOC@a{k}();", _PLAIN))
     return decls, calls
