@@ -17,6 +17,11 @@ pytest_plugins = ["support.inprocess", "support.e2e"]
 NO_DATASET = "none"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--hostile-tree", default=None, metavar="PATH",
+                     help="the checkout whose code the hostile battery runs (tests/hostile; default: this one)")
+
+
 def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

@@ -110,7 +110,7 @@ def test_config_key_cannot_inject_a_command(tmp_path: Path, github_server: Any) 
 
 
 def test_the_log_is_read_as_the_runner_reads_it() -> None:
-    # the one reader of tests/support/runner_log.py, which scripts/hostile_battery.py loads too
+    # the one reader of tests/support/runner_log.py, which tests/hostile/battery.py loads too
     assert injected("ok\n::error title=pwned::x.dfy\n") == ["::error title=pwned::x.dfy"]
     assert injected("::warning::pwned") == ["::warning::pwned"]
     assert injected("a\r::notice title=pwned::w.dfy") == ["::notice title=pwned::w.dfy"]  # CR ends a line too

@@ -370,7 +370,7 @@ def test_dockerignore_sends_what_the_dockerfile_copies_and_nothing_else() -> Non
         for f in files:
             assert not _ignored(f, rules), f
     for kept_out in [".git/HEAD", "tests/integration/test_release.py", ".hypothesis/x", ".mypy_cache/x",
-                     "bench/IMAGE.md", "bot/__pycache__/cli.cpython-311.pyc", "scripts/hostile_battery.py",
+                     "bench/IMAGE.md", "bot/__pycache__/cli.cpython-311.pyc", "tests/hostile/battery.py",
                      "Dockerfile"]:
         assert _ignored(kept_out, rules), kept_out
 

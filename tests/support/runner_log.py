@@ -1,10 +1,9 @@
 """The Action's log as GitHub's runner reads it: which lines it takes as workflow commands.
 
-Shared by tests/e2e/test_hostile_pr.py and scripts/hostile_battery.py (which loads it by path, as it loads
-tests/support/fakegithub.py). It follows actions/runner's ActionCommandManager: `::name k=v,...::data` commands,
-the legacy `##[name k=v;...]data` form, their escapes, and `::stop-commands::TOKEN` suspending every
-command until `::TOKEN::`.
-"""
+Shared by tests/e2e/test_hostile_pr.py and tests/hostile/battery.py (which loads it by path when run as a script, as
+it loads tests/support/fakegithub.py). It follows actions/runner's ActionCommandManager: `::name k=v,...::data`
+commands, the legacy `##[name k=v;...]data` form, their escapes, and `::stop-commands::TOKEN` suspending every
+command until `::TOKEN::`."""
 
 from __future__ import annotations
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Hostile-input battery: hostile pull requests, crafted files and faults, counted per category.
 
-Not a test: it runs the Action (`<tree>/entrypoint.py`) and the CLI (`python3 -m bot score`) of a
-checkout as subprocesses (`PYTHONPATH=<tree>`, working folders under a temporary directory) against the
+Run by pytest as tests/hostile/test_battery.py (`python3 -m pytest -m hostile [--hostile-tree PATH]`, one test per
+input), or as a script for the table. It runs the Action (`<tree>/entrypoint.py`) and the CLI (`python3 -m bot
+score`) of a checkout as subprocesses (`PYTHONPATH=<tree>`, working folders under a temporary directory) against the
 fake GitHub of this checkout's tests/support/fakegithub.py and the real `dafny` on PATH (or stand-ins that crash,
-hang or dump their environment), decides for every input whether it was handled, and prints per category
-how many were, with what happened instead for the others. Pointing `--tree` at an older checkout measures
-that checkout's code with the same inputs. The tree's bot/ and entrypoint.py are copied first, so edits
-made while the battery runs do not mix in. About 3 minutes on 2 cores; it needs `dafny` and `git`.
+hang or dump their environment), decides for every input whether it was handled, and prints per category how many
+were, with what happened instead for the others. Pointing `--tree` at an older checkout measures that checkout's
+code with the same inputs. The tree's bot/ and entrypoint.py are copied first, so edits made while the battery runs
+do not mix in. About 3 minutes on 2 cores; it needs `dafny` and `git`.
 
-    python3 scripts/hostile_battery.py [--tree PATH] [--json FILE] [--only TEXT] [--workers N] [--verbose]
+    python3 tests/hostile/battery.py [--tree PATH] [--json FILE] [--only TEXT] [--workers N] [--verbose]
 
 `--tree` defaults to the checkout holding this script; `--only` keeps the inputs whose
 `category/name` contains TEXT. What "handled" means is written next to each category below.
@@ -38,7 +39,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[2]  # the checkout holding this file
 REPO = "owner/specs"
 PR = 7
 TOKEN = "ghs_battery0secret0token0value0XYZ"
@@ -229,7 +230,7 @@ def make_repo(root: Path, base: Mapping[str, Content], head: Mapping[str, Conten
 
 
 def load_tests_module(stem: str) -> ModuleType:
-    """tests/support/<stem>.py of this checkout, loaded by path (a script runs without the tests on its path)."""
+    """tests/support/<stem>.py of this checkout, loaded by path (run as a script, the tests are not on the path)."""
     name = f"hostile_battery_{stem}"
     path = HERE / "tests" / "support" / f"{stem}.py"
     spec = importlib.util.spec_from_file_location(name, path)
