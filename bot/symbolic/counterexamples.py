@@ -90,11 +90,11 @@ def decode(model_text: str, name: str, t: DafnyType) -> Value | None:
 
 def decode_all(model_text: str, outputs: Sequence[tuple[str, DafnyType]]) -> tuple[Value, ...] | None:
     """The values of several outputs, all read from the same model (the first one that gives them all)."""
-    found = candidates(model_text, outputs)
+    found = readings(model_text, outputs)
     return found[0] if found else None
 
 
-def candidates(model_text: str, outputs: Sequence[tuple[str, DafnyType]]) -> list[tuple[Value, ...]]:
+def readings(model_text: str, outputs: Sequence[tuple[str, DafnyType]]) -> list[tuple[Value, ...]]:
     """Every distinct reading of `outputs` from the models of `model_text`, in the models' order."""
     seen: list[tuple[Value, ...]] = []
     for text in split_models(model_text):

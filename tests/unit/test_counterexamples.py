@@ -12,7 +12,7 @@ from bot.dafny.decls import DafnyFile
 from bot.dafny.parser import parse_file
 from bot.dafny.types import DafnyType, parse_type
 from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value, parse_value
-from bot.symbolic.counterexamples import MAX_LENGTH, candidates, decode, decode_all, parse_model
+from bot.symbolic.counterexamples import MAX_LENGTH, decode, decode_all, parse_model, readings
 from bot.symbolic.modeltext import console_counterexamples, split_boogie_models, split_models
 from bot.verifier import attribute_models, parse_boogie_xml
 from support.paths import DATA
@@ -90,9 +90,9 @@ def test_attribution_refuses_to_guess_when_counts_differ() -> None:
     assert set(attribute_models(report[:3], "".join(models[:2]))) == {"SpecScore__int", "SpecScore__bool"}
 
 
-def test_both_models_of_a_method_are_candidates(saved: dict[str, str]) -> None:
+def test_both_models_of_a_method_are_read(saved: dict[str, str]) -> None:
     typed: list[tuple[str, DafnyType]] = [("a", parse_type("int")), ("b", parse_type("int"))]
-    found = candidates(saved["SpecScore_both"], typed)
+    found = readings(saved["SpecScore_both"], typed)
     assert found[0] == ints(6, -3) and len(found) == len(set(found)) >= 1
 
 

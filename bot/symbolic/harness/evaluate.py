@@ -868,8 +868,8 @@ class Evaluator:
             return
         scope = {**outer, **done}
         found: tuple[int, list[GValue]] | None = None
-        for i, var in enumerate(todo):  # the first variable whose candidates are computable now
-            cands = self.candidates(var, guards, scope, old)
+        for i, var in enumerate(todo):  # the first variable whose values are computable now
+            cands = self.values_of(var, guards, scope, old)
             if cands is not None:
                 found = i, cands
                 break
@@ -892,7 +892,7 @@ class Evaluator:
         if self.steps > self.budget:
             raise _Stop(f"ground evaluation stopped at {self.budget} steps")
 
-    def candidates(
+    def values_of(
         self, var: BoundVar, guards: Sequence[Expr], env: Mapping[str, GValue], old: bool
     ) -> list[GValue] | None:
         lo: int | None = 0 if var.type_text == "nat" else None
@@ -1041,7 +1041,7 @@ class Evaluator:
             if isinstance(e, Binary) and e.op not in ("==", "<", "<=", ">", ">=", "in"):
                 return None
             try:
-                return self.candidates(var, [e], env, old)
+                return self.values_of(var, [e], env, old)
             except NoValue:
                 return None
             except _Limit as limit:

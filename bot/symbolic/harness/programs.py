@@ -33,7 +33,7 @@ from bot.dafny.types import (
     unsupported_parts,
 )
 from bot.dafny.values import ArrayV, RealV, SeqV, TupleV, Value, to_dafny
-from bot.symbolic.harness.candidates import real_candidates
+from bot.symbolic.harness.equations import solved_reals
 from bot.symbolic.harness.evaluate import ground_facts
 from bot.symbolic.harness.hints import fuel_attributes, hints_for
 from bot.symbolic.mutants import Mutant
@@ -718,7 +718,7 @@ class CaseHarness:
             k, p, rv = reals[0]
             lo, hi = within[p.name]
             strict = self.options.absolute_tolerance is not None
-            for c in real_candidates(self.file, self.ens_texts, p.name, env, self.types):
+            for c in solved_reals(self.file, self.ens_texts, p.name, env, self.types):
                 if (lo < c < hi if strict else lo <= c <= hi) and c != rv.v:
                     values = list(self.case.expected)
                     values[k] = RealV(c)

@@ -1,4 +1,4 @@
-"""Candidate values of a real output, read off the spec's equations. Pure code.
+"""Values of a real output solved from the spec's equations (to be checked by the verifier). Pure code.
 
 With a tolerance, a rounded expected value (1.667 for 1.6665) is not accepted exactly, and asking the
 verifier for *some* value within the tolerance (`r :| lo <= r <= hi && E(r)`) leaves it a witness to
@@ -18,7 +18,7 @@ from bot.dafny.values import RealV, Value
 from bot.symbolic.harness.evaluate import NoValue, evaluate
 
 
-def real_candidates(
+def solved_reals(
     file: DafnyFile, clauses: Sequence[str], name: str, env: Mapping[str, Value], types: Mapping[str, DafnyType]
 ) -> list[Fraction]:
     """Values of the real output `name` that some equation among the clauses' conjuncts pins down."""
