@@ -9,7 +9,8 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.lexer import tokenize
 from bot.dafny.parser import parse_file
 from bot.dafny.values import IntV, SeqV
-from bot.symbolic.harness.hints import NoValue, evaluate, quantifier_hints, recursion_hints
+from bot.symbolic.harness.evaluate import NoValue
+from bot.symbolic.harness.hints import evaluate, quantifier_hints, recursion_hints
 from bot.symbolic.harness.programs import HarnessOptions
 from bot.symbolic.results import MethodScore
 from bot.symbolic.rounds import MethodJob, ScoreOptions, score_methods

@@ -183,6 +183,40 @@ def quantifier_domain(
         raise NoValue(str(limit)) from limit
 
 
+def integer_value(text: str, env: Mapping[str, Value]) -> int:
+    """The value of a bound or a count of the hints (`|s| - 1`, `a.Length`, `n / 2 + k`): integer literals, names of
+    integers, `|s|`, `|a[..]|`, `a.Length`, `+ - * / %` and unary minus, over the case's values; anything else (and a
+    name of another type) raises NoValue, so that a hint stands on the values it always stood on."""
+    try:
+        e = parse_expr(text)
+    except ExprError as err:
+        raise NoValue(str(err)) from err
+    if not _small_integer(e, env):
+        raise NoValue
+    v = evaluate(DafnyFile("", "", ()), text, env)
+    if not isinstance(v, IntV):
+        raise NoValue
+    return v.v
+
+
+def _small_integer(e: Expr, env: Mapping[str, Value]) -> bool:
+    if isinstance(e, Lit):
+        return isinstance(e.value, IntV)
+    if isinstance(e, Name):
+        return isinstance(env.get(e.name), IntV)
+    if isinstance(e, Unary):
+        return e.op == "-" and _small_integer(e.operand, env)
+    if isinstance(e, Binary):
+        return e.op in ("+", "-", "*", "/", "%") and _small_integer(e.left, env) and _small_integer(e.right, env)
+    if isinstance(e, Card):
+        inner = e.operand.seq if isinstance(e.operand, Slice) and e.operand.lo is None and e.operand.hi is None \
+            else e.operand
+        return isinstance(inner, Name) and isinstance(env.get(inner.name), SeqV | ArrayV)
+    if isinstance(e, Member):
+        return e.name == "Length" and isinstance(e.obj, Name) and isinstance(env.get(e.obj.name), SeqV | ArrayV)
+    return False
+
+
 def requires_hold(
     file: DafnyFile, call: str, env: Mapping[str, Value], types: Mapping[str, DafnyType], budget: int = 2_000
 ) -> bool:

@@ -21,17 +21,13 @@ from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 from bot.dafny.types import DafnyType
 from bot.dafny.values import ArrayV, DatatypeV, IntV, SeqV, TupleV, Value
-from bot.symbolic.harness.evaluate import requires_hold
+from bot.symbolic.harness.evaluate import NoValue, integer_value, requires_hold
 
 
 @dataclass(frozen=True)
 class Hints:
     attributes: str  # method attributes, e.g. "{:fuel countTo, 6} "
     statements: tuple[str, ...]  # assertions, placed where every name they use has its value
-
-
-class NoValue(Exception):
-    """An expression whose value the concrete case does not determine."""
 
 
 def _toks(text: str) -> list[Token]:
@@ -76,109 +72,14 @@ def recursive_functions(file: DafnyFile, names: Sequence[str]) -> list[str]:
     return out
 
 
-# -- concrete evaluation of small integer expressions (bounds, lengths, counts)
-
-
-class _Eval:
-    def __init__(self, toks: Sequence[Token], env: Mapping[str, Value]) -> None:
-        self.toks = toks
-        self.env = env
-        self.k = 0
-
-    def value(self) -> int:
-        v = self.expr()
-        if self.k != len(self.toks):
-            raise NoValue
-        return v
-
-    def peek(self) -> str:
-        return self.toks[self.k].text if self.k < len(self.toks) else ""
-
-    def take(self, text: str) -> None:
-        if self.peek() != text:
-            raise NoValue
-        self.k += 1
-
-    def expr(self) -> int:
-        v = self.term()
-        while self.peek() in ("+", "-"):
-            op = self.peek()
-            self.k += 1
-            w = self.term()
-            v = v + w if op == "+" else v - w
-        return v
-
-    def term(self) -> int:
-        v = self.unary()
-        while self.peek() in ("*", "/", "%"):
-            op = self.peek()
-            self.k += 1
-            w = self.unary()
-            if op == "*":
-                v *= w
-            elif w == 0:
-                raise NoValue
-            else:  # Dafny's / and % on ints are Euclidean
-                q = v // w if w > 0 else -(v // -w)
-                v = q if op == "/" else v - q * w
-        return v
-
-    def unary(self) -> int:
-        if self.peek() == "-":
-            self.k += 1
-            return -self.unary()
-        return self.atom()
-
-    def atom(self) -> int:
-        if self.k >= len(self.toks):
-            raise NoValue
-        t = self.toks[self.k]
-        if t.kind is TokKind.NUMBER and "." not in t.text:
-            self.k += 1
-            return int(t.text.replace("_", ""), 0)
-        if t.text == "(":
-            self.k += 1
-            v = self.expr()
-            self.take(")")
-            return v
-        if t.text == "|":
-            self.k += 1
-            elems = self.collection()
-            if self.peek() == "[":  # |s[..]|
-                self.take("[")
-                self.take("..")
-                self.take("]")
-            self.take("|")
-            return len(elems)
-        if t.kind is TokKind.IDENT:
-            self.k += 1
-            if self.peek() == "." and self.k + 1 < len(self.toks) and self.toks[self.k + 1].text == "Length":
-                self.k += 2
-                val = self.env.get(t.text)
-                if isinstance(val, ArrayV | SeqV):
-                    return len(val.elems)
-                raise NoValue
-            val = self.env.get(t.text)
-            if isinstance(val, IntV):
-                return val.v
-        raise NoValue
-
-    def collection(self) -> tuple[Value, ...]:
-        t = self.toks[self.k] if self.k < len(self.toks) else None
-        if t is None or t.kind is not TokKind.IDENT:
-            raise NoValue
-        self.k += 1
-        val = self.env.get(t.text)
-        if isinstance(val, SeqV | ArrayV | TupleV):
-            return val.elems
-        raise NoValue
+# -- concrete evaluation of small integer expressions (bounds, lengths, counts): the one evaluator's
 
 
 def evaluate(toks: Sequence[Token], env: Mapping[str, Value]) -> int:
-    """The integer value of a small expression over the case's values; raises NoValue."""
+    """The integer value of a small expression over the case's values (evaluate.integer_value); raises NoValue."""
     if not toks:
         raise NoValue
-    return _Eval(toks, env).value()
+    return integer_value(" ".join(t.text for t in toks), env)
 
 
 # -- token-level structure
