@@ -1,10 +1,7 @@
 from __future__ import annotations
 
 import random
-import shutil
-import subprocess
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +10,6 @@ from bot.dafny.types import (
     BoolT,
     BvT,
     CharT,
-    DafnyType,
     IntT,
     NatT,
     RealT,
@@ -39,6 +35,7 @@ from bot.dafny.values import (
     to_dafny,
     type_check,
 )
+from support.values import ROUND_TRIP_TYPES, random_value
 
 
 def ints(*xs: int) -> tuple[Value, ...]:
@@ -361,50 +358,6 @@ def test_type_check() -> None:
 # -- round trips
 
 
-_SPECIAL_CHARS = "'\"\\\n\r\t\0\x07\x7f \u00e9\u4e2d\U0001f600\ud800"
-
-
-def random_char(rng: random.Random) -> str:
-    if rng.random() < 0.3:
-        return rng.choice(_SPECIAL_CHARS)
-    return chr(rng.randint(0x20, 0x7E))
-
-
-def random_value(t: DafnyType, rng: random.Random, depth: int = 0) -> Value:
-    size = rng.randint(0, 4 if depth < 2 else 1)
-    if isinstance(t, IntT):
-        return IntV(rng.choice([0, 1, -1, rng.randint(-100, 100), rng.randint(-(10**20), 10**20)]))
-    if isinstance(t, NatT):
-        return IntV(rng.choice([0, 1, rng.randint(0, 100), rng.randint(0, 10**20)]))
-    if isinstance(t, BoolT):
-        return BoolV(rng.random() < 0.5)
-    if isinstance(t, CharT):
-        return CharV(random_char(rng))
-    if isinstance(t, RealT):
-        den = rng.choice([1, 2, 3, 4, 5, 7, 8, 10, 1000, 3 * 10**6, 2**40])
-        return RealV(Fraction(rng.randint(-(10**7), 10**7), den))
-    if isinstance(t, BvT):
-        return BvV(t.width, rng.choice([0, 2**t.width - 1, rng.randrange(2**t.width)]))
-    if isinstance(t, StringT):
-        return SeqV(tuple(CharV(random_char(rng)) for _ in range(size)))
-    if isinstance(t, SeqT):
-        return SeqV(tuple(random_value(t.elem, rng, depth + 1) for _ in range(size)))
-    if isinstance(t, ArrayT):
-        return ArrayV(tuple(random_value(t.elem, rng, depth + 1) for _ in range(size)))
-    if isinstance(t, TupleT):
-        return TupleV(tuple(random_value(e, rng, depth + 1) for e in t.elems))
-    raise AssertionError(t)
-
-
-ROUND_TRIP_TYPES = [
-    "int", "nat", "bool", "char", "real", "bv1", "bv8", "bv32", "bv64", "string", "seq<char>",
-    "seq<int>", "seq<nat>", "seq<bool>", "seq<real>", "seq<bv32>", "seq<seq<int>>", "seq<string>",
-    "seq<seq<char>>", "seq<(int,int)>", "array<int>", "array<bool>", "array<char>", "array<real>",
-    "array<seq<int>>", "seq<array<int>>", "array<string>", "(int, string)", "(bool, (real, char))",
-    "seq<(string, seq<int>)>", "(int, int, int)",
-]  # fmt: skip
-
-
 @pytest.mark.parametrize("type_text", ROUND_TRIP_TYPES)
 def test_round_trip(type_text: str) -> None:
     t = parse_type(type_text)
@@ -426,24 +379,3 @@ def test_round_trip_through_extra_parentheses() -> None:
         for _ in range(50):
             v = random_value(t, rng)
             assert parse_value(f"(({to_dafny(v, t)}))", t) == v
-
-
-@pytest.mark.dafny
-def test_dafny_accepts_printed_literals(tmp_path: Path) -> None:
-    dafny = shutil.which("dafny")
-    if dafny is None:
-        pytest.skip("dafny is not on PATH")
-    rng = random.Random("dafny")
-    lines = ["method M() {"]
-    for n, type_text in enumerate(ROUND_TRIP_TYPES * 5):
-        t = parse_type(type_text)
-        v = random_value(t, rng)
-        # Dafny 2.3 has no characters beyond the BMP
-        lit = to_dafny(v, t).replace("\\U{1F600}", "x")
-        var_type = type_text.replace("array", "seq")  # arrays print as their sequence literal
-        lines += [f"  var x{n}: {var_type} := {lit};", f"  assert x{n} == {lit};"]
-    src = tmp_path / "literals.dfy"
-    src.write_text("\n".join([*lines, "}"]) + "\n", encoding="utf-8")
-    cmd = [dafny, "/compile:0", "/nologo", str(src)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-3000:]
