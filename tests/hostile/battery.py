@@ -247,6 +247,7 @@ def load_fakegithub() -> ModuleType:
 
 
 runner_log = load_tests_module("runner_log")  # the log as the Actions runner reads it, shared with the tests
+parse_outputs = load_tests_module("outputs").parse_outputs  # GITHUB_OUTPUT as the runner reads it
 
 
 FAKE_DAFNY = '''#!{python}
@@ -382,29 +383,6 @@ def pr_event(base: str, head: str, number: int = PR) -> dict[str, Any]:
     return {"number": number, "pull_request": {
         "number": number, "base": {"sha": base, "repo": {"full_name": REPO}},
         "head": {"sha": head, "repo": {"full_name": REPO}}}}
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """GITHUB_OUTPUT as the runner reads it: `name<<DELIM ... DELIM` blocks and `name=value` lines."""
-    out: dict[str, str] = {}
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if "<<" in line:
-            name, _, delim = line.partition("<<")
-            try:
-                j = lines.index(delim, i + 1)
-            except ValueError:
-                break
-            out[name] = "\n".join(lines[i + 1 : j])
-            i = j + 1
-            continue
-        if "=" in line:
-            name, _, value = line.partition("=")
-            out[name] = value
-        i += 1
-    return out
 
 
 def pr_sandbox_repo(box: Sandbox, base: Mapping[str, Content], head: Mapping[str, Content],

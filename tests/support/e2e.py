@@ -72,12 +72,3 @@ def run_action(
     return proc.returncode, proc.stdout + proc.stderr, output, summary
 
 
-def outputs(path: Path) -> dict[str, str]:
-    lines = path.read_text().splitlines()
-    out, i = {}, 0
-    while i < len(lines):
-        name, _, delim = lines[i].partition("<<")
-        j = lines.index(delim, i + 1)
-        out[name] = "\n".join(lines[i + 1 : j])
-        i = j + 1
-    return out

@@ -26,6 +26,7 @@ from bot.runner import Verifier
 from bot.symbolic.program import RUN_FINISHED, Outcome, Program, Result
 from bot.verifier import VerifierInfo
 from bot.verifier.engine import Engine
+from support.outputs import outputs
 from support.paths import DATA
 
 AUDIT_FIXTURE = DATA / "audit"
@@ -281,18 +282,6 @@ def pr_event(path: Path, pr: PullRequest, head_repo: str = REPO) -> None:
     path.write_text(json.dumps({"number": PR, "pull_request": {
         "number": PR, "base": {"sha": pr.base, "repo": {"full_name": REPO}},
         "head": {"sha": pr.head, "repo": {"full_name": head_repo}}}}))
-
-
-def outputs(path: Path) -> dict[str, str]:
-    """The outputs the last run appended to GITHUB_OUTPUT (`name<<delimiter` blocks)."""
-    lines = path.read_text().splitlines()
-    out, i = {}, 0
-    while i < len(lines):
-        name, _, delim = lines[i].partition("<<")
-        j = lines.index(delim, i + 1)
-        out[name] = "\n".join(lines[i + 1 : j])
-        i = j + 1
-    return out
 
 
 @dataclass

@@ -30,31 +30,7 @@ from bot.github.commands import (
     group_start,
     set_outputs,
 )
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """The runner's reading of GITHUB_OUTPUT: `name=value` lines and `name<<DELIM` ... `DELIM` blocks."""
-    out: dict[str, str] = {}
-    lines = text.split("\n")
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        if not line:
-            continue
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delim = line.split("<<", 1)
-            value: list[str] = []
-            while lines[i] != delim:
-                value.append(lines[i])
-                i += 1
-            i += 1
-            out[name] = "\n".join(value)
-        else:
-            name, value_text = line.split("=", 1)
-            out[name] = value_text
-    return out
-
+from support.outputs import parse_outputs
 
 # ---- escaping
 
