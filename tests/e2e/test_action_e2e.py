@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from support.e2e import MARKER, REPO, outputs, run_action
+from support.e2e import MARKER, REPO, run_action
+from support.outputs import outputs
 from support.paths import DATA, GOLDEN, ROOT
 
 pytestmark = pytest.mark.dafny

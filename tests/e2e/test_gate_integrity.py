@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from support import e2e
+from support.outputs import outputs as read_outputs
 
 pytestmark = pytest.mark.dafny
 
@@ -69,7 +70,7 @@ def run(repo: Path, tmp_path: Path, server: Any, base: str, head: str, changed: 
     server.add_pull(e2e.REPO, 7, base_sha=base, head_sha=head, files=[
         {"filename": f, "status": "modified", "additions": 1, "deletions": 1} for f in changed])
     code, log, output, _ = e2e.run_action(repo, tmp_path, server, inputs or {}, base, head)
-    outputs = e2e.outputs(output)
+    outputs = read_outputs(output)
     comments = server.comments_on(e2e.REPO, 7)
     return code, log, outputs, comments[0].body if comments else ""
 

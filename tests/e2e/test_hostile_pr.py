@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from support import e2e, runner_log
+from support.outputs import outputs
 from support.paths import GOLDEN
 
 HOSTILE_GOLDEN = GOLDEN / "comment_hostile.md"
@@ -85,7 +86,7 @@ def test_hostile_pull_request(dafny_command: str, tmp_path: Path, github_server:
     code, log, output, summary = e2e.run_action(repo, tmp_path, github_server, {"min-completeness": "0.5"}, base, head)
 
     assert code == 1, log
-    assert e2e.outputs(output)["passed"] == "false"
+    assert outputs(output)["passed"] == "false"
     assert victim.read_text() == "untouched\n"  # the symlink was replaced, not followed
     assert (repo / "dafny-spec-score.json").is_file() and not (repo / "dafny-spec-score.json").is_symlink()
     assert injected(log) == [], log
