@@ -3,6 +3,8 @@ evaluator and the test readers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.dafny.parser import parse_file
@@ -27,6 +29,7 @@ from bot.dafny.values import (
     to_dafny,
     type_check,
 )
+from bot.runner import with_included_datatypes
 from bot.symbolic.harness import evaluate as ground
 from bot.symbolic.mutants import mutate, neighbours
 from bot.testcases.dfy_methods import read_dfy_tests
@@ -262,3 +265,18 @@ def test_an_unsupported_field_type_is_named_alone() -> None:
     m = f.find("M")
     assert m is not None
     assert unsupported_parts(m.params[0].type) == ["set<int>"]
+
+
+def test_a_function_of_an_included_file_hides_a_constructor_of_the_same_name(tmp_path: Path) -> None:
+    (tmp_path / "types.dfy").write_text("datatype Option = None | Some(v: int)\n"
+                                        "function method Some(x: int): Option { None }\n")
+    spec = tmp_path / "spec.dfy"
+    spec.write_text('include "types.dfy"\nmethod F(x: int) returns (r: Option)\n')
+    f = with_included_datatypes(parse_file(spec.read_text(), str(spec)), tmp_path, spec)
+    m = f.find("F")
+    assert m is not None
+    t = m.returns[0].type
+    assert isinstance(t, DatatypeT) and "Some" in f.datatypes.shadowed
+    with pytest.raises(ValueParseError, match="write `Option.Some` for the constructor"):
+        parse_value("Some(3)", t)
+    assert parse_value("Option.Some(3)", t) == DatatypeV("Option", "Some", (IntV(3),))
