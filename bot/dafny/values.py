@@ -186,11 +186,11 @@ def type_check(v: Value, t: DafnyType) -> bool:
             and all(type_check(e, et) for e, et in zip(v.elems, t.elems, strict=True))
         )
     if isinstance(t, DatatypeT):
-        c = constructor(t, v.ctor) if isinstance(v, DatatypeV) else None
+        if not isinstance(v, DatatypeV) or v.datatype != t.name:
+            return False
+        c = constructor(t, v.ctor)
         return (
             c is not None
-            and isinstance(v, DatatypeV)
-            and v.datatype == t.name
             and len(v.fields) == len(c.types)
             and all(type_check(f, ft) for f, ft in zip(v.fields, c.types, strict=True))
         )

@@ -86,7 +86,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 problems.append(item)
     # a call of a function whose results no check names is a helper giving a value, not a test of it; one that a
     # check names is a test the readers could not use, and stays a problem (or a broken test would vanish unseen)
-    functions = {t.qualified for t in targets if is_function_target(t)}
+    functions = {t.qualified for t in targets if t.tested_function}
     return ReadResult(tuple(cases), tuple(p for p in problems if p.method not in functions or p.checked))
 
 
@@ -203,12 +203,6 @@ def function_targets(file: DafnyFile, called: Collection[str], methods: Sequence
     taken = {m.name for m in methods}
     found = [function_target(d) for d in file.decls if d.name in called and d.name not in taken]
     return [d for d in found if d is not None]
-
-
-def is_function_target(d: Decl) -> bool:
-    """A function scored as a method (function_target): its cases are kept, its unreadable calls are listed only
-    when a check names their results (a test may call a helper function for a value it needs, not to test it)."""
-    return d.tested_function
 
 
 def _unique(name: str, used: set[str]) -> str:

@@ -30,7 +30,6 @@ from bot.testcases.cases import CaseProblem, ReadResult, TestCase
 from bot.testcases.dfy_methods import (
     called_from_tests,
     function_targets,
-    is_function_target,
     is_testable,
     read_dfy_tests,
 )
@@ -133,9 +132,8 @@ def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
                                          "file declares: which declaration it means is not followed",
                     method=c.method, name=c.name, checked=True)
         for c in read.cases if id(c) in refused))
-    functions = {t.qualified for t in targets if is_function_target(t)}
-    problems = sorted((p for p in read.problems if p.method not in functions or p.checked),  # see dfy_methods
-                      key=lambda p: rank.get(p.method, len(targets)))
+    # read_dfy_tests already left out the unchecked calls of functions (helpers); the refused ones are checks
+    problems = sorted(read.problems, key=lambda p: rank.get(p.method, len(targets)))
     if not cases and not problems:
         names = ", ".join(d.name for d in spec.methods() if is_testable(d)) or "none"
         problems.append(

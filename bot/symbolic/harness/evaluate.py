@@ -145,10 +145,24 @@ def evaluate(
     budget: int = 10_000,
 ) -> GValue:
     """The value of one expression; raises NoValue (also for unsupported syntax or a hit bound)."""
+    return _value_of(file, _parsed(text), env, old_env, types, budget)
+
+
+def _parsed(text: str) -> Expr:
     try:
-        e = parse_expr(text)
+        return parse_expr(text)
     except ExprError as err:
         raise NoValue(str(err)) from err
+
+
+def _value_of(
+    file: DafnyFile,
+    e: Expr,
+    env: Mapping[str, Value],
+    old_env: Mapping[str, Value] | None = None,
+    types: Mapping[str, DafnyType] | None = None,
+    budget: int = 10_000,
+) -> GValue:
     ev = Evaluator(file, env, env if old_env is None else old_env, types or {}, budget)
     try:
         return ev.eval(e, ev.env, False)
@@ -169,10 +183,7 @@ def quantifier_domain(
     """The finite domain that the quantifier `text`'s range and body confine its first variable to
     (what instances fall back to when the guards leave the variable unbounded); None when none is
     known. Raises NoValue for unsupported syntax or a hit bound."""
-    try:
-        e = parse_expr(text)
-    except ExprError as err:
-        raise NoValue(str(err)) from err
+    e = _parsed(text)
     if not isinstance(e, Quant):
         raise NoValue("not a quantifier")
     ev = Evaluator(file, env, env if old_env is None else old_env, types or {}, budget)
@@ -183,17 +194,17 @@ def quantifier_domain(
         raise NoValue(str(limit)) from limit
 
 
+_NO_FILE = DafnyFile("", "", ())  # an expression of the case's values alone: no functions, no datatypes
+
+
 def integer_value(text: str, env: Mapping[str, Value]) -> int:
     """The value of a bound or a count of the hints (`|s| - 1`, `a.Length`, `n / 2 + k`): integer literals, names of
     integers, `|s|`, `|a[..]|`, `a.Length`, `+ - * / %` and unary minus, over the case's values; anything else (and a
     name of another type) raises NoValue, so that a hint stands on the values it always stood on."""
-    try:
-        e = parse_expr(text)
-    except ExprError as err:
-        raise NoValue(str(err)) from err
+    e = _parsed(text)
     if not _small_integer(e, env):
         raise NoValue
-    v = evaluate(DafnyFile("", "", ()), text, env)
+    v = _value_of(_NO_FILE, e, env)
     if not isinstance(v, IntV):
         raise NoValue
     return v.v
