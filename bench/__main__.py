@@ -41,6 +41,7 @@ import argparse
 import contextlib
 import dataclasses
 import datetime as dt
+import hashlib
 import os
 import shutil
 import sys
@@ -50,14 +51,14 @@ from pathlib import Path
 
 from bench.constants import DEFAULT_OUT, ROOT, SAMPLE_SECONDS, SMALL_TASKS, SNAPSHOT, WHEEL_Z3
 from bench.machine import (
-    _load,
-    _tasks,
     differing_tasks,
     engine_has_server_option,
     find_wheel_z3,
     git_commit,
+    load_average,
     machine_memory_gib,
     task_ids,
+    tasks_phrase,
     verifier_version,
     z3_version,
 )
@@ -131,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.tasks:
         ids = ids[: args.tasks]
     jobs = args.jobs or os.cpu_count() or 1
-    load = _load()
+    load = load_average()
     machine = Machine(
         date=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), cores=os.cpu_count() or 0,
         memory_gib=machine_memory_gib(), load=load, verifier=verifier_version(real), commit=git_commit(),
@@ -151,6 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    for n in ("results.json", "results.csv", "report.md"))
         if not same:
             notes.append("the warm run's reports differ from the cold run's")
+        # the outcomes' fingerprint: equal across commits exactly when every verdict, pin and witness is
+        fingerprint = hashlib.md5((cold_out / "results.json").read_bytes()).hexdigest()
+        notes.append(f"the cold run's results.json: md5 {fingerprint}")
         base_m, baseline = bench.baseline(programs, None if args.baseline_full else args.baseline_sample)
         n = len(programs)
         title = f"(a) baseline: one `dafny` per program, {n} programs"
@@ -162,21 +166,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                             base_m.largest_mib, base_m.tool_mib, baseline.total_cpu, estimated=True))
             rows.append(Row.of("sample", f"(a) baseline sample, measured: {baseline.sample} programs", base_m,
                                baseline.sample))
-        rows.append(Row.of("cold", f"(b) engine, cold cache, {_tasks(len(ids))}", cold, n))
-        rows.append(Row.of("warm", f"(c) engine, warm cache, {_tasks(len(ids))}", warm, n))
+        rows.append(Row.of("cold", f"(b) engine, cold cache, {tasks_phrase(len(ids))}", cold, n))
+        rows.append(Row.of("warm", f"(c) engine, warm cache, {tasks_phrase(len(ids))}", warm, n))
         servers = [f"engine cold {cold.servers}", f"warm {warm.servers}"]
         small_ids = ids[: args.small_tasks]
         if args.small_tasks and len(small_ids) < len(ids):
             small, _ = bench.audit("engine-cold-small", small_ids, tmp / "cache-small")
             small_programs = bench.record(small_ids, tmp / "cache-small")
-            rows.append(Row.of("small", f"engine, cold cache, {_tasks(len(small_ids))} (memory check)", small,
+            rows.append(Row.of("small", f"engine, cold cache, {tasks_phrase(len(small_ids))} (memory check)", small,
                                len(small_programs)))
             # the same tasks in runs of small_tasks each: more tasks per run, not other tasks (the first ten
             # lack the costliest programs, whose single verifier process sets the tree's peak)
             parts = [ids[k : k + args.small_tasks] for k in range(0, len(ids), args.small_tasks)]
             measured = [bench.audit(f"engine-cold-part-{k + 1}", part, tmp / f"cache-part-{k + 1}")[0]
                         for k, part in enumerate(parts)]
-            rows.append(Row("parts", f"engine, cold cache, the same {_tasks(len(ids))} in {len(parts)} runs of "
+            rows.append(Row("parts", f"engine, cold cache, the same {tasks_phrase(len(ids))} in {len(parts)} runs of "
                             f"{args.small_tasks} (memory check: the largest of the runs)",
                             sum(m.seconds for m in measured), sum(m.processes for m in measured), n,
                             max(m.peak_mib for m in measured), max(m.largest_mib for m in measured),
@@ -185,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         has_server = engine_has_server_option()
         if has_server and args.server_comparison and "--no-server" not in args.engine_option:
             plain, plain_out = bench.audit("engine-cold-no-server", ids, tmp / "cache-no-server", more=["--no-server"])
-            rows.append(Row.of("noserver", f"engine, cold cache, {_tasks(len(ids))}, `--no-server` "
+            rows.append(Row.of("noserver", f"engine, cold cache, {tasks_phrase(len(ids))}, `--no-server` "
                                "(one `dafny` per batch)", plain, n))
             same = (cold_out / "results.json").read_bytes() == (plain_out / "results.json").read_bytes()
             differ = differing_tasks(cold_out / "results.json", plain_out / "results.json")
@@ -206,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 version = z3_version(binary)
                 wheel, wheel_out = bench.audit("engine-cold-z3-wheel", ids, tmp / "cache-z3", z3=binary)
-                rows.append(Row.of("z3", f"engine, cold cache, {_tasks(len(ids))}, `--z3` {version} (wheel)",
+                rows.append(Row.of("z3", f"engine, cold cache, {tasks_phrase(len(ids))}, `--z3` {version} (wheel)",
                                    wheel, n))
                 same_json = (cold_out / "results.json").read_bytes() == (wheel_out / "results.json").read_bytes()
                 z3 = Z3Comparison(True, "", binary, version, cold.seconds, wheel.seconds, same_json,
@@ -225,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          + (f" and {' '.join(args.engine_option)}" if args.engine_option else ""))
         elif args.engine_option:
             notes.append(f"engine options: {' '.join(args.engine_option)}")
-        machine = dataclasses.replace(machine, load_end=_load())
+        machine = dataclasses.replace(machine, load_end=load_average())
         method_seconds = sum(float(item["seconds"]) for item in programs)
         results = BenchResults(machine, tuple(rows), baseline, z3, comments, len(small_ids), tuple(notes),
                                method_seconds)

@@ -114,11 +114,11 @@ def _id_order(task_id: str) -> tuple[int, str]:
     return (int(task_id), "") if task_id.isdigit() else (sys.maxsize, task_id)
 
 
-def _load() -> str:
+def load_average() -> str:
     return "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
-def _tasks(n: int) -> str:
+def tasks_phrase(n: int) -> str:
     return f"{n} task" if n == 1 else f"{n} tasks"
 
 

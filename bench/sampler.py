@@ -64,7 +64,7 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def _rss_kib(pid: int) -> int:
+def rss_kib(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm", encoding="utf-8") as f:
             return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
@@ -127,7 +127,7 @@ class TreeWatch:
             todo += [(child, command) for child in tree.get(pid, [])]
             if is_unexeced_fork(command, parent_command):
                 continue
-            rss = _rss_kib(pid)
+            rss = rss_kib(pid)
             total += rss
             if pid not in self.seen:
                 self.seen.add(pid)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -68,21 +69,12 @@ def data_dir() -> Path:
 
 
 # -- fake GitHub API -----------------------------------------------------------------------------
-# Imported here rather than at the top because this block is appended to the shared fixtures above.
-from collections.abc import Callable, Iterator  # noqa: E402
-from types import ModuleType  # noqa: E402
-from typing import Any  # noqa: E402
-
-
-def load_fakegithub() -> ModuleType:
-    """tests/support/fakegithub.py (the `github_server` fixture's server class)."""
-    return fakegithub
 
 
 @pytest.fixture
-def github_server() -> Iterator[Any]:
+def github_server() -> Iterator[fakegithub.FakeGitHub]:
     """A fresh fake GitHub REST API on 127.0.0.1 (tests/support/fakegithub.py: FakeGitHub), closed afterwards."""
-    server = load_fakegithub().FakeGitHub()
+    server = fakegithub.FakeGitHub()
     try:
         yield server
     finally:

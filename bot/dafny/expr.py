@@ -204,6 +204,15 @@ def bound_names(e: Expr) -> tuple[str, ...]:
     return ()
 
 
+def conjuncts(e: Expr | None) -> list[Expr]:
+    """The operands of e's top-level `&&`s, left to right (none for None)."""
+    if e is None:
+        return []
+    if isinstance(e, Binary) and e.op == "&&":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
 def free_vars(e: Expr) -> frozenset[str]:
     """Names used in e and not bound inside it (function names of calls are not variables)."""
     if isinstance(e, Name):
@@ -690,7 +699,7 @@ class _Printer:
     def operand(self, e: Expr, min_prec: int, same_op: str | None = None) -> str:
         text = self.show(e)
         p = _prec(e)
-        if p > min_prec or (p == min_prec and isinstance(e, Binary) and e.op == same_op):
+        if p > min_prec or (p == min_prec and isinstance(e, Binary) and same_op in ("", e.op)):
             return text
         return f"({text})"
 
@@ -724,7 +733,9 @@ class _Printer:
             p = _prec(e)
             if e.op == "==>":
                 return f"{self.operand(e.left, p)} ==> {self.operand(e.right, p, '==>')}"
-            left_assoc = None if p == _REL else e.op
+            # `a - b + c` is `(a - b) + c`: arithmetic of one level needs no parentheses on the left; `&&` and `||`
+            # may not be mixed without them
+            left_assoc = None if p == _REL else "" if p in (_ADD, _MUL) else e.op
             return f"{self.operand(e.left, p, left_assoc)} {e.op} {self.operand(e.right, p)}"
         if isinstance(e, Chain):
             parts = [self.operand(e.operands[0], _REL)]

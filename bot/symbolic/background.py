@@ -3,7 +3,7 @@ trusted rather than checked (axioms); and the text whose verification checks the
 
 Harness programs verify only themselves (`/proc:Impl$$...`), so every declaration they use is assumed: a
 helper whose `ensures` is false makes both the acceptance and the rejection of one output provable
-(../shared/VERIFIER.md, "What Dafny 2.3 checks in a spec file, and what it trusts"). So the spec file is verified
+(measured on Dafny 2.3; README, "What a verdict proves"). So the spec file is verified
 once as it is written, method bodies aside (they are implementations, not background), and what no
 verification can check is named: a body-less function or lemma with `ensures`, `{:verify false}`, `{:axiom}`,
 `{:extern}`, an `assume` in a body or a spec clause. Reach is by name, over every declaration of that name.

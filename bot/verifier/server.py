@@ -30,11 +30,13 @@ A server that outlives the wall-clock limit (the command line's, `Dafny2Backend.
 group and replaced, and its batch gets the command line's result for a killed run (a transient time-out). A
 server that dies mid-request (end of output) is replaced and the batch sent once more; if the second one dies
 too, the batch goes to the command line; so does a batch whose request failed in the host (an exception out of
-Dafny's `Main`). Servers are stopped by `close()`, when the backend is collected, and at exit.
+Dafny's `Main`). The backends of one process share their servers (`shared_pool`: a clean server is as good as new
+for the next run as for the next batch); they are stopped by `close()` and at exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import base64
 import binascii
 import contextlib
@@ -50,7 +52,6 @@ import sys
 import tempfile
 import threading
 import time
-import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -224,7 +225,7 @@ def _read(path: Path) -> bytes | None:
     return data
 
 
-def _fingerprint(sent: bytes) -> str:
+def fingerprint(sent: bytes) -> str:
     """What z3 was sent, with `:skolemid`s counted from the first (what the relay makes of them)."""
     first = _SKOLEM.search(sent)
     offset = 0 if first is None else int(first.group(1))
@@ -297,7 +298,7 @@ class _Server:
         first = None if sent is None else _SKOLEM.search(sent)
         if answer.status != "ok" or prover is None or sent is None or first is None or not Path(prover).is_absolute():
             return False
-        self.fresh = _fingerprint(sent)
+        self.fresh = fingerprint(sent)
         code, relay = Path(self.folder, "z3-relay.py"), Path(self.folder, "z3-relay")
         try:
             code.write_text(_RELAY.format(z3=prover, base=int(first.group(1))), encoding="utf-8")
@@ -318,7 +319,7 @@ class _Server:
         answer = self._canary([*_CANARY_ARGS, f"/proverLog:{log}", f"/z3exe:{self.relay}"], wall)
         sent = _read(log)
         return (answer.status == "ok" and answer.returncode == 0 and bool(_VERIFIED_ONE.search(answer.text))
-                and sent is not None and _fingerprint(sent) == self.fresh)
+                and sent is not None and fingerprint(sent) == self.fresh)
 
     def _log(self) -> Path:
         # a fresh name each time: Boogie writes a log file name it used before in the process to NAME.1
@@ -411,7 +412,7 @@ class _Server:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-class _Pool:
+class Pool:
     """Idle servers; a worker takes one for a batch and gives it back, so there are at most as many servers as
     batches verified at once (the engine's jobs). The host is compiled when the first server is needed."""
 
@@ -494,6 +495,38 @@ class _Pool:
             self.folder, self.host = None, None
 
 
+# The pools of one process, shared by its backends (a test session's runs, the Action's base and head): a new
+# server costs a runtime start and a calibration, and a new pool the host's compilation, about a second each. A
+# server given back is clean (Pool.give_back), so the next run, like the next batch, gets one as good as new.
+_POOLS: dict[tuple[ServerCommand, str | None], tuple[tuple[tuple[str, str], ...], Pool]] = {}
+_EVERY_POOL: list[Pool] = []  # stopped at exit, those replaced too (a backend may still hold one)
+_POOLS_LOCK = threading.Lock()
+
+
+def shared_pool(command: ServerCommand, z3_path: str | None) -> Pool:
+    """The process's pool for this server command and solver. Servers started in another child environment are
+    stopped and the pool replaced, so idle servers never pile up (at most one pool's per command)."""
+    env = tuple(sorted(child_environment(os.environ).items()))
+    with _POOLS_LOCK:
+        found = _POOLS.get((command, z3_path))
+        if found is not None and found[0] == env:
+            return found[1]
+        pool = Pool(command, z3_path)
+        _POOLS[(command, z3_path)] = (env, pool)
+        _EVERY_POOL.append(pool)
+    if found is not None:
+        found[1].close()
+    return pool
+
+
+@atexit.register
+def _close_pools() -> None:
+    with _POOLS_LOCK:
+        pools = list(_EVERY_POOL)
+    for pool in pools:
+        pool.close()
+
+
 # ---------------------------------------------------------------------------------------------------
 # The backend
 
@@ -523,9 +556,7 @@ class DafnyServerBackend:
         self.command_line = Dafny2Backend(info, z3_path=z3_path, wall_base=wall_base, wall_per_method=wall_per_method)
         self._lock = threading.Lock()
         self._changing: set[str] = set()  # preludes after whose batches a server was not clean: command line
-        self._pool = _Pool(server, z3_path)
-        # the servers are stopped when the backend is collected, and at exit (a finalizer still alive then runs)
-        self._finalizer = weakref.finalize(self, self._pool.close)
+        self._pool = shared_pool(server, z3_path)  # its servers are stopped at exit, or by close()
 
     @property
     def info(self) -> VerifierInfo:
@@ -539,7 +570,8 @@ class DafnyServerBackend:
         return self._pool.pids()
 
     def close(self) -> None:
-        """Stop every server (a later batch starts a new one)."""
+        """Stop every server of the pool, which other backends of the process share (a later batch starts a new
+        one, and a busy one's batch is sent again)."""
         self._pool.close()
 
     def verify_batch(

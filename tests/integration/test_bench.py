@@ -210,7 +210,7 @@ def test_a_fork_before_exec_is_not_counted_twice() -> None:
         watch = b_sampler.TreeWatch(proc.pid)
         watch.stop()
         watch.sample()
-        parent = b_sampler._rss_kib(proc.pid)
+        parent = b_sampler.rss_kib(proc.pid)
         assert parent > 200 * 1024
         # the parent and `sleep`, not the fork's copy of the parent's 200 MiB
         assert parent <= watch.peak_kib < parent + 50 * 1024, (parent, watch.peak_kib)

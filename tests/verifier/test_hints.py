@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.dafny.dialect import Dialect
-from bot.dafny.lexer import tokenize
 from bot.dafny.parser import parse_file
 from bot.dafny.values import IntV, SeqV
-from bot.symbolic.harness.evaluate import NoValue
-from bot.symbolic.harness.hints import evaluate, quantifier_hints, recursion_hints
+from bot.symbolic.harness.evaluate import NoValue, integer_value
+from bot.symbolic.harness.hints import quantifier_hints, recursion_hints
 from bot.symbolic.harness.programs import HarnessOptions
 from bot.symbolic.results import MethodScore
 from bot.symbolic.rounds import MethodJob, ScoreOptions, score_methods
@@ -24,17 +23,13 @@ HINTS = DATA / "hints"
 S = SeqV((IntV(4), IntV(5), IntV(6)))
 
 
-def toks(text: str) -> list:  # type: ignore[type-arg]
-    return tokenize(text)
-
-
 def test_evaluate_bounds() -> None:
     env = {"s": S, "n": IntV(7)}
-    assert evaluate(toks("|s| - 1"), env) == 2
-    assert evaluate(toks("n / 2 + (n % 3) * 2"), env) == 5
-    assert evaluate(toks("-7 / 2"), env) == -4  # Euclidean, as in Dafny
+    assert integer_value("|s| - 1", env) == 2
+    assert integer_value("n / 2 + (n % 3) * 2", env) == 5
+    assert integer_value("-7 / 2", env) == -4  # Euclidean, as in Dafny
     with pytest.raises(NoValue):
-        evaluate(toks("|t|"), env)
+        integer_value("|t|", env)
 
 
 def test_positive_forall_is_split_into_cases() -> None:
@@ -55,6 +50,18 @@ def test_existential_gets_ground_mentions_and_limit_applies() -> None:
     out = quantifier_hints(["r <==> exists k :: 2 <= k < n && n % k == 0"], {"n": IntV(6)}, 100)
     assert out == [f"  assert (2 <= {k} < n && n % {k} == 0) || !(2 <= {k} < n && n % {k} == 0);" for k in range(2, 6)]
     assert quantifier_hints(["r <==> exists k :: 2 <= k < n && n % k == 0"], {"n": IntV(600)}, 100) == []
+
+
+def test_hints_are_printed_from_the_expression_tree() -> None:
+    # a bound name that hides an input is the bound one: its range comes from |s|, not from the input n = 7
+    out = quantifier_hints(["forall n :: 0 <= n < |s| ==> s[n] > n"], {"s": S, "n": IntV(7)}, 100)
+    assert out == ["  forall n | 0 <= n < |s| ensures s[n] > n {", "    assert n == 0 || n == 1 || n == 2;", "  }"]
+    # instances are printed with the printer: a negative bound in parentheses, a nested binder of the same name kept
+    out = quantifier_hints(["exists k :: -2 <= k < 0 && (forall k :: 0 <= k < 1 ==> k == 0)"], {}, 100)
+    assert out[0] == "  assert (-2 <= (-2) < 0 && (forall k :: 0 <= k < 1 ==> k == 0)) || " \
+        "!(-2 <= (-2) < 0 && (forall k :: 0 <= k < 1 ==> k == 0));"
+    # a clause the parser does not read gets no hints (it is left to the verifier alone)
+    assert quantifier_hints(["forall i :: 0 <= i < |s| ==> map[1 := 2][1] == 2"], {"s": S}, 100) == []
 
 
 def test_recursion_mentions_every_prefix() -> None:

@@ -31,7 +31,7 @@ from bot.verifier import (
 )
 from bot.verifier.output import FILE_NAME
 from bot.verifier.process import ProcessRun
-from bot.verifier.server import ServerCommand, _fingerprint, _Pool, read_answer
+from bot.verifier.server import Pool, ServerCommand, fingerprint, read_answer
 from support.paths import ROOT
 
 PRELUDE = """\
@@ -87,6 +87,7 @@ def server(dafny: VerifierInfo) -> Iterator[DafnyServerBackend]:
     backend = make_backend(dafny)
     if not isinstance(backend, DafnyServerBackend):
         pytest.skip("no Dafny.exe behind this `dafny`, or no mcs: no server")
+    backend.close()  # the process's pool: servers left idle by earlier tests' runs would be counted here
     yield backend
     backend.close()
     assert backend.server_pids() == []
@@ -136,12 +137,12 @@ def test_a_forall_statement_gets_the_command_lines_z3_input(dafny: VerifierInfo,
         if way == "command-line":
             subprocess.run(args, cwd=folder, capture_output=True, timeout=120)
         else:
-            pool = _Pool(command)
+            pool = Pool(command)
             server = pool.take()
             assert server is not None
             server.ask(args[len(dafny.command):], str(folder), 120)  # a second request: the counters moved on
             pool.close()
-        logs[way] = _fingerprint(log.read_bytes())
+        logs[way] = fingerprint(log.read_bytes())
     assert logs["command-line"] == logs["server"]
 
 
@@ -164,6 +165,17 @@ def test_resolution_errors_are_the_command_lines(dafny: VerifierInfo, server: Da
     got = server.verify_batch(PRELUDE, methods, 5)
     assert all(same(got[n], expected[n]) for n in expected)
     assert "unresolved identifier: H" in got["SpecScore_a"].message and not is_transient(got["SpecScore_a"])
+
+
+@pytest.mark.dafny
+def test_the_backends_of_one_process_share_their_servers(dafny: VerifierInfo, server: DafnyServerBackend) -> None:
+    server.verify_batch(PRELUDE, [MIXED[0]], 5)
+    pids = server.server_pids()
+    assert pids
+    other = make_backend(dafny)  # another run in this process (the Action's head after its base)
+    assert isinstance(other, DafnyServerBackend) and other.server_pids() == pids
+    assert other.verify_batch(PRELUDE, [MIXED[0]], 5)[MIXED[0][0]].outcome is Outcome.VERIFIED
+    assert other.server_pids() == pids  # answered by the idle server, no new start
 
 
 @pytest.mark.dafny

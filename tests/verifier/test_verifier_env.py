@@ -124,6 +124,16 @@ def test_token_never_reaches_the_verifier(tmp_path: Path, monkeypatch: pytest.Mo
     runs = recorded(dump)
     assert len(runs) == 3  # `--version` and `/version`, or `--version` and `verify --help`; then the batch
     assert_clean(runs)
+    assert detect() == info and len(recorded(dump)) == 3  # read once per process while the file is unchanged
+
+
+def test_a_verifier_replaced_on_disk_is_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_fake(tmp_path, monkeypatch, 2)
+    assert detect().major == 2
+    newer = tmp_path / "dafny4.py"
+    newer.write_text(FAKE.format(major=4, dump=str(tmp_path / "newer.jsonl")))
+    (tmp_path / "bin" / "dafny").write_text(f'#!/bin/sh\nexec "{sys.executable}" "{newer}" "$@"\n')  # the same path
+    assert detect().major == 4
 
 
 def test_child_environment_keeps_a_utf8_locale_and_drops_everything_else() -> None:

@@ -44,6 +44,7 @@ from bot.dafny.expr import (
     Update,
     bound_names,
     children,
+    conjuncts,
     free_vars,
     parse_expr,
     unparse,
@@ -201,7 +202,11 @@ def integer_value(text: str, env: Mapping[str, Value]) -> int:
     """The value of a bound or a count of the hints (`|s| - 1`, `a.Length`, `n / 2 + k`): integer literals, names of
     integers, `|s|`, `|a[..]|`, `a.Length`, `+ - * / %` and unary minus, over the case's values; anything else (and a
     name of another type) raises NoValue, so that a hint stands on the values it always stood on."""
-    e = _parsed(text)
+    return integer_of(_parsed(text), env)
+
+
+def integer_of(e: Expr, env: Mapping[str, Value]) -> int:
+    """integer_value of a parsed expression."""
     if not _small_integer(e, env):
         raise NoValue
     v = _value_of(_NO_FILE, e, env)
@@ -514,23 +519,15 @@ def _convert(v: GValue, type_text: str) -> GValue:
 # -- the evaluator -----------------------------------------------------------------------------------
 
 
-def _conjuncts(e: Expr | None) -> list[Expr]:
-    if e is None:
-        return []
-    if isinstance(e, Binary) and e.op == "&&":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
 def _guards(q: Quant) -> list[Expr]:
     """Conditions every instance that matters satisfies: the range, and for a `forall` the
     antecedents of its implications, for an `exists` the conjuncts of its body."""
-    out = _conjuncts(q.range)
+    out = conjuncts(q.range)
     body = q.body
     if q.kind == "exists":
-        return out + _conjuncts(body)
+        return out + conjuncts(body)
     while isinstance(body, Binary) and body.op == "==>":
-        out += _conjuncts(body.left)
+        out += conjuncts(body.left)
         body = body.right
     return out
 
@@ -840,7 +837,7 @@ class Evaluator:
         """Every value of `var x :| cond` (over the finite range the condition's guards give, in a fixed order);
         NoValue when some candidate cannot be decided."""
         out = []
-        for inst in self.instances((e.var,), _conjuncts(e.cond), env, old, e.cond):
+        for inst in self.instances((e.var,), conjuncts(e.cond), env, old, e.cond):
             if self.truth(e.cond, {**env, **inst}, old):
                 out.append(inst)
         return out
@@ -882,7 +879,7 @@ class Evaluator:
         if c.term is None and len(c.vars) != 1:
             raise NoValue
         out: set[GValue] = set()
-        for inst in self.instances(c.vars, _conjuncts(c.range), env, old, c.range):
+        for inst in self.instances(c.vars, conjuncts(c.range), env, old, c.range):
             local = {**env, **inst}
             if self.truth(c.range, local, old):
                 item = inst[c.vars[0].name] if c.term is None else self.eval(c.term, local, old)

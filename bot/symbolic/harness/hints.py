@@ -9,19 +9,36 @@ implied by the clause it comes from, so a hint can fail only where the clause fa
   terms are the witnesses an `exists` without a good trigger needs (`exists k :: 2 <= k < n && n % k == 0`);
 - mentions of recursive functions on every smaller argument (every prefix of a count, every prefix and
   suffix of a sequence) whose preconditions hold, plus `{:fuel f, N}`, so each unfolding step is available.
+The clauses are read by the one expression parser (dafny/expr.py), bounds are valued by the ground
+evaluator (evaluate.integer_of) and hints are printed by the parser's printer; a clause the parser does
+not read gets none.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.expr import (
+    Binary,
+    Call,
+    Chain,
+    Expr,
+    ExprError,
+    Name,
+    Quant,
+    bound_names,
+    children,
+    conjuncts,
+    parse_expr,
+    unparse,
+)
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 from bot.dafny.types import DafnyType
 from bot.dafny.values import ArrayV, DatatypeV, IntV, SeqV, TupleV, Value
-from bot.symbolic.harness.evaluate import NoValue, integer_value, requires_hold
+from bot.symbolic.harness.evaluate import NoValue, integer_of, requires_hold
 
 
 @dataclass(frozen=True)
@@ -72,188 +89,104 @@ def recursive_functions(file: DafnyFile, names: Sequence[str]) -> list[str]:
     return out
 
 
-# -- concrete evaluation of small integer expressions (bounds, lengths, counts): the one evaluator's
+# -- the clauses' structure, read from the one AST (dafny/expr.py) and printed back by its printer
 
 
-def evaluate(toks: Sequence[Token], env: Mapping[str, Value]) -> int:
-    """The integer value of a small expression over the case's values (evaluate.integer_value); raises NoValue."""
-    if not toks:
-        raise NoValue
-    return integer_value(" ".join(t.text for t in toks), env)
+def _parsed(text: str) -> Expr | None:
+    """The clause's AST; None when the parser does not read it (such a clause gets no hints)."""
+    try:
+        return parse_expr(text)
+    except ExprError:
+        return None
 
 
-# -- token-level structure
+def _walk(e: Expr, bound: frozenset[str] = frozenset()) -> Iterator[tuple[Expr, frozenset[str]]]:
+    """Every subexpression in source order, with the names bound around it (not its own)."""
+    yield e, bound
+    inner = bound | frozenset(bound_names(e))
+    for c in children(e):
+        yield from _walk(c, inner)
 
 
-def _split_top(toks: Sequence[Token], seps: tuple[str, ...]) -> list[tuple[list[Token], str]]:
-    """Split at top-level separators; each part with the separator that ended it ('' for the last)."""
-    parts: list[tuple[list[Token], str]] = []
-    depth = 0
-    cur: list[Token] = []
-    for t in toks:
-        if t.kind is TokKind.OP and t.text in ("(", "[", "{", "{:"):
-            depth += 1
-        elif t.kind is TokKind.OP and t.text in (")", "]", "}"):
-            depth -= 1
-        if depth == 0 and t.kind is TokKind.OP and t.text in seps:
-            parts.append((cur, t.text))
-            cur = []
-            continue
-        cur.append(t)
-    parts.append((cur, ""))
-    return parts
-
-
-def _strip_parens(toks: list[Token]) -> list[Token]:
-    while len(toks) >= 2 and toks[0].text == "(" and _close(toks, 0) == len(toks) - 1:
-        toks = toks[1:-1]
-    return toks
-
-
-def _close(toks: Sequence[Token], i: int) -> int:
-    depth = 0
-    for k in range(i, len(toks)):
-        if toks[k].text in ("(", "[", "{", "{:"):
-            depth += 1
-        elif toks[k].text in (")", "]", "}"):
-            depth -= 1
-            if depth == 0:
-                return k
-    return -1
-
-
-@dataclass(frozen=True)
-class _Quantifier:
-    kind: str  # "forall" | "exists"
-    names: tuple[str, ...]
-    guard: tuple[Token, ...]  # the range part (`|` form) or the left side of `==>` (forall) / whole body
-    body: tuple[Token, ...]  # everything after `::`
-    ranged: bool  # written `forall x | R :: P`
-    start: int  # token index of the keyword
-    end: int  # token index one past the body
-
-
-def _quantifiers(toks: Sequence[Token]) -> Iterator[_Quantifier]:
-    for q, t in enumerate(toks):
-        if t.kind is not TokKind.IDENT or t.text not in ("forall", "exists"):
-            continue
-        k = q + 1
-        names: list[str] = []
-        depth = 0
-        expect_name = True
-        while k < len(toks):
-            x = toks[k]
-            if depth == 0 and x.text in ("::", "|"):
-                break
-            if x.text == "<":
-                depth += 1
-            elif x.text == ">":
-                depth -= 1
-            elif x.text == ">>":
-                depth -= 2
-            elif x.text == "{:":
-                k = _close(toks, k)
-                if k < 0:
-                    break
-            elif depth == 0 and x.text == ",":
-                expect_name = True
-            elif expect_name and x.kind is TokKind.IDENT:
-                names.append(x.text)
-                expect_name = False
-            k += 1
-        if k >= len(toks) or not names:
-            continue
-        ranged = toks[k].text == "|"
-        range_toks: list[Token] = []
-        if ranged:
-            j = k + 1
-            while j < len(toks) and toks[j].text != "::":
-                j += 1
-            range_toks = list(toks[k + 1 : j])
-            k = j
-        # the body reaches to the end of the enclosing bracket (or the end of the text)
-        depth = 0
-        end = k + 1
-        while end < len(toks):
-            word = toks[end].text
-            if word in ("(", "[", "{", "{:"):
-                depth += 1
-            elif word in (")", "]", "}"):
-                if depth == 0:
-                    break
-                depth -= 1
-            elif word == ";" and depth == 0:
-                break
-            end += 1
-        body = tuple(toks[k + 1 : end])
-        if ranged:
-            guard = tuple(range_toks)
-        elif t.text == "forall":
-            parts = _split_top(body, ("==>",))
-            guard = tuple(parts[0][0]) if len(parts) > 1 else ()
+def _outermost(e: Expr, bound: frozenset[str] = frozenset()) -> Iterator[tuple[Quant, frozenset[str]]]:
+    """The quantifiers inside e (e excluded) that no other quantifier inside e encloses."""
+    inner = bound | frozenset(bound_names(e))
+    for c in children(e):
+        if isinstance(c, Quant):
+            yield c, inner
         else:
-            guard = body
-        yield _Quantifier(t.text, tuple(names), guard, body, ranged, q, end)
+            yield from _outermost(c, inner)
 
 
-def _ranges(q: _Quantifier, env: Mapping[str, Value]) -> dict[str, range] | None:
+def _outside(env: Mapping[str, Value], bound: Iterable[str]) -> dict[str, Value]:
+    """The case's values a bound name does not hide."""
+    hidden = set(bound)
+    return {k: v for k, v in env.items() if k not in hidden}
+
+
+def _number(v: int) -> str:
+    return str(v) if v >= 0 else f"({v})"
+
+
+def _guard(q: Quant) -> Expr | None:
+    """The range (`forall x | R :: P`), a `forall`'s antecedent, or an `exists`' whole body."""
+    if q.range is not None:
+        return q.range
+    if q.kind == "exists":
+        return q.body
+    return q.body.left if isinstance(q.body, Binary) and q.body.op == "==>" else None
+
+
+def _comparisons(e: Expr) -> tuple[list[Expr], list[str]] | None:
+    """`a < b <= c` as its operands and operators, when every operator is `<` or `<=`."""
+    if isinstance(e, Binary) and e.op in ("<", "<="):
+        return [e.left, e.right], [e.op]
+    if isinstance(e, Chain) and all(op in ("<", "<=") for op in e.ops):
+        return list(e.operands), list(e.ops)
+    return None
+
+
+def _ranges(q: Quant, env: Mapping[str, Value]) -> dict[str, range] | None:
     """Concrete ranges of the bound variables from chained comparisons in the guard."""
+    names = [v.name for v in q.vars]
+    outer = _outside(env, names)
     lo: dict[str, int] = {}
     hi: dict[str, int] = {}
     links: list[tuple[str, str, int]] = []  # (a, b, d): a + d <= b
-    for conj, _ in _split_top(q.guard, ("&&",)):
-        chain = _split_top(_strip_parens(conj), ("<", "<="))
-        if len(chain) < 2:
+    for conj in conjuncts(_guard(q)):
+        chain = _comparisons(conj)
+        if chain is None:
             continue
-        for p in range(len(chain) - 1):
-            left, op = chain[p]
-            right, _ = chain[p + 1]
+        operands, ops = chain
+        for left, op, right in zip(operands, ops, operands[1:], strict=False):
             d = 1 if op == "<" else 0
-            lname = left[0].text if len(left) == 1 and left[0].text in q.names else None
-            rname = right[0].text if len(right) == 1 and right[0].text in q.names else None
+            lname = left.name if isinstance(left, Name) and left.name in names else None
+            rname = right.name if isinstance(right, Name) and right.name in names else None
             if lname and rname:
                 links.append((lname, rname, d))
                 continue
             try:
                 if rname:
-                    lo[rname] = max(lo.get(rname, -(10**9)), evaluate(left, env) + d)
+                    lo[rname] = max(lo.get(rname, -(10**9)), integer_of(left, outer) + d)
                 if lname:
-                    hi[lname] = min(hi.get(lname, 10**9), evaluate(right, env) - d + 1)
+                    hi[lname] = min(hi.get(lname, 10**9), integer_of(right, outer) - d + 1)
             except NoValue:
                 continue
-    for _ in range(len(q.names)):
+    for _ in range(len(names)):
         for a, b, d in links:
             if a in lo:
                 lo[b] = max(lo.get(b, -(10**9)), lo[a] + d)
             if b in hi:
                 hi[a] = min(hi.get(a, 10**9), hi[b] - d)
     out = {}
-    for n in q.names:
+    for n in names:
         if n not in lo or n not in hi or abs(lo[n]) >= 10**9 or abs(hi[n]) >= 10**9:
             return None
         out[n] = range(lo[n], max(lo[n], hi[n]))
     return out
 
 
-def _render(toks: Sequence[Token], text: str, subst: Mapping[str, int]) -> str:
-    """The source text of toks with bound variables replaced by numbers."""
-    if not toks:
-        return ""
-    out: list[str] = []
-    pos = toks[0].start
-    for i, t in enumerate(toks):
-        out.append(text[pos : t.start])
-        prev = toks[i - 1].text if i else ""
-        if t.kind is TokKind.IDENT and t.text in subst and prev != ".":
-            v = subst[t.text]
-            out.append(str(v) if v >= 0 else f"({v})")
-        else:
-            out.append(t.text)
-        pos = t.end
-    return "".join(out)
-
-
-def _instances(q: _Quantifier, env: Mapping[str, Value], limit: int) -> list[dict[str, int]] | None:
+def _instances(q: Quant, env: Mapping[str, Value], limit: int) -> list[dict[str, int]] | None:
     ranges = _ranges(q, env)
     if ranges is None:
         return None
@@ -267,67 +200,40 @@ def _instances(q: _Quantifier, env: Mapping[str, Value], limit: int) -> list[dic
 
 
 def quantifier_hints(clauses: Sequence[str], env: Mapping[str, Value], limit: int) -> list[str]:
-    """Case splits for positive top-level `forall`s, mentions for every other quantifier."""
+    """Case splits for positive top-level `forall`s, mentions for every other outermost quantifier."""
     out: list[str] = []
     for text in clauses:
-        toks = _toks(text)
-        qs = list(_quantifiers(toks))
-        positive = _positive(toks, qs)
-        for q in qs:
-            enclosing = [o for o in qs if o.start < q.start and q.end <= o.end]
-            insts = _instances(q, env, limit)
+        e = _parsed(text)
+        if e is None:
+            continue
+        positive = [c for c in conjuncts(e) if isinstance(c, Quant) and c.kind == "forall"]
+        outermost = [(e, frozenset[str]())] if isinstance(e, Quant) else list(_outermost(e))
+        for q, bound in outermost:
+            outer = _outside(env, bound)
+            insts = _instances(q, outer, limit)
             if not insts:
                 continue
-            if q.start in positive:
-                children = [c for c in qs if q.start < c.start and c.end <= q.end
-                            and not any(q.start < o.start < c.start and c.end <= o.end for o in qs)]
-                inner = [m for c in children for m in _mentions(c, text, env, limit, indent="    ")]
-                out += _case_split(q, text, env, insts, inner)
-            elif not enclosing:
-                out += _mentions(q, text, env, limit)
+            if any(q is p for p in positive):
+                inner = [m for c, inside in _outermost(q) for m in _mentions(c, _outside(outer, inside), limit, "    ")]
+                out += _case_split(q, outer, insts, inner)
+            else:
+                out += _mentions(q, outer, limit)
     return out
 
 
-def _positive(toks: Sequence[Token], qs: Sequence[_Quantifier]) -> set[int]:
-    """Token indexes of the `forall`s the clause asserts outright (a top-level conjunct, not nested,
-    not under `<==>`, `==>`, `<==` or `||`): only those may be proved by cases."""
-    depth = 0
-    starts = {q.start for q in qs}
-    for k, t in enumerate(toks):
-        if t.text in ("(", "[", "{", "{:"):
-            depth += 1
-        elif t.text in (")", "]", "}"):
-            depth -= 1
-        elif depth == 0 and k in starts:
-            break  # the rest of the clause is this quantifier's body
-        elif depth == 0 and t.text in ("<==>", "==>", "<==", "||"):
-            return set()
-    heads = set()
-    for conj, _ in _split_top(toks, ("&&",)):
-        conj = _strip_parens(conj)
-        if conj and conj[0].text == "forall":
-            heads.add(conj[0].start)
-    out = set()
-    for q in qs:
-        nested = any(o.start < q.start and q.end <= o.end for o in qs)
-        if q.kind == "forall" and not nested and toks[q.start].start in heads and q.end == _conj_end(toks, q):
-            out.add(q.start)
-    return out
-
-
-def _mentions(q: _Quantifier, text: str, env: Mapping[str, Value], limit: int, indent: str = "  ") -> list[str]:
+def _mentions(q: Quant, env: Mapping[str, Value], limit: int, indent: str = "  ") -> list[str]:
     """`assert B(k) || !B(k);` for each k: ground terms the solver can use as witnesses."""
-    insts = _instances(q, env, limit) or []
     out = []
-    for subst in insts:
-        body = _render(q.body, text, subst)
-        formula = f"({_render(q.guard, text, subst)}) ==> ({body})" if q.ranged else f"({body})"
+    for subst in _instances(q, env, limit) or []:
+        numbers = {n: _number(v) for n, v in subst.items()}
+        body = unparse(q.body, numbers)
+        formula = f"({unparse(q.range, numbers)}) ==> ({body})" if q.range is not None else f"({body})"
         out.append(f"{indent}assert {formula} || !{formula};")
     return out
 
 
 def _case_split(
-    q: _Quantifier, text: str, env: Mapping[str, Value], insts: Sequence[Mapping[str, int]], inner: Sequence[str]
+    q: Quant, env: Mapping[str, Value], insts: Sequence[Mapping[str, int]], inner: Sequence[str]
 ) -> list[str]:
     """A `forall` statement proving the clause by cases over the concrete range.
 
@@ -336,67 +242,44 @@ def _case_split(
     The statement proves exactly the clause (same range, same body), so it fails only where the
     clause does. `inner` holds mentions for quantifiers nested in the body, which may use q's names.
     """
-    consequent = list(q.body) if q.ranged else list(q.body[len(q.guard) + 1 :])
-    if not q.guard or not consequent:
+    guard = _guard(q)
+    consequent = q.body if q.range is not None else q.body.right if isinstance(q.body, Binary) else None
+    if guard is None or consequent is None:
         return []
     cases = []
     for subst in insts:
         local = dict(env)
         local.update({n: IntV(v) for n, v in subst.items()})
-        if _guard_value(q.guard, local) is False:
+        if _guard_value(guard, local) is False:
             continue
-        parts = [f"{n} == {v}" if v >= 0 else f"{n} == ({v})" for n, v in subst.items()]
+        parts = [f"{n} == {_number(v)}" for n, v in subst.items()]
         cases.append(" && ".join(parts) if len(parts) == 1 else "(" + " && ".join(parts) + ")")
     if not cases:
         return []
+    names = ", ".join(v.name for v in q.vars)
     return [
-        f"  forall {', '.join(q.names)} | {_render(q.guard, text, {})} ensures {_render(consequent, text, {})} {{",
+        f"  forall {names} | {unparse(guard)} ensures {unparse(consequent)} {{",
         f"    assert {' || '.join(cases)};",
         *inner,
         "  }",
     ]
 
 
-def _guard_value(guard: Sequence[Token], env: Mapping[str, Value]) -> bool | None:
+def _guard_value(guard: Expr, env: Mapping[str, Value]) -> bool | None:
     """True/False when every conjunct is a chain of comparisons of known integers, else None."""
-    if not guard:
-        return None
-    for conj, _ in _split_top(guard, ("&&",)):
-        chain = _split_top(_strip_parens(conj), ("<", "<="))
-        if len(chain) < 2:
+    for conj in conjuncts(guard):
+        chain = _comparisons(conj)
+        if chain is None:
             return None
+        operands, ops = chain
         try:
-            vals = [evaluate(part, env) for part, _ in chain]
+            vals = [integer_of(x, env) for x in operands]
         except NoValue:
             return None
-        for (a, (_, op)), b in zip(zip(vals, chain, strict=False), vals[1:], strict=False):
+        for a, op, b in zip(vals, ops, vals[1:], strict=False):
             if (op == "<" and not a < b) or (op == "<=" and not a <= b):
                 return False
     return True
-
-
-def _conj_end(toks: Sequence[Token], q: _Quantifier) -> int:
-    """Where the top-level conjunct starting at q ends (a quantifier body runs to it when positive)."""
-    depth = 0
-    for k in range(q.start, len(toks)):
-        x = toks[k].text
-        if x in ("(", "[", "{", "{:"):
-            depth += 1
-        elif x in (")", "]", "}"):
-            depth -= 1
-            if depth < 0:
-                return k
-    return len(toks)
-
-
-def _calls(toks: Sequence[Token], names: set[str]) -> Iterator[tuple[str, list[list[Token]]]]:
-    for i, t in enumerate(toks[:-1]):
-        if t.kind is TokKind.IDENT and t.text in names and toks[i + 1].text == "(":
-            j = _close(toks, i + 1)
-            if j < 0:
-                continue
-            args = [a for a, _ in _split_top(toks[i + 2 : j], (",",))]
-            yield t.text, args
 
 
 def recursion_hints(
@@ -417,27 +300,30 @@ def recursion_hints(
     out: list[str] = []
     seen: set[str] = set()
     for text in clauses:
-        toks = _toks(text)
-        for name, args in _calls(toks, set(rec)):
-            texts = [_render(a, text, {}) for a in args]
-            for pos, arg in enumerate(args):
+        e = _parsed(text)
+        if e is None:
+            continue
+        for call, bound in _walk(e):
+            if not isinstance(call, Call) or call.name not in rec:
+                continue
+            outer = _outside(env, bound)
+            texts = [unparse(a) for a in call.args]
+            for pos, arg in enumerate(call.args):
                 variants: list[str] = []
                 try:
-                    n = evaluate(arg, env)
-                    variants = [str(k) for k in range(0, min(n, limit))]
+                    variants = [str(k) for k in range(0, min(integer_of(arg, outer), limit))]
                 except NoValue:
-                    if len(arg) == 1 and isinstance(env.get(arg[0].text), SeqV):
-                        val = env[arg[0].text]
-                        assert isinstance(val, SeqV)
+                    val = outer.get(arg.name) if isinstance(arg, Name) else None
+                    if isinstance(val, SeqV):
                         m = min(len(val.elems), limit)
-                        x = arg[0].text
+                        x = unparse(arg)
                         variants = [f"{x}[..{k}]" for k in range(m)] + [f"{x}[{k}..]" for k in range(1, m + 1)]
                 for v in variants:
-                    call = f"{name}({', '.join(texts[:pos] + [v] + texts[pos + 1:])})"
-                    if call not in seen:
-                        seen.add(call)
-                        if file is None or requires_hold(file, call, env, types or {}):
-                            out.append(f"  assert {call} == {call};")
+                    mention = f"{call.name}({', '.join(texts[:pos] + [v] + texts[pos + 1:])})"
+                    if mention not in seen:
+                        seen.add(mention)
+                        if file is None or requires_hold(file, mention, env, types or {}):
+                            out.append(f"  assert {mention} == {mention};")
     return out[: 4 * limit]
 
 

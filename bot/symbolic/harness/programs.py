@@ -5,7 +5,7 @@ Every program is one method appended to a shared prelude (the spec file with met
 so the engine can verify all programs of a file in one verifier run.
 
 Inputs are stated as direct assumptions (`assume {:axiom} a.Length == 2 && a[0] == 3 && ...;`):
-VERIFIER.md measured redundant per-index *asserts* after an assumed `a[..] == [..]` to be unstable
+measured on Dafny 2.3: redundant per-index *asserts* after an assumed `a[..] == [..]` are unstable
 when many harness methods share a file, while assumed per-index facts gave identical outcomes.
 """
 
