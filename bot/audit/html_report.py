@@ -9,22 +9,27 @@ through html.escape; nothing depends on the clock or on input order.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from html import escape
 
 from bot.audit.charts import BINS_NOTE, histogram_svg
-from bot.audit.model import LABEL_ORDER, VERDICT_ORDER, TaskResult
+from bot.audit.model import LABEL_ORDER, VERDICT_ORDER, TaskResult, Verdict
 from bot.audit.report import (
     AGREEING,
+    NOT_EXPOSED,
     TITLE,
     accepted_wrong_outputs,
     agreement,
     confusion_counts,
+    disagreeing,
     ordered,
     rate,
+    refuted_cases,
     settings_shown,
 )
 from bot.report.fmt import pct
+from bot.symbolic.results import CaseStatus
 
 MAX_OUTPUTS = 8  # wrong outputs listed per task; results.json has them all
 MAX_TEXT = 200  # characters of one value; values can be whole lists
@@ -49,6 +54,9 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.agree { background: #dbeaf6; font-weight: 700; }
 table.tasks { width: 100%; table-layout: fixed; }
 table.tasks td { overflow-wrap: anywhere; }
+table.tasks td.method, table.tasks td.method code { overflow-wrap: break-word; }
+tr.disagree td { background: #fff1cc; }
+tr.disagree td:first-child { box-shadow: inset 4px 0 0 #d08a00; }
 code { font: 12px/1.4 ui-monospace, monospace; background: #f4f4f4; padding: 0 3px; border-radius: 3px; }
 code.accepted { background: #fbe3d0; }
 ul.outputs { margin: 0; padding-left: 16px; }
@@ -131,6 +139,36 @@ def _histogram(tasks: list[TaskResult]) -> list[str]:
     ]
 
 
+_BREAK_AFTER = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[_.])")  # camelCase and snake_case word ends
+
+
+def _method(name: str) -> str:
+    """A method name that wraps only between its words (`<wbr>` at each), never mid-word unless a word is wider
+    than its column."""
+    if not name:
+        return '<span class="muted">(no method)</span>'
+    words = _BREAK_AFTER.split(_short(name))
+    return "<code>" + "<wbr>".join(_e(w) for w in words if w) + "</code>"
+
+
+def _evidence(r: TaskResult) -> str:
+    """What a verdict rests on: the refuted cases and the clause proved to reject each, or the wrong outputs the
+    spec accepts, or (strong) that nothing was exposed."""
+    refuted = refuted_cases(r)
+    if r.verdict is Verdict.WRONG and refuted:
+        items = []
+        for c in refuted[:MAX_OUTPUTS]:
+            if c.status is CaseStatus.PRECONDITION_VIOLATED:
+                items.append(f"<li>case {_e(c.name)}: the <code>requires</code> rejects {_code(c.inputs)}</li>")
+                continue
+            by = f"rejected by {_code(c.clause)}" if c.clause else "rejected by the clauses together"
+            items.append(f"<li>case {_e(c.name)}: {_code(c.inputs)} → expected {_code(c.expected)}, {by}</li>")
+        if len(refuted) > MAX_OUTPUTS:
+            items.append(f'<li class="muted">… and {len(refuted) - MAX_OUTPUTS} more (see results.json)</li>')
+        return '<ul class="outputs">' + "".join(items) + "</ul>"
+    return _outputs(r)
+
+
 def _outputs(r: TaskResult) -> str:
     found = accepted_wrong_outputs(r)
     if not found:
@@ -144,34 +182,64 @@ def _outputs(r: TaskResult) -> str:
     return '<ul class="outputs">' + "".join(items) + "</ul>"
 
 
+def _disagreements(tasks: list[TaskResult]) -> list[str]:
+    found = disagreeing(tasks)
+    lines = ["<h2>Disagreements</h2>"]
+    if not found:
+        return [*lines, "<p>Every labelled and evaluated task got the verdict its label names.</p>"]
+    lines += [
+        '<p class="muted">Labelled tasks whose verdict is not the one their label names, with what the verdict '
+        "rests on. They are highlighted in the table of tasks too.</p>",
+        '<table class="tasks" id="disagreements">',
+        '<colgroup><col style="width: 6%"><col style="width: 18%"><col style="width: 9%"><col style="width: 9%">'
+        '<col style="width: 58%"></colgroup>',
+        "<thead><tr><th>Task</th><th>Method</th><th>Label</th><th>Verdict</th><th>Evidence</th></tr></thead>",
+        "<tbody>",
+    ]
+    for r in found:
+        evidence = (f'<span class="muted">{_e(NOT_EXPOSED[r.label])}</span>'
+                    if r.verdict is Verdict.STRONG and r.label in NOT_EXPOSED else _evidence(r))
+        lines.append(
+            f'<tr class="disagree"><td>{_e(r.task_id)}</td><td class="method">{_method(r.method)}</td>'
+            f"<td>{_e(r.label.value)}</td><td><span class=\"verdict\">{_e(r.verdict.value)}</span></td>"
+            f"<td>{evidence}</td></tr>"
+        )
+    return [*lines, "</tbody></table>"]
+
+
 def _per_task(tasks: list[TaskResult]) -> list[str]:
+    disagree = {id(r) for r in disagreeing(tasks)}
     lines = [
         "<h2>Per task</h2>",
+        '<p class="muted">Highlighted: the label and the verdict disagree.</p>' if disagree else "",
         '<table class="tasks" id="tasks">',
         '<colgroup><col style="width: 5%"><col style="width: 16%"><col style="width: 8%"><col style="width: 11%">'
         '<col style="width: 10%"><col style="width: 11%"><col style="width: 39%"></colgroup>',
         "<thead><tr><th>Task</th><th>Method</th><th>Label</th><th>Verdict</th><th>Correctness</th>"
-        "<th>Completeness</th><th>Wrong outputs the spec accepts (inputs → expected, accepted)</th></tr></thead>",
+        "<th>Completeness</th><th>Evidence: the refuted cases, or the wrong outputs the spec accepts "
+        "(inputs → expected, accepted)</th></tr></thead>",
         "<tbody>",
     ]
     for r in tasks:
         s = r.score
-        method = _code(r.method) if r.method else '<span class="muted">(no method)</span>'
         cause = f'<div class="muted">{_e(_short(r.cause))}</div>' if r.cause else ""
+        row = ' class="disagree"' if id(r) in disagree else ""
         lines.append(
-            f"<tr><td>{_e(r.task_id)}</td><td>{method}<div class=\"muted file\">{_e(r.file)}</div></td>"
+            f"<tr{row}><td>{_e(r.task_id)}</td><td class=\"method\">{_method(r.method)}"
+            f"<div class=\"muted file\">{_e(r.file)}</div></td>"
             f"<td>{_e(r.label.value)}</td><td><span class=\"verdict\">{_e(r.verdict.value)}</span>{cause}</td>"
             f'<td class="n">{pct(s.correctness if s else None)}</td>'
-            f'<td class="n">{pct(s.completeness if s else None)}</td><td>{_outputs(r)}</td></tr>'
+            f'<td class="n">{pct(s.completeness if s else None)}</td><td>{_evidence(r)}</td></tr>'
         )
     if not tasks:
         lines.append('<tr><td colspan="7" class="muted">No task.</td></tr>')
-    return [*lines, "</tbody></table>"]
+    return [*[line for line in lines if line], "</tbody></table>"]
 
 
 def report_html(results: Sequence[TaskResult], settings: Mapping[str, object]) -> str:
     tasks = ordered(results)
-    body = [*_headline(tasks, settings), *_confusion(tasks), *_histogram(tasks), *_per_task(tasks)]
+    body = [*_headline(tasks, settings), *_confusion(tasks), *_histogram(tasks), *_disagreements(tasks),
+            *_per_task(tasks)]
     return "\n".join(
         [
             "<!DOCTYPE html>",

@@ -4,8 +4,11 @@ The format is the mutation-testing report schema, version 2, that Stryker's dash
 mutation-testing-elements viewer read (tests/data/mutation-testing-report-schema holds the schema the
 tests validate against). Pure code: the spec sources are passed in by whoever can read files.
 
-Each mutant of each case is one report mutant, located on its method's `ensures` clauses (what a
-wrong output tests). Statuses:
+Each mutant of each case is one report mutant. A mutant here is a wrong *output*, not an edit of the spec: it has
+no `replacement` (which the viewers show as a change of the source), its description says which output for which
+inputs, and it is located on one clause: the first `ensures` clause that names an output (the clause a wrong
+output is tested against; which clause proved a rejection is not recorded per mutant). Each test file's source
+is included with its tests. Statuses:
 
     killed                                   -> Killed        (rejection proved)
     survived                                 -> Survived      (acceptance proved)
@@ -45,7 +48,8 @@ Location = dict[str, Position]
 def mutation_report(
     results: Sequence[TaskResult], sources: Mapping[str, str], settings: Mapping[str, object]
 ) -> dict[str, Any]:
-    """The report as a JSON-ready dict. `sources`: spec path (TaskResult.file) -> its text ("" if unread)."""
+    """The report as a JSON-ready dict. `sources`: spec path (TaskResult.file) and test path (CaseResult.source)
+    -> its text ("" or missing if unread)."""
     high = thresholds_high(settings)
     files: dict[str, dict[str, Any]] = {}
     tests: dict[str, list[dict[str, Any]]] = {}
@@ -64,7 +68,7 @@ def mutation_report(
             continue
         if r.file not in parsed:
             parsed[r.file] = _parse(source, r.file)
-        location = ensures_location(source, parsed[r.file], r.method, r.score.line)
+        location = clause_location(source, parsed[r.file], r.method, r.score.line)
         for c in r.score.cases:
             test_id = _unique(f"{r.task_id}:{c.name}", test_ids)
             shared = len(test_tasks.get(c.source, ())) > 1
@@ -80,7 +84,8 @@ def mutation_report(
         "schemaVersion": SCHEMA_VERSION,
         "thresholds": {"high": high, "low": max(0, high - LOW_GAP)},
         "files": files,
-        "testFiles": {path: {"tests": t} for path, t in tests.items()},
+        "testFiles": {path: {"tests": t, **({"source": sources[path]} if sources.get(path) else {})}
+                      for path, t in tests.items()},
         "framework": _framework(settings),
         "config": dict(settings),
     }
@@ -130,13 +135,17 @@ def status_of(m: MutantResult) -> tuple[str, str]:
     return ("RuntimeError" if m.reason in ERROR_REASONS else "Ignored"), why
 
 
-def ensures_location(source: str, parsed: DafnyFile | None, method: str, line: int) -> Location:
-    """From the first `ensures` keyword to the end of the last ensures clause of `method` (1-based, end
-    exclusive); the declaration's header when it has none; else the whole method line."""
+def clause_location(source: str, parsed: DafnyFile | None, method: str, line: int) -> Location:
+    """The first `ensures` clause of `method` that names one of its outputs (else its first `ensures` clause), from
+    the keyword to the clause's end (1-based, end exclusive); the declaration's header when it has none; else the
+    whole method line."""
     decl = parsed.find(method) if parsed is not None and method else None
     if decl is not None:
         ensures = [c for c in decl.clauses if c.kind == "ensures"]
-        start, end = (ensures[0].start, max(c.end for c in ensures)) if ensures else (decl.start, decl.header_end)
+        outputs = {p.name for p in decl.returns}
+        about = [c for c in ensures if outputs & set(re.findall(r"[A-Za-z_][\w']*", c.text))]
+        chosen = (about or ensures)[:1]
+        start, end = (chosen[0].start, chosen[0].end) if chosen else (decl.start, decl.header_end)
         if 0 <= start <= end <= len(source):
             return {"start": _position(source, start), "end": _position(source, end)}
     lines = source.split("\n")
@@ -176,8 +185,8 @@ def _mutant(mutant_id: str, test_id: str, c: CaseResult, m: MutantResult, locati
     out: dict[str, Any] = {
         "id": mutant_id,
         "mutatorName": mutator_name(m.description),
-        "replacement": m.value,
-        "description": f"inputs: {c.inputs}; expected: {c.expected}; wrong output: {m.value} ({m.description})",
+        "description": f"wrong output {m.value} for {c.inputs} (the test expects {c.expected}; {m.description}): "
+                       + _verdict_words(status),
         "location": location,
         "status": status,
         "statusReason": reason,
@@ -186,6 +195,10 @@ def _mutant(mutant_id: str, test_id: str, c: CaseResult, m: MutantResult, locati
     if status == "Killed":
         out["killedBy"] = [test_id]
     return out
+
+
+def _verdict_words(status: str) -> str:
+    return {"Killed": "the spec rejects it", "Survived": "the spec accepts it"}.get(status, "nothing was proved")
 
 
 def _framework(settings: Mapping[str, object]) -> dict[str, Any]:

@@ -67,7 +67,8 @@ WRONG_BUT_WEAK = (
     "these wrong outputs. Add a test case the spec gets wrong (or review the label)."
 )
 STRONG_BUT_WEAK = "The spec accepts these wrong outputs:"
-NO_SURVIVOR = "No surviving mutant was recorded."
+NO_SURVIVOR = "No wrong output was recorded."
+SHOWN_ABOVE = "The wrong outputs it accepts are listed under Disagreements."
 NO_TOLERANCE = "No tolerance was applied: every output was compared exactly."
 
 
@@ -85,7 +86,8 @@ def _refuted_indexed(r: TaskResult) -> list[tuple[int, CaseResult]]:
     return [(i, c) for i, c in enumerate(r.score.cases) if c.status in failing] if r.score else []
 
 
-def _refuted(r: TaskResult) -> list[CaseResult]:
+def refuted_cases(r: TaskResult) -> list[CaseResult]:
+    """The cases that prove a task wrong (refuted, or inputs the `requires` is proved to reject)."""
     return [c for _, c in _refuted_indexed(r)]
 
 
@@ -112,7 +114,7 @@ def task_dict(r: TaskResult) -> dict[str, Any]:
         "failing_cases": [
             {"case": c.name, "status": c.status.value, "inputs": c.inputs, "expected": c.expected, "text": c.text,
              "clause": c.clause, "message": c.message}
-            for c in _refuted(r)
+            for c in refuted_cases(r)
         ],
         "unknown": s.unknown if s else {},
         "problems": list(s.problems) if s else [],
@@ -252,8 +254,15 @@ def _facts(r: TaskResult) -> str:
 
 
 def _survivor_table(items: Sequence[Surviving]) -> list[str]:
-    lines = ["| Case | Inputs | Expected | Wrong output the spec accepts |", "|---|---|---|---|"]
-    lines += [f"| {esc(v.case)} | {code(v.inputs)} | {code(v.expected)} | {code(v.value)} |" for v in items]
+    """One row per case, its inputs written once, with every wrong output the spec accepts for it."""
+    lines = ["| Case | Inputs | Expected | Wrong outputs the spec accepts |", "|---|---|---|---|"]
+    rows: dict[str, list[Surviving]] = {}
+    for v in items:
+        rows.setdefault(v.case, []).append(v)
+    for same in rows.values():
+        first = same[0]
+        values = ", ".join(code(v.value) for v in same)
+        lines.append(f"| {esc(first.case)} | {code(first.inputs)} | {code(first.expected)} | {values} |")
     return lines
 
 
@@ -362,17 +371,24 @@ def disagreeing(tasks: Sequence[TaskResult]) -> list[TaskResult]:
 def disagreement_md(r: TaskResult) -> list[str]:
     """One disagreement with its evidence: a heading, the facts, then the refuted cases or the survivors."""
     lines = [f"{_heading(r)} (labelled {r.label.value}, scored {r.verdict.value})", "", _facts(r), ""]
-    survivors = r.score.surviving if r.score else ()
     if r.verdict is Verdict.WRONG:
         hinted = set(spec_or_test(r.score)) if r.score else set()
         for i, c in _refuted_indexed(r):
             lines += _refuted_block(c, i in hinted)
     elif r.verdict is Verdict.STRONG:
         lines += [NOT_EXPOSED[r.label], ""]
-    else:  # weak: the wrong outputs the spec accepts are the evidence
+    else:  # weak: the wrong outputs the spec accepts (the pin check's witnesses and the surviving mutants)
+        accepted = accepted_wrong_outputs(r)
         lines += [STRONG_BUT_WEAK if r.label is Label.STRONG else WRONG_BUT_WEAK, ""]
-        lines += [*_survivor_table(survivors), ""] if survivors else [NO_SURVIVOR, ""]
+        lines += [*_survivor_table(accepted[:MAX_WEAK_SURVIVORS]), ""] if accepted else [NO_SURVIVOR, ""]
+        lines += _more(len(accepted))
     return lines
+
+
+def _more(n: int) -> list[str]:
+    if n <= MAX_WEAK_SURVIVORS:
+        return []
+    return [f"… and {n - MAX_WEAK_SURVIVORS} more wrong outputs the spec accepts (all are in results.json).", ""]
 
 
 def _disagreements(tasks: list[TaskResult]) -> list[str]:
@@ -427,18 +443,17 @@ def _weak(tasks: list[TaskResult]) -> list[str]:
     weak = [r for r in tasks if r.verdict is Verdict.WEAK]
     if not weak:
         return [*lines, "No task was scored weak.", ""]
+    shown = {id(r) for r in disagreeing(tasks)}
     for r in weak:
         lines += [_heading(r), "", _facts(r), ""]
+        if id(r) in shown:  # its evidence is already in full under Disagreements
+            lines += [SHOWN_ABOVE, ""]
+            continue
         survivors = accepted_wrong_outputs(r)
         if not survivors:
             lines += [NO_SURVIVOR, ""]
             continue
-        lines += [*_survivor_table(survivors[:MAX_WEAK_SURVIVORS]), ""]
-        if len(survivors) > MAX_WEAK_SURVIVORS:
-            lines += [
-                f"… and {len(survivors) - MAX_WEAK_SURVIVORS} more surviving mutants (all are in the JSON results).",
-                "",
-            ]
+        lines += [*_survivor_table(survivors[:MAX_WEAK_SURVIVORS]), "", *_more(len(survivors))]
     return lines
 
 
@@ -498,9 +513,13 @@ def _pins(tasks: list[TaskResult]) -> list[str]:
     missed = [r for r in checked if r.score is not None and pin_disagrees(r.score)]
     if missed:
         lines += ["Completeness 1.00 but not pinned (the mutants missed a weakness the solver found):", ""]
+    weak = [r for r in missed if r.verdict is Verdict.WEAK]
+    if weak:  # their wrong outputs are listed once, under Weak specs
+        named = ", ".join(f"{esc(r.task_id)} ({_method(r)})" for r in weak)
+        lines += [f"- tasks {named}: the wrong outputs are under Weak specs.", ""]
     for r in missed:
-        assert r.score is not None
-        lines += [_heading(r), "", *_survivor_table(r.score.witnesses), ""]
+        if r.verdict is not Verdict.WEAK and r.score is not None:
+            lines += [_heading(r), "", *_survivor_table(r.score.witnesses), ""]
     return lines
 
 

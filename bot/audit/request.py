@@ -185,12 +185,16 @@ def write_reports(out: Path, results: list[TaskResult], settings: dict[str, obje
 
 
 def spec_sources(root: Path, results: list[TaskResult]) -> dict[str, str]:
-    """Each spec file's text (TaskResult.file is relative to `root`); "" for one that cannot be read."""
+    """Each spec file's and test file's text (TaskResult.file and CaseResult.source are relative to `root`); ""
+    for one that cannot be read or that leads outside `root`."""
     out: dict[str, str] = {}
-    for r in results:
-        if r.file not in out:
-            try:
-                out[r.file] = (root / r.file).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError, ValueError):
-                out[r.file] = ""
+    inside = root.resolve()
+    for path in [p for r in results for p in (r.file, *(c.source for c in (r.score.cases if r.score else ())))]:
+        if path in out or not path:
+            continue
+        try:
+            full = (root / path).resolve()
+            out[path] = full.read_text(encoding="utf-8") if full.is_relative_to(inside) else ""
+        except (OSError, UnicodeDecodeError, ValueError):
+            out[path] = ""
     return out

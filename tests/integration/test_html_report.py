@@ -3,6 +3,9 @@ headless Chromium renders it (screenshot decoded here, DOM dumped, console check
 
 from __future__ import annotations
 
+import dataclasses
+import html
+import json
 import os
 import random
 import re
@@ -22,7 +25,7 @@ from bot.audit import request
 from bot.audit.charts import BINS, COLOURS, bin_of, histogram, histogram_mermaid, histogram_svg
 from bot.audit.html_report import report_html
 from bot.audit.model import LABEL_ORDER, Label, TaskResult, Verdict
-from bot.audit.report import report_md
+from bot.audit.report import disagreeing, report_md
 from bot.audit.verdicts import verdict
 from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
 
@@ -34,6 +37,7 @@ SCRIPT = "<script>alert(1)</script>"
 ALLOWED_TAGS = {
     "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "p", "div", "span", "table", "thead",
     "tbody", "tr", "th", "td", "colgroup", "col", "code", "ul", "li", "figure", "svg", "rect", "line", "text", "g",
+    "wbr",
 }  # fmt: skip
 
 
@@ -321,9 +325,11 @@ def test_report_html_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert not console, "\n".join(console)
     # the DOM Chromium built: the tables and the chart, and no element from dataset text
     dom = _parse(run.stdout)
-    assert dom.tags["svg"] == 1 and dom.tags["table"] == 2 and dom.tags["script"] == 0 and dom.tags["img"] == 0
+    assert dom.tags["svg"] == 1 and dom.tags["table"] == 3 and dom.tags["script"] == 0 and dom.tags["img"] == 0
     assert set(dom.tags) <= ALLOWED_TAGS, set(dom.tags) - ALLOWED_TAGS
-    assert dom.tags["tr"] == 1 + len(LABEL_ORDER) + 1 + 1 + len(results)  # confusion rows, task rows
+    disagree = disagreeing(results)
+    # confusion rows, disagreement rows, task rows
+    assert dom.tags["tr"] == 1 + len(LABEL_ORDER) + 1 + 1 + len(disagree) + 1 + len(results)
     assert SCRIPT in "".join(dom.text)
     # the screenshot: full size, not blank, and every label's bar colour drawn
     width, height, rows = decode_png(shot.read_bytes())
@@ -337,3 +343,53 @@ def test_report_html_renders_in_headless_chromium(tmp_path: Path) -> None:
     for lb in LABEL_ORDER:
         r, g, b = bytes.fromhex(COLOURS[lb][1:])
         assert pixels[r, g, b] > 100, f"no {lb.value} bar drawn"
+    assert pixels[0xFF, 0xF1, 0xCC] > 1000, "the rows where label and verdict disagree are not highlighted"
+
+
+# measures, in the page as laid out, whether each word of a method name (the text between two <wbr>) lies on one line
+_MEASURE = """<script>
+const broken = [];
+for (const code of document.querySelectorAll("td.method code")) {
+  for (const node of code.childNodes) {
+    if (node.nodeType !== Node.TEXT_NODE) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) broken.push(node.textContent);
+  }
+}
+const lines = [...document.querySelectorAll("td.method code")].map(c => new Set(
+  [...c.getClientRects()].map(r => Math.round(r.top))).size);
+document.title = JSON.stringify({broken, wrapped: lines.filter(n => n > 1).length});
+</script>"""
+
+
+def test_method_names_wrap_between_words_and_a_wrong_verdict_names_its_clause(tmp_path: Path) -> None:
+    chromium = _chromium()
+    long_name = "ComputeTheSumOfAllEvenNumbersInTheSequenceAfterRemovingDuplicates"
+    refuted = dataclasses.replace(_case("c1", CaseStatus.REFUTED, "n = 1", "result = 2"),
+                                  clause="ensures result == n * 3")
+    results = [
+        _task("1", Label.STRONG, refuted, method=long_name),  # wrong: a disagreement
+        _task("2", Label.WEAK, _case("c", CaseStatus.VERIFIED, "n = 1", "result = 2", (S, S)),
+              method="snake_case_name"),
+    ]
+    html_text = report_html(results, SETTINGS)
+    assert "case c1: <code>n = 1</code> → expected <code>result = 2</code>, rejected by " \
+           "<code>ensures result == n * 3</code>" in html_text  # the evidence, not "none"
+    # a copy that may run the measuring script (the report itself forbids scripts)
+    page = tmp_path / "measure.html"
+    page.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html_text)
+                    .replace("</body>", _MEASURE + "</body>"), encoding="utf-8")
+    run = subprocess.run(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+         "--disable-extensions", "--disable-background-networking", "--disable-component-update",
+         f"--user-data-dir={tmp_path / 'profile'}", "--window-size=700,1200", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=90, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    found = re.search(r"<title>(.*?)</title>", run.stdout, re.S)
+    assert found is not None, run.stdout[:2000]
+    measured = json.loads(html.unescape(found.group(1)))
+    assert measured["wrapped"] >= 1, "at 700 px the long name should need more than one line"
+    assert measured["broken"] == [], f"words broken across lines: {measured['broken']}"

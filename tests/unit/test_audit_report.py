@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import difflib
 import io
 import json
@@ -18,13 +19,22 @@ from bot.audit.report import (
     MAX_WEAK_SURVIVORS,
     NO_TOLERANCE,
     NOT_EXPOSED,
+    SHOWN_ABOVE,
     SPEC_OR_TEST_HINT,
     report_md,
     results_csv,
     results_json,
 )
 from bot.audit.verdicts import verdict
-from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Undecided, method_score
+from bot.symbolic.results import (
+    CaseResult,
+    CaseStatus,
+    Determinacy,
+    MutantResult,
+    MutantStatus,
+    Undecided,
+    method_score,
+)
 from support.paths import GOLDEN
 
 SETTINGS: dict[str, object] = {"seed": 0, "mutants": 5, "time_limit": 20, "weak_below": 0.8, "tolerance": 1e-6}
@@ -294,9 +304,14 @@ def test_report_sections_carry_the_evidence() -> None:
     spec_or_test = _section(md, "Spec or test?")
     assert re.findall(r"^### Task (\w+)", spec_or_test, re.M) == ["10", "1"]  # labelled strong first
     assert "<code>result = 25</code>" in spec_or_test and "assert r == 25;" in spec_or_test
+    # a weak task's wrong outputs: one row per case, inputs once, at most MAX_WEAK_SURVIVORS outputs, shown once
+    assert "| test\\_1 | <code>a = [1, 2], b = [2]</code> | <code>result = [2]</code> | <code>[]</code>, " \
+        "<code>[2, 2]</code>, <code>[1]</code> |" in disagreements
+    assert disagreements.count("<code>result = [2]</code>") == 1
+    assert f"… and {7 - MAX_WEAK_SURVIVORS} more wrong outputs the spec accepts" in disagreements
     weak = _section(md, "Weak specs")
-    assert "… and 2 more surviving mutants" in weak
-    assert len(re.findall(r"^\| test\\_\d ", weak, re.M)) == MAX_WEAK_SURVIVORS + 1  # task 2 cut to 5, task 12 has 1
+    assert re.findall(r"^### Task (\d+)", weak, re.M) == ["2", "12"]
+    assert weak.count(SHOWN_ABOVE) == 2 and "| Case |" not in weak  # both are disagreements: not repeated
     assert "tasks 12 (1e-06)." in _section(md, "Tolerance")
     per_task = _section(md, "Per task")
     assert len(re.findall(r"^\| (\w+) \|", per_task, re.M)) == 11 + 1  # header + one row per task
@@ -324,3 +339,21 @@ def test_report_of_nothing() -> None:
     assert "Settings: seed n/a," in md
     assert json.loads(results_json([], {})) == {"schema": 2, "settings": {}, "tasks": []}
     assert results_csv([]) == ",".join(CSV_HEADER) + "\n"
+
+
+def test_a_task_weak_only_by_a_pin_witness_shows_the_witness_once() -> None:
+    """No mutant survived, but the pin check found another output the spec accepts: that output is the evidence,
+    under Disagreements, and neither Weak specs nor Pinned outputs repeat it."""
+    pinned_wrong = dataclasses.replace(
+        case("test_1", CaseStatus.VERIFIED, "a = [1, 2]", "result = [1, 2]", (mutant("[]", K),)),
+        determinacy=Determinacy.NOT_PINNED, witness="[2, 1]", witness_source="solver")
+    r = task("9", "Sort", Label.STRONG, (pinned_wrong,))
+    assert r.verdict is Verdict.WEAK
+    md = report_md([r], SETTINGS)
+    disagreements = _section(md, "Disagreements")
+    assert "No wrong output was recorded." not in md
+    row = "| test\\_1 | <code>a = [1, 2]</code> | <code>result = [1, 2]</code> | <code>[2, 1]</code> |"
+    assert row in disagreements
+    assert md.count("<code>[2, 1]</code>") == 1
+    assert SHOWN_ABOVE in _section(md, "Weak specs")
+    assert "tasks 9 (<code>Sort</code>): the wrong outputs are under Weak specs." in _section(md, "Pinned outputs")

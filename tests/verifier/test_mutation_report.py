@@ -65,6 +65,9 @@ def task(task_id: str, file: str, method: str, *cases: CaseResult) -> TaskResult
                       False)
 
 
+TEST_2 = "method SharedElementsTest() {\n  var r := SharedElements([3, 4], [4, 3]);\n  expect r == [3, 4];\n}\n"
+
+
 def synthetic() -> tuple[list[TaskResult], dict[str, str]]:
     every_status = case(
         "SharedElementsTest#1", 4, "test/task_id_2.dfy",
@@ -92,7 +95,7 @@ def synthetic() -> tuple[list[TaskResult], dict[str, str]]:
                                                         m("1", "r: 0 -> 1", MutantStatus.KILLED))),  # no parse
     ]
     sources = {"src/task_id_2.dfy": SPEC, "src/task_id_234.dfy": CUBE, "src/task_id_7.dfy": "// nothing\n",
-               "src/task_id_9.dfy": "method Broken(\n  ensures (\n"}
+               "src/task_id_9.dfy": "method Broken(\n  ensures (\n", "test/task_id_2.dfy": TEST_2}
     return results, sources
 
 
@@ -124,9 +127,15 @@ def test_synthetic_report_is_valid_and_maps_every_status() -> None:
         ("Survived", "acceptance proved", "dropped element"),
     ]
     first = spec["mutants"][0]
-    assert first["id"] == "2:SharedElementsTest#1:1" and first["replacement"] == "[4]"
-    assert first["description"] == ("inputs: a = [3, 4], b = [4, 3]; expected: result = [3, 4]; wrong output: [4] "
-                                    "(result[0]: 3 -> 4)")
+    # a wrong output, not an edit of the spec: no replacement, and the description says what was tried and proved
+    assert first["id"] == "2:SharedElementsTest#1:1" and "replacement" not in first
+    assert first["description"] == ("wrong output [4] for a = [3, 4], b = [4, 3] (the test expects result = [3, 4]; "
+                                    "result[0]: 3 -> 4): the spec rejects it")
+    assert spec["mutants"][1]["description"].endswith("): the spec accepts it")
+    assert spec["mutants"][3]["description"].endswith("): nothing was proved")
+    # each test file's source, when it could be read
+    assert report["testFiles"]["test/task_id_2.dfy"]["source"] == TEST_2
+    assert "source" not in report["testFiles"]["DS/tests.json"]
     assert first["killedBy"] == first["coveredBy"] == ["2:SharedElementsTest#1"]
     assert "killedBy" not in spec["mutants"][1] and spec["mutants"][1]["coveredBy"] == ["2:SharedElementsTest#1"]
     assert spec["mutants"][3]["statusReason"] == "undecided (timeout): timed out after 20 s"
@@ -170,13 +179,19 @@ def located(source: str, location: dict[str, dict[str, int]]) -> str:
     return source[offset(start) : offset(end)]
 
 
-def test_locations_cover_the_ensures_clauses() -> None:
+def test_locations_point_at_one_clause_about_the_output() -> None:
     results, sources = synthetic()
     report = mutation_report(results, sources, SETTINGS)
     spec = report["files"]["src/task_id_2.dfy"]
-    text = located(SPEC, spec["mutants"][0]["location"])
-    assert text.startswith("ensures forall x") and text.endswith("result[i] != result[j];")
+    first = located(SPEC, spec["mutants"][0]["location"])
+    assert first == "ensures forall x :: x in result ==> x in a[..] && x in b[..]"
     assert spec["mutants"][0]["location"]["start"] == {"line": 4, "column": 3}
+    # a clause about the inputs only is passed over for the first that names an output
+    src = "method Abs(n: int) returns (r: int)\n  ensures n == n\n  ensures r >= 0\n  ensures r == n || r == -n\n"
+    only = mutation_report([task("3", "a.dfy", "Abs", case("T#1", 1, "t.dfy", m("1", "r: 0 -> 1",
+                                                                                 MutantStatus.SURVIVED)))],
+                           {"a.dfy": src}, SETTINGS)
+    assert located(src, only["files"]["a.dfy"]["mutants"][0]["location"]) == "ensures r >= 0"
     assert located(CUBE, report["files"]["src/task_id_234.dfy"]["mutants"][0]["location"]) == (
         "ensures volume == l * l * l")
     # a source that does not parse: the method's line, whole; an unread one: line 1, column 1
