@@ -19,7 +19,7 @@ from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.results import Gate, MethodScore, gate_failures
-from bot.symbolic.rounds import score_methods
+from bot.symbolic.suggest.search import score_and_suggest
 from bot.verifier import VerifierNotFound
 
 EXIT_OK = 0
@@ -141,7 +141,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(NOTHING_TO_SCORE, file=sys.stderr)
     settings = given_settings(args)
     verifier = open_verifier(args)
-    scores = score_methods(built.jobs, verifier.engine, verifier.dialect, settings.score_options())
+    scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect, settings.score_options())
     out = render(scores, args.format, verifier, settings)
     if output is not None:
         try:

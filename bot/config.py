@@ -186,6 +186,7 @@ class Config:
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     mutants: int = 5
     pin: bool = True
+    suggest: bool = True
     server: bool = True  # Dafny 2.x: one kept-alive verifier per worker (see bot/verifier/server.py)
     seed: int = 0
     time_limit: int = 20
@@ -231,7 +232,8 @@ class Config:
     @property
     def settings(self) -> Settings:
         given = SettingsOverlay(mutants=self.mutants, seed=self.seed, time_limit=self.time_limit,
-                                tolerance=self.tolerance, pin=self.pin, jobs=self.jobs, server=self.server)
+                                tolerance=self.tolerance, pin=self.pin, jobs=self.jobs, server=self.server,
+                                suggest=self.suggest)
         return Settings.defaults(audit=self.mode is Mode.AUDIT).overlay(given)
 
     def path(self, text: str) -> Path:

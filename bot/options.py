@@ -140,6 +140,10 @@ def clean_pin(value: object) -> bool:
     return clean_fail_on_unknown(value)
 
 
+def clean_suggest(value: object) -> bool:
+    return clean_fail_on_unknown(value)
+
+
 def clean_server(value: object) -> bool:
     return clean_fail_on_unknown(value)
 
@@ -474,6 +478,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("pin", "true", clean_pin,
            "Prove, per test case, whether the spec admits only the expected output (the pin check), and show "
            "another output it accepts when not. `false` skips it on very large runs.", _RUN),
+    Option("suggest", "true", clean_suggest,
+           "For a weak spec, search for a stronger `ensures` clause and offer it only when the verifier proves it "
+           "accepts every test, rejects every wrong output the spec accepted and is consistent on every case. "
+           "`false` skips the search.", _RUN),
     Option("seed", "0", clean_seed, "Mutation seed; the same inputs and seed give the same report.", _RUN),
     Option("time-limit", "20", clean_time_limit, "Seconds the verifier may spend on one program.", _RUN),
     Option("jobs", "", clean_jobs, "Verifier processes run in parallel. Empty or 0: one per available core.",

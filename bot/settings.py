@@ -27,12 +27,14 @@ class SettingsOverlay:
     pin: bool | None = None
     jobs: int | None = None
     server: bool | None = None
+    suggest: bool | None = None
 
     @staticmethod
     def of_command_line(args: argparse.Namespace) -> SettingsOverlay:
         """What the command line states (its parser gives every option field, None where not given)."""
         return SettingsOverlay(mutants=args.mutants, seed=args.seed, time_limit=args.time_limit,
-                               tolerance=args.tolerance, pin=args.pin, jobs=args.jobs, server=args.server)
+                               tolerance=args.tolerance, pin=args.pin, jobs=args.jobs, server=args.server,
+                               suggest=args.suggest)
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Settings:
     pin: bool = True
     jobs: int | None = None  # None: one verifier process per available core
     server: bool = True  # Dafny 2.x: one kept-alive verifier per worker instead of a process per batch (same results)
+    suggest: bool = True  # verified strengthening suggestions for weak specs
 
     @staticmethod
     def defaults(audit: bool = False) -> Settings:
@@ -56,9 +59,10 @@ class Settings:
         return replace(self, **stated)
 
     def score_options(self) -> ScoreOptions:
-        return ScoreOptions(self.mutants, self.seed, HarnessOptions(real_tolerance=self.tolerance), pin=self.pin)
+        return ScoreOptions(self.mutants, self.seed, HarnessOptions(real_tolerance=self.tolerance), pin=self.pin,
+                            suggest=self.suggest)
 
     def report(self) -> dict[str, Any]:
         """The settings block of the reports (jobs and server change no result, so they are left out)."""
         return {"mutants": self.mutants, "seed": self.seed, "time_limit": self.time_limit,
-                "tolerance": self.tolerance, "pin": self.pin}
+                "tolerance": self.tolerance, "pin": self.pin, "suggest": self.suggest}

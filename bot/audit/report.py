@@ -18,9 +18,9 @@ from typing import Any
 from bot.audit.charts import histogram_mermaid
 from bot.audit.model import LABEL_ORDER, VERDICT_ORDER, Label, TaskResult, Verdict, task_order
 from bot.audit.verdicts import pin_disagrees, spec_or_test
-from bot.report.fmt import pct
+from bot.report.fmt import pct, proved_text
 from bot.report.json_report import method_dict
-from bot.report.markdown import code, esc
+from bot.report.markdown import code, esc, fence
 from bot.symbolic.results import CaseResult, CaseStatus, MutantStatus, Surviving, background_lines
 
 AUDIT_SCHEMA_VERSION = 2
@@ -119,6 +119,7 @@ def task_dict(r: TaskResult) -> dict[str, Any]:
         "unknown": s.unknown if s else {},
         "problems": list(s.problems) if s else [],
         "cases": details["cases"] if details else [],
+        "suggestions": details["suggestions"] if details else [],
     }
 
 
@@ -215,13 +216,6 @@ def _settings_line(settings: Mapping[str, object]) -> str:
     return "Settings: " + ", ".join(parts) + "."
 
 
-def _fence(text: str, lang: str = "dafny") -> list[str]:
-    """A fenced block no backtick run inside the text can close."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return [fence + lang, *(text.splitlines() or [""]), fence]
-
-
 def _message(msg: str) -> str:
     flat = " ".join(msg.split())
     if not flat:
@@ -274,7 +268,7 @@ def _refuted_block(c: CaseResult, hint: bool) -> list[str]:
     if hint:
         head += f" Hint: {_hint(c)}."
     text = c.text.strip("\n") or "(the case text was not recorded)"
-    return [head, "", *_fence(text), "", _rejected_by(c), ""]
+    return [head, "", *fence(text), "", _rejected_by(c), ""]
 
 
 def _rejected_by(c: CaseResult) -> str:
@@ -425,7 +419,7 @@ def _spec_or_test(entries: list[SpecOrTest]) -> list[str]:
                 f"the {code('requires')} rejects these inputs." if c.status is CaseStatus.PRECONDITION_VIOLATED
                 else f"the spec refutes the expected value {code(c.expected)}."),
             "",
-            *_fence(c.text.strip("\n") or "(the case text was not recorded)"),
+            *fence(c.text.strip("\n") or "(the case text was not recorded)"),
             "",
             _rejected_by(c),
             "",
@@ -443,9 +437,15 @@ def _weak(tasks: list[TaskResult]) -> list[str]:
     weak = [r for r in tasks if r.verdict is Verdict.WEAK]
     if not weak:
         return [*lines, "No task was scored weak.", ""]
+    suggested = sum(bool(r.score and r.score.suggestions) for r in weak)
+    lines += [f"A verified suggestion was found for {suggested} of the {len(weak)} weak task(s): a clause the "
+              "verifier proved to accept every test, reject every wrong output the spec accepted, and hold "
+              "consistently on every case.", ""]
     shown = {id(r) for r in disagreeing(tasks)}
     for r in weak:
         lines += [_heading(r), "", _facts(r), ""]
+        for g in r.score.suggestions[:1] if r.score else ():
+            lines += [f"Suggested clause ({esc(proved_text(g))}):", "", *fence(f"ensures {g.clause}"), ""]
         if id(r) in shown:  # its evidence is already in full under Disagreements
             lines += [SHOWN_ABOVE, ""]
             continue

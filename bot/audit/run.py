@@ -13,7 +13,8 @@ from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.dafny.types import RealT
-from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions, score_methods
+from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions
+from bot.symbolic.suggest.search import score_and_suggest
 from bot.testcases.cases import ReadResult
 from bot.testcases.dfy_methods import function_target, read_dfy_tests
 from bot.testcases.discover import merge
@@ -114,7 +115,7 @@ def run_audit(
     json_text = json_path.read_text(encoding="utf-8") if json_data is not None and json_path is not None else ""
     prepared = [prepare_task(t, root, options.tests, json_data, json_path, json_text) for t in tasks]
     jobs = [p.job for p in prepared if p.job is not None]
-    scores = iter(score_methods(jobs, engine, dialect, options.score, on_phase))
+    scores = iter(score_and_suggest(jobs, engine, dialect, options.score, on_phase))
     tolerance = options.score.harness.real_tolerance
     results = []
     for p in prepared:

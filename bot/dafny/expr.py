@@ -631,6 +631,19 @@ class _Parser:
             raise ExprError(f"`var` binds {len(names)} names to {len(values)} values")
         return Let(tuple(names), tuple(values), self.expression())
 
+    def _type_arguments_follow(self) -> bool:
+        """At `<`: whether a closing `>` follows with only type words between (`seq<array<int>>`), so that
+        `x as int < y` is a comparison, not type arguments."""
+        level = 0
+        for t in self.toks[self.k:]:
+            if t.text in ("<", ">", ">>"):
+                level += t.text.count("<") - t.text.count(">")
+                if level <= 0:
+                    return True
+            elif not (t.kind is TokKind.IDENT or t.text in (",", "(", ")", ".", "?")):
+                return False
+        return False
+
     def type_text(self) -> str:
         """The source text of a type (`int`, `seq<array<int>>`, `(int, bool)`, `M.T`)."""
         first = self.peek()
@@ -645,7 +658,7 @@ class _Parser:
             self.ident()
             while self.at(".") and self.peek(1) is not None and self.toks[self.k + 1].kind is TokKind.IDENT:
                 self.k += 2
-            if self.at("<"):
+            if self.at("<") and self._type_arguments_follow():
                 level = 0
                 while self.k < len(self.toks):
                     text = self.toks[self.k].text

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -49,6 +50,7 @@ from bot.symbolic.compare import compare
 from bot.symbolic.gate import pr_gate
 from bot.symbolic.results import CaseStatus, Gate, MethodScore
 from bot.symbolic.rounds import score_methods
+from bot.symbolic.suggest.search import score_and_suggest
 from bot.verifier import VerifierInfo, VerifierNotFound
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -202,14 +204,16 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             with group(out, f"Scoring {len(specs)} spec file(s) at head"):
                 built = build_jobs(root, specs, TestFiles(extra=tuple(files_matching(root, config.tests))),
                                    expected=tested_methods(base_built.jobs))
-                head = score_methods(built.jobs, verifier.engine, verifier.dialect, options) + built.placeholders
+                head = score_and_suggest(built.jobs, verifier.engine, verifier.dialect, options) + built.placeholders
                 errors = built.errors
                 for message in errors:
                     emit(out, message, Level.ERROR)
             base: list[MethodScore] = []
             if have_base:
                 with group(out, "Scoring the same files at base"):
-                    base = (score_methods(base_built.jobs, verifier.engine, verifier.dialect, options)
+                    # base is only compared against: no suggestions for it
+                    base = (score_methods(base_built.jobs, verifier.engine, verifier.dialect,
+                                          replace(options, suggest=False))
                             + base_built.placeholders)
         except TooManyFiles as e:
             # scoring a part of the changes would let the check pass with methods left unscored

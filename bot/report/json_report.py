@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.symbolic.results import MethodScore
+from bot.symbolic.results import MethodScore, Suggestion
 
 SCHEMA_VERSION = 2
 
@@ -70,7 +70,15 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
         "unknown": s.unknown,
         "unscored": s.unscored,
         "problems": list(s.problems),
+        "suggestions": [suggestion_dict(g) for g in s.suggestions],
     }
+
+
+def suggestion_dict(g: Suggestion) -> dict[str, Any]:
+    return {"clause": f"ensures {g.clause}", "template": g.template, "after_line": g.line, "cases": g.cases,
+            "rejected": g.rejected, "pinned": g.pinned, "pinned_up_to_order": g.pinned_up_to_order,
+            "pinned_as_set": g.pinned_as_set, "pin_checked": g.pin_checked, "killed": g.killed,
+            "mutants": g.mutants}
 
 
 def report_dict(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any]) -> dict[str, Any]:

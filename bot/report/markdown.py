@@ -7,8 +7,9 @@ breaks out of a table cell or a <details> block.
 from __future__ import annotations
 
 import html
+import re
 
-from bot.report.fmt import pct
+from bot.report.fmt import pct, proved_text
 from bot.symbolic.results import MethodScore, method_notes
 
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+!|~"})
@@ -20,6 +21,13 @@ def esc(text: str) -> str:
     # a zero-width joiner after @ keeps the text but stops GitHub from pinging
     t = t.replace("@", "@\u200d")
     return " ".join(t.split())
+
+
+def fence(text: str, lang: str = "dafny") -> list[str]:
+    """A fenced code block that user text cannot close: its fence is longer than any run of backticks in it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return [f"{ticks}{lang}", *(text.splitlines() or [""]), ticks]
 
 
 def code(text: str) -> str:
@@ -57,6 +65,10 @@ def render_markdown(scores: list[MethodScore], verifier_version: str) -> str:
                 lines.append(f"| {esc(v.case)} | {code(v.inputs)} | {code(v.expected)} | {code(v.value)} |")
             lines.append("")
         lines += ["</details>", ""]
+    for s in ordered:
+        for g in s.suggestions[:1]:
+            lines += [f"**Suggested clause for {esc(s.method)}** ({proved_text(g)}):", "",
+                      *fence(f"ensures {g.clause}"), ""]
     failing = [(s, c) for s in ordered for c in s.cases if c.status.value != "verified"]
     if failing:
         lines += ["<details><summary>Cases not verified</summary>", ""]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.report.fmt import pct
+from bot.report.fmt import pct, proved_text
 from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, method_notes
 
 
@@ -51,6 +51,9 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
                 f"  surviving mutant in {v.case}: inputs {v.inputs}; expected {v.expected}; "
                 f"the spec also accepts {v.value} ({v.description})"
             )
+        for g in s.suggestions[:1]:
+            details.append(f"  suggested clause (after line {g.line}): ensures {g.clause}")
+            details.append(f"      {proved_text(g)}")
         unknown = [m for c in s.cases for m in c.mutants if m.status is MutantStatus.UNKNOWN]
         if unknown:
             reasons = sorted({m.reason.value for m in unknown if m.reason})

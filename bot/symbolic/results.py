@@ -6,8 +6,10 @@ bot/symbolic/verdicts.py), so that reports and front ends read results without l
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
+
+from bot.dafny.values import Value
 
 
 class CaseStatus(Enum):
@@ -88,6 +90,9 @@ class CaseResult:
     determinacy: Determinacy | None = None  # None when the pin check was not run
     witness: str = ""  # another output the spec accepts (confirmed), as Dafny text; "" when none
     witness_source: str = ""  # "solver" (the counterexample model), "search" or "mutant"
+    # the wrong outputs whose acceptance was proved (confirmed witnesses, surviving mutants), as values: what a
+    # suggested clause must be proved to reject (order variants and reals within the tolerance left out)
+    accepted_wrong: tuple[tuple[Value, ...], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,23 @@ class Surviving:
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    """A clause that makes a weak spec stronger, with what was proved of it (bot/symbolic/suggest/search.py)."""
+
+    clause: str  # the expression; the suggestion is `ensures <clause>`
+    template: str  # where it came from: a template's name, or "suggester"
+    line: int  # the line after which it goes (the method's last specification clause)
+    cases: int  # test cases whose expected output the strengthened spec is proved to accept (all of them)
+    rejected: int  # wrong outputs the spec accepted, proved rejected by the strengthened spec (all of them)
+    pinned: int  # cases the strengthened spec pins exactly, ...
+    pinned_up_to_order: int  # ... up to order, ...
+    pinned_as_set: int  # ... as a set,
+    pin_checked: int  # of the cases pin-checked
+    killed: int  # mutants killed with it, ...
+    mutants: int  # ... of the mutants tried
+
+
+@dataclass(frozen=True)
 class MethodScore:
     file: str
     method: str
@@ -130,6 +152,7 @@ class MethodScore:
     background: BackgroundStatus | None = None  # None: not checked (no case was scored)
     background_message: str = ""  # the failing declarations, or why the check was not conclusive
     axioms: tuple[Axiom, ...] = ()  # trusted declarations the verdicts are relative to
+    suggestions: tuple[Suggestion, ...] = ()  # verified strengthenings, best first (weak methods only)
 
     @property
     def surviving(self) -> tuple[Surviving, ...]:

@@ -92,6 +92,7 @@ class ScoreOptions:
     seed: int = 0
     harness: HarnessOptions = field(default_factory=HarnessOptions)
     pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
+    suggest: bool = True  # search weak specs for a verified stronger clause (bot/symbolic/suggest)
 
 
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
@@ -112,6 +113,9 @@ class MethodJob:
     # `spec_path` is where the spec lies on disk when `file.path` is not that path
     include_root: Path | None = None
     spec_path: Path | None = None
+    # outputs to try as mutants besides the generated ones, by case name (a suggested clause's check: the wrong
+    # outputs the original spec accepts)
+    extra_outputs: tuple[tuple[str, tuple[tuple[Value, ...], ...]], ...] = ()
 
 
 def method_jobs(
@@ -178,15 +182,15 @@ def _unsupported(job: MethodJob) -> list[CaseResult]:
 
 def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[Mutant]:
     values, types, names = mutation_target(job.method, case)
-    if not values or options.mutants <= 0 or case.refs:  # an output that *is* an argument has no wrong contents
-        return []
+    if not values or (options.mutants <= 0 and not job.extra_outputs) or case.refs:
+        return []  # (an output that *is* an argument has no wrong contents)
     # arrays changed in place keep their length: a shorter expected state has no harness
     fixed = frozenset(range(len(values) - len(case.post), len(values)))
     # seeded by the case's content, not its name or place: adding or reordering other tests
     # changes no case's mutants (the expected output is part of the seed inside `mutate`)
     inputs = "\0".join(repr(v) for v in case.inputs)
     try:
-        return mutate(
+        made = mutate(
             values,
             types,
             names,
@@ -197,7 +201,18 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
             fixed_length=fixed,
         )
     except ValueError:
-        return []  # a type without mutation operators: the case still counts for correctness
+        made = []  # a type without mutation operators: the case still counts for correctness
+    extra = dict.fromkeys(v for name, outputs in job.extra_outputs if name == case.name for v in outputs)
+    out: list[Mutant] = []
+    for m in made:  # a generated mutant that is one of them is tagged, once
+        if m.values in extra:
+            del extra[m.values]
+            m = Mutant(m.values, EXTRA_OUTPUT)
+        out.append(m)
+    return out + [Mutant(v, EXTRA_OUTPUT) for v in extra if v != values]
+
+
+EXTRA_OUTPUT = "a wrong output the spec without the suggestion accepts"
 
 
 class Ask(Enum):
@@ -678,6 +693,18 @@ class _CaseRun:
         _, types, _ = mutation_target(self.job.method, self.case)
         return not (tolerant and any(_has_real(t) for t in types))
 
+    def _accepted_wrong(self) -> tuple[tuple[Value, ...], ...]:
+        """The wrong outputs proved accepted (confirmed pin-check candidates, surviving mutants), beyond order and
+        the real tolerance."""
+        j = self.judged
+        values, _, _ = mutation_target(self.job.method, self.case)
+        found = [v for k, (v, _) in enumerate(self.candidates)
+                 if Key(Ask.CANDIDATE, k) in j and j[Key(Ask.CANDIDATE, k)].proved]
+        found += [m.mutant.values for m in self.mutants
+                  if m.result is not None and m.result.status is MutantStatus.SURVIVED]
+        tol = self.options.harness.real_tolerance
+        return tuple(dict.fromkeys(v for v in found if not same_elements(v, values) and not close(v, values, tol)))
+
     def _close(self) -> None:
         assert self.status is not None
         status, reason, message, clause = self.status
@@ -685,7 +712,7 @@ class _CaseRun:
         determinacy, witness, source = self._determinacy()
         self.result = replace(
             self._case_result(status, reason, message, clause, mutants),
-            determinacy=determinacy, witness=witness, witness_source=source,
+            determinacy=determinacy, witness=witness, witness_source=source, accepted_wrong=self._accepted_wrong(),
         )
         self.stage = _Stage.DONE
 

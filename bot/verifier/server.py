@@ -571,7 +571,8 @@ class DafnyServerBackend:
 
     def close(self) -> None:
         """Stop every server of the pool, which other backends of the process share (a later batch starts a new
-        one, and a busy one's batch is sent again)."""
+        one). A batch another backend has in flight then ends as a transient error, never as a verdict: the
+        process's own runs never close a pool while another runs; tests do, between runs."""
         self._pool.close()
 
     def verify_batch(

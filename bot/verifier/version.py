@@ -47,7 +47,7 @@ def parse_version(output: str) -> tuple[str, int] | None:
 
 # versions read in this process, by the executable's identity: reading one costs two verifier start-ups (about 2 s
 # of CPU on Dafny 2.3, which answers only the second flag), and a file that changes is read again
-_DETECTED: dict[tuple[str, int, int, int], VerifierInfo] = {}
+_DETECTED: dict[tuple[str, str, int, int, int], VerifierInfo] = {}
 
 
 def detect(command: str = "dafny", timeout: float = DETECT_TIMEOUT) -> VerifierInfo:
@@ -57,7 +57,9 @@ def detect(command: str = "dafny", timeout: float = DETECT_TIMEOUT) -> VerifierI
         raise VerifierNotFound(f"'{command}' was not found on PATH. {INSTALL_HINT}")
     try:
         st = os.stat(path)
-        identity: tuple[str, int, int, int] | None = (os.path.realpath(path), st.st_ino, st.st_size, st.st_mtime_ns)
+        # the path as found too: two names of one file are two commands
+        identity: tuple[str, str, int, int, int] | None = (path, os.path.realpath(path), st.st_ino, st.st_size,
+                                                           st.st_mtime_ns)
     except OSError:
         identity = None
     if identity is not None and identity in _DETECTED:

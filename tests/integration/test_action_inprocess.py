@@ -487,6 +487,14 @@ def _pin(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) ->
     assert report(pr.repo)["settings"]["pin"] is False
 
 
+@input_case("suggest")
+def _suggest(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    ran, pr, _ = pr_run(tmp, server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK}, suggest="false")
+    assert ran.code == EXIT_OK, ran.log
+    assert methods(pr.repo)["specs/inc.dfy:Inc"]["suggestions"] == []
+    assert report(pr.repo)["settings"]["suggest"] is False
+
+
 def mutant_values(repo: Path) -> list[str]:
     return [m["value"] for c in methods(repo)["specs/inc.dfy:Inc"]["cases"] for m in c["mutants"]]
 

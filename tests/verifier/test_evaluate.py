@@ -69,6 +69,10 @@ def test_precedence_follows_dafny() -> None:
     )
     assert parse_expr("x <== y") == Binary("<==", Name("x"), Name("y"))
     assert parse_expr("-x as real") == parse_expr("(-x) as real")
+    # `<` after a conversion is a comparison unless type arguments close with `>`
+    assert parse_expr("s[k] as int < k + 5") == parse_expr("(s[k] as int) < (k + 5)")
+    assert parse_expr("x as int < y && y as real > 2.0") == parse_expr("((x as int) < y) && ((y as real) > 2.0)")
+    assert unparse(parse_expr("a as seq<array<int>> == b")) == "a as seq<array<int>> == b"
     assert parse_expr("x in s && y !in t") == Binary(
         "&&", Binary("in", Name("x"), Name("s")), Binary("!in", Name("y"), Name("t"))
     )

@@ -134,6 +134,9 @@ def test_a_verifier_replaced_on_disk_is_read_again(tmp_path: Path, monkeypatch: 
     newer.write_text(FAKE.format(major=4, dump=str(tmp_path / "newer.jsonl")))
     (tmp_path / "bin" / "dafny").write_text(f'#!/bin/sh\nexec "{sys.executable}" "{newer}" "$@"\n')  # the same path
     assert detect().major == 4
+    # two names of one file are two commands: each is returned as found
+    (tmp_path / "bin" / "dafny-again").symlink_to(tmp_path / "bin" / "dafny")
+    assert detect("dafny-again").command == (str(tmp_path / "bin" / "dafny-again"),)
 
 
 def test_child_environment_keeps_a_utf8_locale_and_drops_everything_else() -> None:

@@ -1,0 +1,1 @@
+"""Verified strengthening suggestions for weak specs."""

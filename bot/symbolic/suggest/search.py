@@ -1,0 +1,129 @@
+"""Verified suggestions: a candidate clause is offered only when the same engine proves it better. Pure code (the
+engine is passed in).
+
+For a weak method (every case verified, and wrong outputs proved accepted: surviving mutants, confirmed witnesses),
+each candidate (bot/symbolic/suggest/templates.py) is added as one more `ensures` to a copy of the spec, and the
+method is scored again with the same cases, seed and mutants, plus every wrong output the spec accepted as a mutant
+of its own. The candidate is offered only when all of these are proved:
+- every test case is verified (its expected output accepted, by proof; consistent, since a vacuous or inconsistent
+  case is not verified);
+- the helpers the spec reaches still verify;
+- every wrong output the original spec accepted is killed (its rejection proved, or implied by a proved pin).
+Order variants of the expected output and reals within the tolerance are not wrong outputs here (bot/symbolic/
+rounds.py, `_accepted_wrong`), so a clause that pins a result up to order passes. Candidates that pass are ranked
+by what the pin check proves with them (pinned, then up to order, then as a set), then by mutants killed, then by
+length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from bot.dafny.dialect import Dialect
+from bot.dafny.parser import DafnyParseError, parse_file
+from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, MethodScore, MutantStatus, Suggestion
+from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, score_methods
+from bot.symbolic.suggest.templates import Candidate, candidates
+
+
+def weak(score: MethodScore) -> bool:
+    """Worth a suggestion: every case verified on a checked background, and a wrong output proved accepted."""
+    return (score.correctness == 1.0 and all(c.status is CaseStatus.VERIFIED for c in score.cases)
+            and score.background is BackgroundStatus.VERIFIED and any(c.accepted_wrong for c in score.cases))
+
+
+def strengthened(job: MethodJob, score: MethodScore, clause: str) -> MethodJob | None:
+    """The job with `ensures clause` added after the method's last clause, and the wrong outputs its spec accepted
+    as extra mutants; None when the spec cannot be read again the same way."""
+    source = job.file.source
+    at = job.method.header_end
+    text = source[:at].rstrip() + f"\n  ensures {clause}" + source[at:]
+    try:
+        file = parse_file(text, job.file.path)
+    except (DafnyParseError, ValueError, RecursionError):
+        return None
+    method = file.find(job.method.qualified)
+    same = method is not None and [p.type for p in (*method.params, *method.returns)] == [
+        p.type for p in (*job.method.params, *job.method.returns)]
+    if method is None or not same:
+        return None  # e.g. a datatype from an included file no longer read: no suggestion rather than a wrong one
+    extra = tuple((c.name, c.accepted_wrong) for c in score.cases if c.accepted_wrong)
+    return replace(job, file=file, method=method, extra_outputs=extra)
+
+
+def _proved_better(new: MethodScore, cases: int, wrong: int) -> bool:
+    extra = [m for c in new.cases for m in c.mutants if m.description == EXTRA_OUTPUT]
+    return (len(new.cases) == cases and all(c.status is CaseStatus.VERIFIED for c in new.cases)
+            and new.background is BackgroundStatus.VERIFIED and len(extra) == wrong
+            and all(m.status is MutantStatus.KILLED for m in extra))
+
+
+def _suggestion(cand: Candidate, new: MethodScore, wrong: int, line: int) -> Suggestion:
+    pins = new.pins
+    counts = new.mutant_counts
+    return Suggestion(
+        clause=cand.clause,
+        template=cand.template,
+        line=line,
+        cases=len(new.cases),
+        rejected=wrong,
+        pinned=pins[Determinacy.PINNED.value],
+        pinned_up_to_order=pins[Determinacy.PINNED_UP_TO_ORDER.value],
+        pinned_as_set=pins[Determinacy.PINNED_AS_SET.value],
+        pin_checked=sum(c.determinacy is not None for c in new.cases),
+        killed=counts[MutantStatus.KILLED.value],
+        mutants=sum(counts.values()),
+    )
+
+
+def _rank(s: Suggestion) -> tuple[int, int, int, int, int, str]:
+    return (-s.pinned, -s.pinned_up_to_order, -s.pinned_as_set, -s.killed, len(s.clause), s.clause)
+
+
+def with_suggestions(
+    jobs: Sequence[MethodJob],
+    scores: Sequence[MethodScore],
+    engine: EngineLike,
+    dialect: Dialect,
+    options: ScoreOptions,
+    extra: Sequence[Candidate] = (),
+) -> list[MethodScore]:
+    """`scores` with the verified suggestions of each weak method (best first); the others unchanged. All
+    candidates of all methods are scored in one run, so the engine verifies them side by side."""
+    plans: list[tuple[int, Candidate, MethodJob, int]] = []
+    for k, (job, score) in enumerate(zip(jobs, scores, strict=True)):
+        if not weak(score):
+            continue
+        wrong = len({v for c in score.cases for v in c.accepted_wrong})
+        for cand in candidates(job.file, job.method, job.cases, extra):
+            again = strengthened(job, score, cand.clause)
+            if again is not None:
+                plans.append((k, cand, again, wrong))
+    if not plans:
+        return list(scores)
+    rescored = score_methods([p[2] for p in plans], engine, dialect, options)
+    found: dict[int, list[Suggestion]] = {}
+    for (k, cand, again, _), new in zip(plans, rescored, strict=True):
+        wrong = sum(len(set(outputs)) for _, outputs in again.extra_outputs)
+        if _proved_better(new, len(scores[k].cases), wrong):
+            line = max((c.line for c in jobs[k].method.clauses), default=jobs[k].method.line)
+            found.setdefault(k, []).append(_suggestion(cand, new, wrong, line))
+    return [replace(s, suggestions=tuple(sorted(found[k], key=_rank))) if k in found else s
+            for k, s in enumerate(scores)]
+
+
+def score_and_suggest(
+    jobs: Sequence[MethodJob],
+    engine: EngineLike,
+    dialect: Dialect,
+    options: ScoreOptions,
+    on_phase: Callable[[str], None] | None = None,
+) -> list[MethodScore]:
+    """score_methods, then (options.suggest) the verified suggestions of the weak methods."""
+    scores = score_methods(jobs, engine, dialect, options, on_phase)
+    if not options.suggest:
+        return scores
+    if on_phase and any(weak(s) for s in scores):
+        on_phase("suggestions")
+    return with_suggestions(jobs, scores, engine, dialect, options)
