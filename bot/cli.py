@@ -19,8 +19,11 @@ from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.results import Gate, MethodScore, gate_failures
-from bot.symbolic.suggest.search import score_and_suggest
+from bot.symbolic.rounds import MethodJob
+from bot.symbolic.suggest.search import Suggester, describe, score_and_suggest
+from bot.symbolic.suggest.templates import Candidate
 from bot.verifier import VerifierNotFound
+from bot.verifier.suggester import ask_suggester
 
 EXIT_OK = 0
 EXIT_GATE = 1
@@ -71,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--method", default=None, help="score only this method")
     score.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     score.add_argument("--output", default=None, help="write the report here instead of standard output")
+    score.add_argument(
+        "--suggester", default=None, metavar="CMD",
+        help="a command that proposes clauses for weak specs: run with the path of a JSON description of the "
+             "method, it prints `ensures EXPR` lines; each is checked like the built-in candidates")
     add_arguments(score, Use.SCORE)
     add_local_options(score)
     add_audit_parser(sub, add_local_options)
@@ -97,6 +104,18 @@ def render(scores: list[MethodScore], fmt: str, verifier: Verifier, settings: Se
     if fmt == "markdown":
         return render_markdown(scores, verifier.info.version)
     return render_text(scores, verifier.info.version)
+
+
+def external_suggester(command: str) -> Suggester:
+    """`--suggester CMD` as the search's source of more candidates; its problems are warnings."""
+
+    def ask(job: MethodJob, score: MethodScore) -> list[Candidate]:
+        clauses, problem = ask_suggester(command, describe(job, score))
+        if problem:
+            print(f"warning: {score.method}: {problem}", file=sys.stderr)
+        return [Candidate(c, "suggester") for c in clauses]
+
+    return ask
 
 
 def output_file(path: str) -> Path:
@@ -141,7 +160,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(NOTHING_TO_SCORE, file=sys.stderr)
     settings = given_settings(args)
     verifier = open_verifier(args)
-    scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect, settings.score_options())
+    scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect, settings.score_options(),
+                               more=external_suggester(args.suggester) if args.suggester else None)
     out = render(scores, args.format, verifier, settings)
     if output is not None:
         try:

@@ -13,8 +13,20 @@ def proved_text(s: Suggestion) -> str:
     """What was proved of a suggested clause, in one line."""
     pins = [(s.pinned, "pinned"), (s.pinned_up_to_order, "pinned up to order"), (s.pinned_as_set, "pinned as a set")]
     pinned = ", ".join(f"{n} of {s.pin_checked} {what}" for n, what in pins if n)
-    return (f"proved: it accepts all {_n(s.cases, 'test case')}, rejects the {_n(s.rejected, 'wrong output')} the "
-            f"spec accepted, and kills {s.killed} of {_n(s.mutants, 'mutant')}" + (f"; {pinned}" if pinned else ""))
+    code = implementation_text(s)
+    return (f"proved: it accepts all {_n(s.cases, 'test case')} and rejects all {_n(s.rejected, 'wrong output')} the "
+            "spec accepted" + (f"; {pinned}" if pinned else "") + (f"; {code}" if code else ""))
+
+
+def implementation_text(s: Suggestion) -> str:
+    """What the method's own body says of the clause ("" when it was not checked or there is no body)."""
+    if s.implementation == "verifies":
+        return "the implementation still verifies with this clause"
+    if s.implementation.startswith("fails"):
+        return "the implementation does not verify with this clause" + s.implementation.removeprefix("fails")
+    if s.implementation.startswith("unknown"):
+        return "whether the implementation verifies with it is " + s.implementation
+    return ""
 
 
 def _n(n: int, word: str) -> str:

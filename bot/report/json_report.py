@@ -77,8 +77,7 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
 def suggestion_dict(g: Suggestion) -> dict[str, Any]:
     return {"clause": f"ensures {g.clause}", "template": g.template, "after_line": g.line, "cases": g.cases,
             "rejected": g.rejected, "pinned": g.pinned, "pinned_up_to_order": g.pinned_up_to_order,
-            "pinned_as_set": g.pinned_as_set, "pin_checked": g.pin_checked, "killed": g.killed,
-            "mutants": g.mutants}
+            "pinned_as_set": g.pinned_as_set, "pin_checked": g.pin_checked, "implementation": g.implementation}
 
 
 def report_dict(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any]) -> dict[str, Any]:

@@ -135,8 +135,9 @@ class Suggestion:
     pinned_up_to_order: int  # ... up to order, ...
     pinned_as_set: int  # ... as a set,
     pin_checked: int  # of the cases pin-checked
-    killed: int  # mutants killed with it, ...
-    mutants: int  # ... of the mutants tried
+    # the method's own body against the strengthened spec: "verifies", "fails: <why>", "unknown: <why>", or
+    # "no body" (a spec without an implementation); "" when not checked (a suggestion ranked below the first)
+    implementation: str = ""
 
 
 @dataclass(frozen=True)

@@ -130,6 +130,11 @@ def test_audit_on_the_development_dataset(dafny_command: str, dataset_root: Path
     assert by_id["105"]["verdict"] == "strong"
     assert by_id["234"]["verdict"] == "wrong" and "Spec or test?" in (out / "report.md").read_text()
     assert by_id["399"]["verdict"] == "strong"  # per-element bv32 forall, proved by cases
+    # the weak task gets the paper's converse, proved to pin its cases up to order
+    (best, *_) = by_id["2"]["suggestions"]
+    assert best["clause"] == "ensures forall x :: InArray(a, x) && InArray(b, x) ==> x in result"
+    assert best["pinned_up_to_order"] == best["pin_checked"] == 3
+    assert "A verified suggestion was found for 1 of the 1 weak task(s)" in (out / "report.md").read_text()
 
 
 @pytest.mark.dafny

@@ -5,6 +5,7 @@ order."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,8 @@ def test_each_template_fixes_its_weak_spec(weak: dict[str, dict[str, Any]], meth
     assert m["completeness"] is not None and (m["completeness"] < 1.0 or m["not_pinned"]), m
     best = m["suggestions"][0]
     assert (best["clause"], best["template"]) == (clause, template), m["suggestions"]
-    # what was proved: every case accepted, every wrong output the spec accepted rejected, every mutant killed
-    assert best["cases"] == len(m["cases"]) and best["rejected"] >= 1 and best["killed"] == best["mutants"]
+    # what was proved: every case accepted, and at least one wrong output the spec accepted (all of them) rejected
+    assert best["cases"] == len(m["cases"]) and best["rejected"] >= 1
     assert best["pinned"] + best["pinned_up_to_order"] == best["pin_checked"] == len(m["cases"])
 
 
@@ -68,3 +69,29 @@ def test_the_running_example_gets_the_converse_pinned_up_to_order(tmp_path: Path
 def test_suggest_false_searches_nothing(tmp_path: Path, dafny_command: str) -> None:
     m = score(tmp_path, DATA / "suggest" / "weak.dfy", "--method", "Sum", "--no-suggest")["methods"][0]
     assert m["suggestions"] == [] and m["completeness"] < 1.0
+
+
+SUGGESTER = '''import json, sys
+method = json.load(open(sys.argv[-1]))
+assert method["method"] == "Twice" and method["returns"] == [{"name": "r", "type": "int"}], method
+assert method["ensures"] == ["r >= x"] and method["wrong_outputs_accepted"], method
+print("thinking...")
+print("ensures r == x + 1")  # false on the tests: dropped before any proof
+print("ensures r == 2 * x;")
+print("ensures r >= 0")  # true on the tests, but it rejects no wrong output the spec accepted: never offered
+'''
+
+
+def test_an_external_suggesters_clauses_pass_the_same_proofs(tmp_path: Path, dafny_command: str) -> None:
+    script = tmp_path / "suggest.py"
+    script.write_text(SUGGESTER)
+    m = score(tmp_path, DATA / "suggest" / "weak.dfy", "--method", "Twice", "--suggester",
+              f"{sys.executable} {script}")["methods"][0]
+    assert [(s["clause"], s["template"]) for s in m["suggestions"]] == [("ensures r == 2 * x", "suggester")]
+    assert m["suggestions"][0]["implementation"] == "verifies"  # Twice's body: r := 2 * x
+
+
+def test_the_implementation_is_checked_against_the_best_suggestion(weak: dict[str, dict[str, Any]]) -> None:
+    assert weak["Sum"]["suggestions"][0]["implementation"] == "verifies"  # r := a + b with `ensures r == a + b`
+    assert weak["Second"]["suggestions"][0]["implementation"] == "verifies"
+    assert weak["Unique"]["suggestions"][0]["implementation"] == "no body"

@@ -91,7 +91,7 @@ def _is_proc(d: Decl) -> bool:
 
 def make_prelude(
     file: DafnyFile, dialect: Dialect, include_root: Path | None = None, spec_path: Path | None = None,
-    keep_proofs: bool = False,
+    keep_proofs: bool = False, keep_body: str = "",
 ) -> str:
     """The spec file with every method/lemma body removed, in the verifier's dialect, with the declarations
     of the files it includes after it.
@@ -104,20 +104,23 @@ def make_prelude(
     for an include that cannot be followed, and on any include when no root is given.
     `keep_proofs`: the bodies of lemmas and ghost methods stay (the background check verifies them,
     bot/symbolic/background.py); only those of methods and constructors, implementations rather than background, go.
+    `keep_body`: the qualified name of one method of `file` whose body stays (the implementation check of a
+    suggested clause, bot/symbolic/suggest/search.py).
     """
     parts = (file, *included_files(file, include_root, spec_path))
-    texts = [to_dialect(_strip(part, keep_proofs), dialect).text for part in parts]
+    texts = [to_dialect(_strip(part, keep_proofs, keep_body if part is file else ""), dialect).text
+             for part in parts]
     return "".join(t if t.endswith("\n") else t + "\n" for t in texts[:-1]) + texts[-1]
 
 
-def _strip(file: DafnyFile, keep_proofs: bool = False) -> str:
+def _strip(file: DafnyFile, keep_proofs: bool = False, keep_body: str = "") -> str:
     """`file`'s source with procedure bodies (but lemmas' with `keep_proofs`) removed and include directives
     blanked, line numbers unchanged."""
     # blanking keeps every offset, so the declarations' spans still apply
     src = blank(file.source, [(i.start, i.end) for i in find_includes(file.source, file.path)])
     cuts: list[tuple[int, int]] = []
     for d in file.decls:
-        if d.body is None:
+        if d.body is None or (keep_body and d.qualified == keep_body):
             continue
         if _is_proc(d) and not (keep_proofs and ("lemma" in d.kind or d.ghost)):
             cuts.append((d.body[0], d.body[1]))

@@ -3,16 +3,16 @@ engine is passed in).
 
 For a weak method (every case verified, and wrong outputs proved accepted: surviving mutants, confirmed witnesses),
 each candidate (bot/symbolic/suggest/templates.py) is added as one more `ensures` to a copy of the spec, and the
-method is scored again with the same cases, seed and mutants, plus every wrong output the spec accepted as a mutant
-of its own. The candidate is offered only when all of these are proved:
+method is scored again with the same cases, with every wrong output the spec accepted as its mutants (no others:
+those are what the clause must reject, and generated ones would multiply the programs for no verdict). The
+candidate is offered only when all of these are proved:
 - every test case is verified (its expected output accepted, by proof; consistent, since a vacuous or inconsistent
   case is not verified);
 - the helpers the spec reaches still verify;
 - every wrong output the original spec accepted is killed (its rejection proved, or implied by a proved pin).
 Order variants of the expected output and reals within the tolerance are not wrong outputs here (bot/symbolic/
 rounds.py, `_accepted_wrong`), so a clause that pins a result up to order passes. Candidates that pass are ranked
-by what the pin check proves with them (pinned, then up to order, then as a set), then by mutants killed, then by
-length.
+by what the pin check proves with them (pinned, then up to order, then as a set), then by length.
 """
 
 from __future__ import annotations
@@ -22,9 +22,32 @@ from dataclasses import replace
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
+from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME
+from bot.symbolic.harness.programs import HarnessError, make_prelude
+from bot.symbolic.program import Outcome, Program
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, MethodScore, MutantStatus, Suggestion
 from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, score_methods
 from bot.symbolic.suggest.templates import Candidate, candidates
+
+# an external suggester: candidate clauses for a weak method (bot/verifier/suggester.py runs one)
+Suggester = Callable[[MethodJob, MethodScore], Sequence[Candidate]]
+
+
+def describe(job: MethodJob, score: MethodScore) -> dict[str, object]:
+    """What an external suggester is told of a weak method: its signature, clauses, tests and the wrong outputs
+    its spec accepts (as Dafny text)."""
+    m = job.method
+    return {
+        "file": score.file,
+        "method": m.qualified,
+        "parameters": [{"name": p.name, "type": p.type_text} for p in m.params],
+        "returns": [{"name": p.name, "type": p.type_text} for p in m.returns],
+        "requires": m.clause_texts("requires"),
+        "ensures": m.clause_texts("ensures"),
+        "tests": [{"name": c.name, "inputs": c.inputs, "expected": c.expected} for c in score.cases],
+        "wrong_outputs_accepted": [{"case": w.case, "inputs": w.inputs, "expected": w.expected, "output": w.value}
+                                   for w in (*score.witnesses, *score.surviving)],
+    }
 
 
 def weak(score: MethodScore) -> bool:
@@ -61,7 +84,6 @@ def _proved_better(new: MethodScore, cases: int, wrong: int) -> bool:
 
 def _suggestion(cand: Candidate, new: MethodScore, wrong: int, line: int) -> Suggestion:
     pins = new.pins
-    counts = new.mutant_counts
     return Suggestion(
         clause=cand.clause,
         template=cand.template,
@@ -72,13 +94,11 @@ def _suggestion(cand: Candidate, new: MethodScore, wrong: int, line: int) -> Sug
         pinned_up_to_order=pins[Determinacy.PINNED_UP_TO_ORDER.value],
         pinned_as_set=pins[Determinacy.PINNED_AS_SET.value],
         pin_checked=sum(c.determinacy is not None for c in new.cases),
-        killed=counts[MutantStatus.KILLED.value],
-        mutants=sum(counts.values()),
     )
 
 
-def _rank(s: Suggestion) -> tuple[int, int, int, int, int, str]:
-    return (-s.pinned, -s.pinned_up_to_order, -s.pinned_as_set, -s.killed, len(s.clause), s.clause)
+def _rank(s: Suggestion) -> tuple[int, int, int, int, str]:
+    return (-s.pinned, -s.pinned_up_to_order, -s.pinned_as_set, len(s.clause), s.clause)
 
 
 def with_suggestions(
@@ -87,7 +107,7 @@ def with_suggestions(
     engine: EngineLike,
     dialect: Dialect,
     options: ScoreOptions,
-    extra: Sequence[Candidate] = (),
+    more: Suggester | None = None,
 ) -> list[MethodScore]:
     """`scores` with the verified suggestions of each weak method (best first); the others unchanged. All
     candidates of all methods are scored in one run, so the engine verifies them side by side."""
@@ -96,21 +116,54 @@ def with_suggestions(
         if not weak(score):
             continue
         wrong = len({v for c in score.cases for v in c.accepted_wrong})
+        extra = more(job, score) if more is not None else ()
         for cand in candidates(job.file, job.method, job.cases, extra):
             again = strengthened(job, score, cand.clause)
             if again is not None:
                 plans.append((k, cand, again, wrong))
     if not plans:
         return list(scores)
-    rescored = score_methods([p[2] for p in plans], engine, dialect, options)
+    rescored = score_methods([p[2] for p in plans], engine, dialect, replace(options, mutants=0, suggest=False))
     found: dict[int, list[Suggestion]] = {}
     for (k, cand, again, _), new in zip(plans, rescored, strict=True):
         wrong = sum(len(set(outputs)) for _, outputs in again.extra_outputs)
         if _proved_better(new, len(scores[k].cases), wrong):
             line = max((c.line for c in jobs[k].method.clauses), default=jobs[k].method.line)
             found.setdefault(k, []).append(_suggestion(cand, new, wrong, line))
-    return [replace(s, suggestions=tuple(sorted(found[k], key=_rank))) if k in found else s
-            for k, s in enumerate(scores)]
+    ranked = {k: sorted(found[k], key=_rank) for k in found}
+    best = {k: next(again for kk, cand, again, _ in plans if kk == k and cand.clause == ranked[k][0].clause)
+            for k in ranked}
+    checked = _implementations(best, engine, dialect)
+    return [replace(s, suggestions=(replace(ranked[k][0], implementation=checked[k]), *ranked[k][1:]))
+            if k in ranked else s for k, s in enumerate(scores)]
+
+
+def _implementations(best: dict[int, MethodJob], engine: EngineLike, dialect: Dialect) -> dict[int, str]:
+    """Per method, whether its own body verifies against the spec with the best suggestion added: the strongest
+    evidence that the clause says what the code does. One program each, all in one engine run."""
+    programs: dict[int, Program] = {}
+    said: dict[int, str] = {}
+    for k, job in best.items():
+        if job.method.body is None:
+            said[k] = "no body"
+            continue
+        try:
+            text = make_prelude(job.file, dialect, job.include_root, job.spec_path, keep_body=job.method.qualified)
+        except (ValueError, HarnessError) as e:
+            said[k] = f"unknown: {e}"
+            continue
+        programs[k] = Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=(job.method.name,))
+    results = engine.run(list(programs.values())) if programs else {}
+    for k, program in programs.items():
+        r = results[program]
+        first = r.message.strip().splitlines()[0] if r.message.strip() else ""
+        if r.outcome is Outcome.VERIFIED:
+            said[k] = "verifies"
+        elif r.outcome is Outcome.REFUTED:
+            said[k] = "fails" + (f": {first}" if first else "")
+        else:
+            said[k] = f"unknown: {r.outcome.value}" + (f" ({first})" if first else "")
+    return said
 
 
 def score_and_suggest(
@@ -119,11 +172,13 @@ def score_and_suggest(
     dialect: Dialect,
     options: ScoreOptions,
     on_phase: Callable[[str], None] | None = None,
+    more: Suggester | None = None,
 ) -> list[MethodScore]:
-    """score_methods, then (options.suggest) the verified suggestions of the weak methods."""
+    """score_methods, then (options.suggest) the verified suggestions of the weak methods (`more`: an external
+    suggester's candidates, checked the same way)."""
     scores = score_methods(jobs, engine, dialect, options, on_phase)
     if not options.suggest:
         return scores
     if on_phase and any(weak(s) for s in scores):
         on_phase("suggestions")
-    return with_suggestions(jobs, scores, engine, dialect, options)
+    return with_suggestions(jobs, scores, engine, dialect, options, more)

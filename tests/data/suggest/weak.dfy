@@ -34,6 +34,7 @@ method Unique(s: seq<int>) returns (r: seq<int>)
 
 // none: no candidate is true on every test (the result is twice the input)
 method Twice(x: int) returns (r: int)
+  requires x >= 0
   ensures r >= x
 {
   r := 2 * x;
