@@ -22,9 +22,9 @@ from dataclasses import replace
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
-from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME
+from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME, read_check
 from bot.symbolic.harness.programs import HarnessError, make_prelude
-from bot.symbolic.program import Outcome, Program
+from bot.symbolic.program import Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, MethodScore, MutantStatus, Suggestion
 from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, score_methods
 from bot.symbolic.suggest.templates import Candidate, candidates
@@ -155,15 +155,22 @@ def _implementations(best: dict[int, MethodJob], engine: EngineLike, dialect: Di
         programs[k] = Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=(job.method.name,))
     results = engine.run(list(programs.values())) if programs else {}
     for k, program in programs.items():
-        r = results[program]
-        first = r.message.strip().splitlines()[0] if r.message.strip() else ""
-        if r.outcome is Outcome.VERIFIED:
-            said[k] = "verifies"
-        elif r.outcome is Outcome.REFUTED:
-            said[k] = "fails" + (f": {first}" if first else "")
-        else:
-            said[k] = f"unknown: {r.outcome.value}" + (f" ({first})" if first else "")
+        said[k] = _implementation(results[program], best[k].method.qualified, best[k].method.name)
     return said
+
+
+def _implementation(r: Result, qualified: str, name: str) -> str:
+    """The check's word on the method's own procedures (its well-formedness and its body): each line of the report
+    that names it (bot/symbolic/background.py, read_check)."""
+    report = read_check(r.message)
+    whys = [w for key, ws in report.checks.items() if key.removesuffix("#") in (qualified, name) for w in ws]
+    failed = [w for w in whys if w]
+    if failed:
+        return f"fails: {failed[0]}"
+    if whys and all(w == "" for w in whys) and report.finished:
+        return "verifies"
+    first = next((line for line in r.message.splitlines() if line.strip()), "")
+    return f"unknown: {r.outcome.value}" + (f" ({first})" if first else "")
 
 
 def score_and_suggest(
