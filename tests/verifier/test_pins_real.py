@@ -22,6 +22,8 @@ def score(tmp_path: Path, path: Path, *args: str, cache: Path | None = None) -> 
     out = tmp_path / f"{path.stem}.json"
     argv = ["score", str(path), "--format", "json", "--output", str(out),
             "--cache-dir", str(cache or tmp_path / "cache"), *args]
+    # verdicts, pins and mutants are asserted here; the suggestion search (tests/verifier/test_suggest_real.py) is not
+    argv += [] if "--suggest" in args else ["--no-suggest"]
     assert main(argv) == 0
     report: dict[str, Any] = json.loads(out.read_text())
     return report

@@ -20,6 +20,8 @@ EXAMPLE = ROOT / "examples" / "shared_elements.dfy"
 def score(tmp_path: Path, *args: str, cache: Path | None = None) -> dict[str, Any]:
     out = tmp_path / "report.json"
     argv = ["score", *args, "--format", "json", "--output", str(out), "--cache-dir", str(cache or tmp_path / "cache")]
+    # verdicts, pins and mutants are asserted here; the suggestion search (tests/verifier/test_suggest_real.py) is not
+    argv += [] if "--suggest" in args else ["--no-suggest"]
     assert main(argv) == 0
     report: dict[str, Any] = json.loads(out.read_text())
     return report
@@ -108,10 +110,12 @@ def test_reports_are_deterministic_across_cache_and_jobs(dafny_command: str, tmp
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
     b.mkdir()
-    first = score(a, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "1", "--seed", "7")
-    cached = score(a, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "2", "--seed", "7")
-    fresh = score(b, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "2", "--seed", "7")
+    # with the suggestion search: its clauses and what was proved of them are part of the report
+    first = score(a, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "1", "--seed", "7", "--suggest")
+    cached = score(a, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "2", "--seed", "7", "--suggest")
+    fresh = score(b, str(EXAMPLE), str(SCORE / "cube_wrong_case.dfy"), "--jobs", "2", "--seed", "7", "--suggest")
     assert json.dumps(first) == json.dumps(cached) == json.dumps(fresh)
+    assert method(first, "SharedElements")["suggestions"]
     other_seed = score(b, str(EXAMPLE), "--seed", "8")
     assert method(other_seed, "SharedElements")["cases"] != method(first, "SharedElements")["cases"]
 
