@@ -28,7 +28,7 @@ from bot.audit.report import (
     refuted_cases,
     settings_shown,
 )
-from bot.report.fmt import pct
+from bot.report.fmt import pct, proved_text
 from bot.symbolic.results import CaseStatus
 
 MAX_OUTPUTS = 8  # wrong outputs listed per task; results.json has them all
@@ -59,6 +59,8 @@ tr.disagree td { background: #fff1cc; }
 tr.disagree td:first-child { box-shadow: inset 4px 0 0 #d08a00; }
 code { font: 12px/1.4 ui-monospace, monospace; background: #f4f4f4; padding: 0 3px; border-radius: 3px; }
 code.accepted { background: #fbe3d0; }
+code.suggested { background: #dcf3dc; }
+.suggestion { margin-top: 6px; }
 ul.outputs { margin: 0; padding-left: 16px; }
 .muted { color: #666666; }
 .file { font-size: 12px; }
@@ -166,7 +168,16 @@ def _evidence(r: TaskResult) -> str:
         if len(refuted) > MAX_OUTPUTS:
             items.append(f'<li class="muted">… and {len(refuted) - MAX_OUTPUTS} more (see results.json)</li>')
         return '<ul class="outputs">' + "".join(items) + "</ul>"
-    return _outputs(r)
+    return _outputs(r) + _suggestion(r)
+
+
+def _suggestion(r: TaskResult) -> str:
+    """The best verified suggestion, with what was proved of it."""
+    if r.score is None or not r.score.suggestions:
+        return ""
+    g = r.score.suggestions[0]
+    return (f'<div class="suggestion">Suggested clause: {_code("ensures " + g.clause, "suggested")}'
+            f'<div class="muted">{_e(proved_text(g))}</div></div>')
 
 
 def _outputs(r: TaskResult) -> str:

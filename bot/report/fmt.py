@@ -14,8 +14,8 @@ def proved_text(s: Suggestion) -> str:
     pins = [(s.pinned, "pinned"), (s.pinned_up_to_order, "pinned up to order"), (s.pinned_as_set, "pinned as a set")]
     pinned = ", ".join(f"{n} of {s.pin_checked} {what}" for n, what in pins if n)
     code = implementation_text(s)
-    return (f"proved: it accepts all {_n(s.cases, 'test case')} and rejects all {_n(s.rejected, 'wrong output')} the "
-            "spec accepted" + (f"; {pinned}" if pinned else "") + (f"; {code}" if code else ""))
+    return (f"proved: it accepts every test case ({s.cases}) and rejects every wrong output the spec accepted "
+            f"({s.rejected})" + (f"; {pinned}" if pinned else "") + (f"; {code}" if code else ""))
 
 
 def implementation_text(s: Suggestion) -> str:
@@ -29,5 +29,4 @@ def implementation_text(s: Suggestion) -> str:
     return ""
 
 
-def _n(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+

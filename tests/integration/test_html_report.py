@@ -27,7 +27,7 @@ from bot.audit.html_report import report_html
 from bot.audit.model import LABEL_ORDER, Label, TaskResult, Verdict
 from bot.audit.report import disagreeing, report_md
 from bot.audit.verdicts import verdict
-from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
+from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Suggestion, method_score
 
 SETTINGS: dict[str, object] = {"seed": 0, "mutants": 5, "time_limit": 20, "weak_below": 0.8, "tolerance": 1e-3}
 K, S = MutantStatus.KILLED, MutantStatus.SURVIVED
@@ -393,3 +393,14 @@ def test_method_names_wrap_between_words_and_a_wrong_verdict_names_its_clause(tm
     measured = json.loads(html.unescape(found.group(1)))
     assert measured["wrapped"] >= 1, "at 700 px the long name should need more than one line"
     assert measured["broken"] == [], f"words broken across lines: {measured['broken']}"
+
+
+def test_a_weak_tasks_verified_suggestion_is_shown_with_what_was_proved() -> None:
+    weak = _task("4", Label.WEAK, _case("c", CaseStatus.VERIFIED, "n = 1", "result = 2", (K, S)))
+    assert weak.score is not None
+    g = Suggestion("r == 2 * n", "tight-bound", 3, 1, 1, 1, 0, 0, 1, "verifies")
+    page = report_html([dataclasses.replace(weak, score=dataclasses.replace(weak.score, suggestions=(g,)))],
+                       SETTINGS)
+    assert '<code class="suggested">ensures r == 2 * n</code>' in page
+    assert "proved: it accepts every test case (1) and rejects every wrong output the spec accepted (1); 1 of 1 " \
+           "pinned; the implementation still verifies with this clause" in page
