@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.report.fmt import pct
+from bot.report.fmt import pct, proved_text
 from bot.report.markdown import code, esc
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
@@ -92,6 +92,17 @@ class _Section:
 def _sections(inp: CommentInput) -> list[_Section]:
     heads = [d for d in inp.deltas if d.head is not None]
     out: list[_Section] = []
+    # a fix the verifier proved comes first: it is what a reviewer can act on at once
+    fixes = [(d, d.head.suggestions[0]) for d in heads if d.head is not None and d.head.suggestions]
+    if fixes:
+        out.append(_Section(
+            f"Suggested clauses ({len(fixes)}): stronger postconditions the verifier proved",
+            ["Each clause, added to its method's `ensures`, is proved to accept every test case and to reject every "
+             "wrong output listed below for that method.", "",
+             "| Method | Add after line | Clause | What was proved |", "|---|---:|---|---|"],
+            [f"| {code(d.method)} | {g.line} | {code('ensures ' + g.clause)} | {esc(proved_text(g))} |"
+             for d, g in fixes],
+        ))
     # the pin check's witnesses first: each is one other output the spec accepts, proved so
     survivors = [(d, s) for d in heads for s in (d.head.witnesses if d.head else ())]
     survivors += [(d, s) for d in heads for s in (d.head.surviving if d.head else ())]

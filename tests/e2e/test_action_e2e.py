@@ -38,6 +38,9 @@ def test_weakened_spec_fails_the_gate_and_posts_one_comment(
     assert body.startswith(MARKER)
     assert "failed" in body and "completeness ▼ 0.40" in body
     assert "<code>[4]</code>" in body or "<code>[5]</code>" in body  # a surviving mutant: a dropped element
+    # the verified fix: the paper's converse clause, with what was proved of it
+    assert "<code>ensures forall x :: InArray(a, x) &amp;&amp; InArray(b, x) ==&gt; x in result</code>" in body
+    assert "pinned up to order" in body
     golden = GOLDEN / "comment_e2e.md"
     if os.environ.get("UPDATE_GOLDEN") == "1":
         golden.write_text(body)

@@ -17,6 +17,7 @@ by what the pin check proves with them (pinned, then up to order, then as a set)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -24,7 +25,7 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME, read_check
 from bot.symbolic.harness.programs import HarnessError, make_prelude
-from bot.symbolic.program import Program, Result
+from bot.symbolic.program import Outcome, Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, MethodScore, MutantStatus, Suggestion
 from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, score_methods
 from bot.symbolic.suggest.templates import Candidate, candidates
@@ -169,8 +170,16 @@ def _implementation(r: Result, qualified: str, name: str) -> str:
         return f"fails: {failed[0]}"
     if whys and all(w == "" for w in whys) and report.finished:
         return "verifies"
-    first = next((line for line in r.message.splitlines() if line.strip()), "")
+    first = next((line.strip() for line in r.message.splitlines() if line.strip()), "")
+    # the checked text keeps the spec file's line numbers: say the line, not the verifier's file name
+    first = re.sub(r"^\S+\.dfy\((\d+),\d+\): (?:Error: )?", r"line \1: ", first)
+    first = first if len(first) <= MAX_SAID else first[:MAX_SAID] + " …"
+    if r.outcome is Outcome.ERROR:
+        return "unknown: the method does not resolve" + (f" ({first})" if first else "")
     return f"unknown: {r.outcome.value}" + (f" ({first})" if first else "")
+
+
+MAX_SAID = 160  # characters of the verifier's words in an implementation verdict
 
 
 def score_and_suggest(
