@@ -20,12 +20,17 @@ def proved_text(s: Suggestion) -> str:
 
 def implementation_text(s: Suggestion) -> str:
     """What the method's own body says of the clause ("" when it was not checked or there is no body)."""
+    # only a verifying body shows the strengthened spec satisfiable beyond the tests' inputs
+    tested_only = "; it is shown satisfiable on the tested inputs only"
     if s.implementation == "verifies":
         return "the implementation still verifies with this clause"
     if s.implementation.startswith("fails"):
-        return "the implementation does not verify with this clause" + s.implementation.removeprefix("fails")
+        return ("the implementation does not verify with this clause" + s.implementation.removeprefix("fails")
+                + tested_only)
     if s.implementation.startswith("unknown"):
-        return "whether the implementation verifies with it is " + s.implementation
+        return "whether the implementation verifies with it is " + s.implementation + tested_only
+    if s.implementation == "no body":
+        return "there is no implementation to check it against" + tested_only
     return ""
 
 

@@ -95,3 +95,31 @@ def test_the_implementation_is_checked_against_the_best_suggestion(weak: dict[st
     assert weak["Sum"]["suggestions"][0]["implementation"] == "verifies"  # r := a + b with `ensures r == a + b`
     assert weak["Second"]["suggestions"][0]["implementation"] == "verifies"
     assert weak["Unique"]["suggestions"][0]["implementation"] == "no body"
+
+
+def suggesting(tmp_path: Path, *clauses: str) -> str:
+    """A suggester command that proposes these clauses, whatever the method."""
+    script = tmp_path / "propose.py"
+    script.write_text("".join(f"print({('ensures ' + c)!r})\n" for c in clauses))
+    return f"{sys.executable} {script}"
+
+
+def test_a_clause_dafny_would_reject_as_ill_formed_is_never_offered(tmp_path: Path, dafny_command: str) -> None:
+    # `a[0]` with no `|a| > 0`: the tests' inputs are not empty, so the harness proves it; Dafny rejects the spec
+    spec = tmp_path / "first.dfy"
+    spec.write_text("method First(a: seq<int>) returns (r: int)\n  ensures r in a || |a| == 0\n{ r := a[0]; }\n"
+                    "method T1() { var r := First([3, 4, 5]); expect r == 3; }\n"
+                    "method T2() { var r := First([7, 1]); expect r == 7; }\n")
+    m = score(tmp_path, spec, "--suggester", suggesting(tmp_path, "r == a[0]"))["methods"][0]
+    assert m["completeness"] < 1.0 and m["suggestions"] == []
+
+
+def test_a_clause_resting_on_an_unchecked_helper_is_never_offered(tmp_path: Path, dafny_command: str) -> None:
+    # Half's `ensures` is false for odd x and trusted (no body): any clause about Half is provable of the tests
+    spec = tmp_path / "half.dfy"
+    spec.write_text("function Half(x: int): int\n  ensures Half(x) * 2 == x\n"
+                    "method Halve(x: int) returns (r: int)\n  requires x >= 0\n  ensures r <= x\n"
+                    "method T1() { var r := Halve(4); expect r == 2; }\n"
+                    "method T2() { var r := Halve(10); expect r == 5; }\n")
+    m = score(tmp_path, spec, "--suggester", suggesting(tmp_path, "r == Half(x)", "r * 2 == x"))["methods"][0]
+    assert [s["clause"] for s in m["suggestions"]] == ["ensures r * 2 == x"]  # the one resting on nothing

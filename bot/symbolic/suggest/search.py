@@ -46,8 +46,9 @@ def describe(job: MethodJob, score: MethodScore) -> dict[str, object]:
         "requires": m.clause_texts("requires"),
         "ensures": m.clause_texts("ensures"),
         "tests": [{"name": c.name, "inputs": c.inputs, "expected": c.expected} for c in score.cases],
-        "wrong_outputs_accepted": [{"case": w.case, "inputs": w.inputs, "expected": w.expected, "output": w.value}
-                                   for w in (*score.witnesses, *score.surviving)],
+        "wrong_outputs_accepted": list({(w.case, w.value): {"case": w.case, "inputs": w.inputs,
+                                                             "expected": w.expected, "output": w.value}
+                                        for w in (*score.witnesses, *score.surviving)}.values()),
     }
 
 
@@ -125,10 +126,18 @@ def with_suggestions(
     if not plans:
         return list(scores)
     rescored = score_methods([p[2] for p in plans], engine, dialect, replace(options, mutants=0, suggest=False))
-    found: dict[int, list[Suggestion]] = {}
+    passed: list[tuple[int, Candidate, MethodJob, MethodScore, int]] = []
     for (k, cand, again, _), new in zip(plans, rescored, strict=True):
         wrong = sum(len(set(outputs)) for _, outputs in again.extra_outputs)
-        if _proved_better(new, len(scores[k].cases), wrong):
+        # nothing trusted that the spec did not already rest on (a body-less helper with a false `ensures` makes
+        # any clause about it provable)
+        trusted = set(new.axioms) <= set(scores[k].axioms)
+        if _proved_better(new, len(scores[k].cases), wrong) and trusted:
+            passed.append((k, cand, again, new, wrong))
+    formed = _well_formed([again for _, _, again, _, _ in passed], engine, dialect)
+    found: dict[int, list[Suggestion]] = {}
+    for (k, cand, _, new, wrong), ok in zip(passed, formed, strict=True):
+        if ok:
             line = max((c.line for c in jobs[k].method.clauses), default=jobs[k].method.line)
             found.setdefault(k, []).append(_suggestion(cand, new, wrong, line))
     ranked = {k: sorted(found[k], key=_rank) for k in found}
@@ -137,6 +146,26 @@ def with_suggestions(
     checked = _implementations(best, engine, dialect)
     return [replace(s, suggestions=(replace(ranked[k][0], implementation=checked[k]), *ranked[k][1:]))
             if k in ranked else s for k, s in enumerate(scores)]
+
+
+def _well_formed(jobs: Sequence[MethodJob], engine: EngineLike, dialect: Dialect) -> list[bool]:
+    """Whether each strengthened spec is well-formed as the user would write it (every index in range, every call
+    within its `requires`): harness programs skip that check, so a clause such as `r == a[0]` could be proved of
+    the tests and still be rejected by Dafny in the spec. One program per job (the method's spec, its body left
+    out), all in one engine run."""
+    programs: list[Program | None] = []
+    for job in jobs:
+        try:
+            text = make_prelude(job.file, dialect, job.include_root, job.spec_path)
+        except (ValueError, HarnessError):
+            programs.append(None)
+            continue
+        programs.append(Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=(job.method.name,)))
+    results = engine.run([p for p in programs if p is not None]) if any(programs) else {}
+    # a body-less method's well-formedness check is not listed by name: the whole run must verify, finished
+    return [p is not None and results[p].outcome is Outcome.VERIFIED and read_check(results[p].message).finished
+            and not _implementation(results[p], job.method.qualified, job.method.name).startswith("fails")
+            for p, job in zip(programs, jobs, strict=True)]
 
 
 def _implementations(best: dict[int, MethodJob], engine: EngineLike, dialect: Dialect) -> dict[int, str]:
