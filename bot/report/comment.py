@@ -14,7 +14,7 @@ from bot.report.fmt import pct, proved_text
 from bot.report.markdown import code, esc
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
-from bot.symbolic.results import CaseStatus, Gate, MutantStatus
+from bot.symbolic.results import CaseStatus, Gate, MutantStatus, Surviving
 
 MAX_COMMENT = 65_536
 TITLE = "Dafny Spec Score"
@@ -89,6 +89,12 @@ class _Section:
         return [*lines, "", "</details>", ""]
 
 
+FOUND_BY = "found by the "  # a pin-check witness's description (results.MethodScore.witnesses)
+LEGEND = ("(solver), (search): found by the pin check, in the verifier's counterexample or by a search around the "
+          "expected output, then proved accepted; (new): accepted at head and not at base. The others are mutants "
+          "of the expected output, proved accepted.")
+
+
 def _sections(inp: CommentInput) -> list[_Section]:
     heads = [d for d in inp.deltas if d.head is not None]
     out: list[_Section] = []
@@ -108,16 +114,24 @@ def _sections(inp: CommentInput) -> list[_Section]:
     survivors += [(d, s) for d in heads for s in (d.head.surviving if d.head else ())]
     if survivors:
         fresh = {(d.file, d.method, s.case, s.value) for d in heads for s in d.new_survivors if d.base is not None}
-        rows = []
+        # one row per case: its inputs and expected output once, every wrong output it accepts in one cell
+        grouped: dict[tuple[str, str, str], list[tuple[MethodDelta, Surviving]]] = {}
         for d, s in survivors:
-            new = " (new)" if (d.file, d.method, s.case, s.value) in fresh else ""
-            how = f" ({esc(s.description)})" if s.description.startswith("found by") else ""
-            rows.append(f"| {code(d.method)}{new} | {esc(s.case)} | {code(s.inputs)} | {code(s.expected)} "
-                        f"| {code(s.value)}{how} |")
+            grouped.setdefault((d.file, d.method, s.case), []).append((d, s))
+        rows = []
+        for same in grouped.values():
+            d, first = same[0]
+            values = ", ".join(
+                code(s.value) + (f" ({esc(s.description.removeprefix(FOUND_BY))})" if s.description.startswith(FOUND_BY)
+                                 else "")
+                + (" (new)" if (d.file, d.method, s.case, s.value) in fresh else "") for _, s in same)
+            rows.append(f"| {code(d.method)} | {esc(first.case)} | {code(first.inputs)} | {code(first.expected)} "
+                        f"| {values} |")
         out.append(_Section(
             f"Surviving outputs ({len(survivors)}): wrong outputs the spec accepts",
-            ["Each row is an output the spec accepts although the test expects another: strengthen the "
-             "`ensures` clauses so that it is rejected.", "",
+            ["Each row is a test case and the outputs the spec accepts although the test expects another: "
+             "strengthen the `ensures` clauses so that they are rejected. "
+             + LEGEND, "",
              "| Method | Case | Inputs | Expected | Also accepted |", "|---|---|---|---|---|"],
             rows,
         ))
