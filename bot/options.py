@@ -107,7 +107,7 @@ def clean_tests(value: object) -> tuple[str, ...]:
     return _split_globs(value, "a list of globs")
 
 
-def _fraction(value: object) -> float:
+def clean_fraction(value: object) -> float:
     allowed = "allowed: a number from 0 to 1, e.g. 0.9"
     if isinstance(value, bool):
         raise Invalid(f"{show_value(value)} is not a number; {allowed}")
@@ -128,35 +128,8 @@ def _fraction(value: object) -> float:
     return number
 
 
-def clean_min_correctness(value: object) -> float:
-    return _fraction(value)
-
-
-def clean_min_completeness(value: object) -> float:
-    return _fraction(value)
-
-
-def clean_pin(value: object) -> bool:
-    return clean_fail_on_unknown(value)
-
-
-def clean_suggest(value: object) -> bool:
-    return clean_fail_on_unknown(value)
-
-
-def clean_server(value: object) -> bool:
-    return clean_fail_on_unknown(value)
-
-
-def clean_allow_axioms(value: object) -> bool:
-    return clean_fail_on_unknown(value)
-
-
-def clean_allow_unscored(value: object) -> bool:
-    return clean_fail_on_unknown(value)
-
-
-def clean_fail_on_unknown(value: object) -> bool:
+def clean_flag(value: object) -> bool:
+    """A true/false option (`true`, `yes`, `1`, `on`; `false`, `no`, `0`, `off` or empty)."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -296,7 +269,7 @@ def clean_tolerance(value: object) -> float | None:
 
 
 def clean_weak_below(value: object) -> float:
-    return _fraction(value)
+    return clean_fraction(value)
 
 
 def clean_audit_tests(value: object) -> str:
@@ -457,28 +430,28 @@ OPTIONS: tuple[Option, ...] = (
            "Globs of extra test files (.dfy test methods, .toml cases, MBPP .json), read for every spec scored; "
            "a change to one re-scores the specs whose methods it tests. The test methods in the spec files, "
            "`X.tests.toml` beside them and `../test/X.dfy` are always read.", _ACTION),
-    Option("min-correctness", "1.0", clean_min_correctness,
+    Option("min-correctness", "1.0", clean_fraction,
            "Lowest correctness (0 to 1) a changed spec may have before the check fails.", _GATE, cli_default=None),
-    Option("min-completeness", "0", clean_min_completeness,
+    Option("min-completeness", "0", clean_fraction,
            "Lowest completeness (0 to 1) a changed spec may have before the check fails.", _GATE,
            cli_default=None),
-    Option("fail-on-unknown", "false", clean_fail_on_unknown,
+    Option("fail-on-unknown", "false", clean_flag,
            "Also fail the check when a case or mutant is unknown (the verifier proved neither acceptance nor "
            "rejection). Off by default, since unknowns count neither way.", _GATE),
-    Option("allow-axioms", "false", clean_allow_axioms,
+    Option("allow-axioms", "false", clean_flag,
            "Let a changed method whose verdicts rest on trusted axioms (a body-less function or lemma with "
            "`ensures`, `{:verify false}`, `{:axiom}`, `{:extern}`, an `assume` in its helpers or spec) pass with a "
            "warning. A spec whose helpers do not verify always fails.", _GATE),
-    Option("allow-unscored", "false", clean_allow_unscored,
+    Option("allow-unscored", "false", clean_flag,
            "Let a changed method that cannot be scored (no readable test case, nothing decided) pass with a "
            "warning, when it is new or was not scored at base either. A method scored at base that cannot be "
            "scored at head always fails.", _ACTION),
     Option("mutants", "5", clean_mutants,
            "Wrong outputs tried per test case to measure completeness (0 skips completeness).", _RUN),
-    Option("pin", "true", clean_pin,
+    Option("pin", "true", clean_flag,
            "Prove, per test case, whether the spec admits only the expected output (the pin check), and show "
            "another output it accepts when not. `false` skips it on very large runs.", _RUN),
-    Option("suggest", "true", clean_suggest,
+    Option("suggest", "true", clean_flag,
            "For a weak spec, search for a stronger `ensures` clause and offer it only when the verifier proves it "
            "accepts every test, rejects every wrong output the spec accepted and is consistent on every case. "
            "`false` skips the search.", _RUN),
@@ -486,7 +459,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("time-limit", "20", clean_time_limit, "Seconds the verifier may spend on one program.", _RUN),
     Option("jobs", "", clean_jobs, "Verifier processes run in parallel. Empty or 0: one per available core.",
            _RUN),
-    Option("server", "true", clean_server,
+    Option("server", "true", clean_flag,
            "Keep one verifier process alive per worker (Dafny 2.x: its Dafny.exe, run per batch) instead of "
            "starting one per batch; `false` starts one per batch.", _RUN),
     Option("tolerance", "", clean_tolerance,

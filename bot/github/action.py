@@ -30,7 +30,7 @@ from bot.github.git import GitError, add_worktree, changed_files, file_at, has_c
 from bot.github.pr.affected import affected_specs
 from bot.github.pr.event import EventError, PullRequestEvent, parse_event
 from bot.github.tracking import LastRun, TrackingInput, edited_body, issue_body
-from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_min_completeness, clean_min_correctness
+from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_fraction
 from bot.paths import write_text
 from bot.report.comment import TITLE, CommentInput, render_comment
 from bot.report.json_report import method_dict, render_json
@@ -327,8 +327,8 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         gate_d = saved.get("gate")
         if not isinstance(gate_d, dict):
             raise ReportError("`gate` must be an object")
-        gate = Gate(clean_min_correctness(gate_d.get("min_correctness", 1.0)),
-                    clean_min_completeness(gate_d.get("min_completeness", 0.0)),
+        gate = Gate(clean_fraction(gate_d.get("min_correctness", 1.0)),
+                    clean_fraction(gate_d.get("min_completeness", 0.0)),
                     gate_d.get("fail_on_unknown") is True, gate_d.get("allow_axioms") is True)
         head = methods_from_list(saved.get("head"), "head")
         base = methods_from_list(saved.get("base"), "base")

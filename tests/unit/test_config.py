@@ -26,8 +26,8 @@ from bot.config import (
 from bot.options import (
     clean_comment,
     clean_comment_id,
+    clean_fraction,
     clean_jobs,
-    clean_min_correctness,
     clean_mode,
     clean_mutants,
     clean_specs,
@@ -314,8 +314,8 @@ def test_token_never_shown(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("clean", "raw", "expected"),
     [
-        (clean_min_correctness, " 0.25 ", 0.25),
-        (clean_min_correctness, 1, 1.0),
+        (clean_fraction, " 0.25 ", 0.25),
+        (clean_fraction, 1, 1.0),
         (clean_mutants, "0", 0),
         (clean_time_limit, 30, 30),
         (clean_jobs, "", None),
@@ -335,9 +335,9 @@ def test_clean_accepts(clean: object, raw: object, expected: object) -> None:
 @pytest.mark.parametrize(
     ("clean", "raw"),
     [
-        (clean_min_correctness, "nan"),
-        (clean_min_correctness, "inf"),
-        (clean_min_correctness, -0.1),
+        (clean_fraction, "nan"),
+        (clean_fraction, "inf"),
+        (clean_fraction, -0.1),
         (clean_mutants, "5.0"),
         (clean_mutants, True),
         (clean_comment_id, "x>y"),
