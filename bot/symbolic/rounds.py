@@ -620,9 +620,7 @@ class _CaseRun:
         if j[_PIN].proved:
             return (Determinacy.DETERMINED if self.case.property else Determinacy.PINNED), "", ""
         values, types, names = mutation_target(self.job.method, self.case)
-        confirmed = [(v, src) for k, (v, src) in enumerate(self.candidates) if j[Key(Ask.CANDIDATE, k)].proved]
-        confirmed += [(m.mutant.values, MUTANT) for m in self.mutants
-                      if m.result is not None and m.result.status is MutantStatus.SURVIVED]
+        confirmed = self._confirmed()
         tol = self.options.harness.real_tolerance
         # a real output within the tolerance of the expected one is the expected output, not a witness
         beyond = [(v, src) for v, src in confirmed if not same_elements(v, values) and not close(v, values, tol)]
@@ -693,17 +691,21 @@ class _CaseRun:
         _, types, _ = mutation_target(self.job.method, self.case)
         return not (tolerant and any(_has_real(t) for t in types))
 
-    def _accepted_wrong(self) -> tuple[tuple[Value, ...], ...]:
-        """The wrong outputs proved accepted (confirmed pin-check candidates, surviving mutants), beyond order and
-        the real tolerance."""
+    def _confirmed(self) -> list[tuple[tuple[Value, ...], str]]:
+        """Other outputs whose acceptance was proved, with where each came from: the pin check's confirmed
+        candidates, then the surviving mutants."""
         j = self.judged
-        values, _, _ = mutation_target(self.job.method, self.case)
-        found = [v for k, (v, _) in enumerate(self.candidates)
+        found = [(v, src) for k, (v, src) in enumerate(self.candidates)
                  if Key(Ask.CANDIDATE, k) in j and j[Key(Ask.CANDIDATE, k)].proved]
-        found += [m.mutant.values for m in self.mutants
-                  if m.result is not None and m.result.status is MutantStatus.SURVIVED]
+        return found + [(m.mutant.values, MUTANT) for m in self.mutants
+                        if m.result is not None and m.result.status is MutantStatus.SURVIVED]
+
+    def _accepted_wrong(self) -> tuple[tuple[Value, ...], ...]:
+        """The wrong outputs proved accepted, beyond order and the real tolerance (as `_determinacy` reads them)."""
+        values, _, _ = mutation_target(self.job.method, self.case)
         tol = self.options.harness.real_tolerance
-        return tuple(dict.fromkeys(v for v in found if not same_elements(v, values) and not close(v, values, tol)))
+        return tuple(dict.fromkeys(v for v, _ in self._confirmed()
+                                   if not same_elements(v, values) and not close(v, values, tol)))
 
     def _close(self) -> None:
         assert self.status is not None

@@ -113,21 +113,20 @@ def with_suggestions(
 ) -> list[MethodScore]:
     """`scores` with the verified suggestions of each weak method (best first); the others unchanged. All
     candidates of all methods are scored in one run, so the engine verifies them side by side."""
-    plans: list[tuple[int, Candidate, MethodJob, int]] = []
+    plans: list[tuple[int, Candidate, MethodJob]] = []
     for k, (job, score) in enumerate(zip(jobs, scores, strict=True)):
         if not weak(score):
             continue
-        wrong = len({v for c in score.cases for v in c.accepted_wrong})
         extra = more(job, score) if more is not None else ()
         for cand in candidates(job.file, job.method, job.cases, extra):
             again = strengthened(job, score, cand.clause)
             if again is not None:
-                plans.append((k, cand, again, wrong))
+                plans.append((k, cand, again))
     if not plans:
         return list(scores)
     rescored = score_methods([p[2] for p in plans], engine, dialect, replace(options, mutants=0, suggest=False))
     passed: list[tuple[int, Candidate, MethodJob, MethodScore, int]] = []
-    for (k, cand, again, _), new in zip(plans, rescored, strict=True):
+    for (k, cand, again), new in zip(plans, rescored, strict=True):
         wrong = sum(len(set(outputs)) for _, outputs in again.extra_outputs)
         # nothing trusted that the spec did not already rest on (a body-less helper with a false `ensures` makes
         # any clause about it provable)
@@ -135,14 +134,13 @@ def with_suggestions(
         if _proved_better(new, len(scores[k].cases), wrong) and trusted:
             passed.append((k, cand, again, new, wrong))
     formed = _well_formed([again for _, _, again, _, _ in passed], engine, dialect)
-    found: dict[int, list[Suggestion]] = {}
-    for (k, cand, _, new, wrong), ok in zip(passed, formed, strict=True):
+    found: dict[int, list[tuple[Suggestion, MethodJob]]] = {}
+    for (k, cand, again, new, wrong), ok in zip(passed, formed, strict=True):
         if ok:
             line = max((c.line for c in jobs[k].method.clauses), default=jobs[k].method.line)
-            found.setdefault(k, []).append(_suggestion(cand, new, wrong, line))
-    ranked = {k: sorted(found[k], key=_rank) for k in found}
-    best = {k: next(again for kk, cand, again, _ in plans if kk == k and cand.clause == ranked[k][0].clause)
-            for k in ranked}
+            found.setdefault(k, []).append((_suggestion(cand, new, wrong, line), again))
+    ranked = {k: [g for g, _ in sorted(found[k], key=lambda pair: _rank(pair[0]))] for k in found}
+    best = {k: min(found[k], key=lambda pair: _rank(pair[0]))[1] for k in found}
     checked = _implementations(best, engine, dialect)
     return [replace(s, suggestions=(replace(ranked[k][0], implementation=checked[k]), *ranked[k][1:]))
             if k in ranked else s for k, s in enumerate(scores)]
@@ -153,19 +151,28 @@ def _well_formed(jobs: Sequence[MethodJob], engine: EngineLike, dialect: Dialect
     within its `requires`): harness programs skip that check, so a clause such as `r == a[0]` could be proved of
     the tests and still be rejected by Dafny in the spec. One program per job (the method's spec, its body left
     out), all in one engine run."""
-    programs: list[Program | None] = []
-    for job in jobs:
-        try:
-            text = make_prelude(job.file, dialect, job.include_root, job.spec_path)
-        except (ValueError, HarnessError):
-            programs.append(None)
-            continue
-        programs.append(Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=(job.method.name,)))
-    results = engine.run([p for p in programs if p is not None]) if any(programs) else {}
+    programs = [_check(job, dialect) for job in jobs]
+    made = [p for p in programs if isinstance(p, Program)]
+    results = engine.run(made) if made else {}
+    return [isinstance(p, Program) and _well(results[p], job) for p, job in zip(programs, jobs, strict=True)]
+
+
+def _well(r: Result, job: MethodJob) -> bool:
     # a body-less method's well-formedness check is not listed by name: the whole run must verify, finished
-    return [p is not None and results[p].outcome is Outcome.VERIFIED and read_check(results[p].message).finished
-            and not _implementation(results[p], job.method.qualified, job.method.name).startswith("fails")
-            for p, job in zip(programs, jobs, strict=True)]
+    return (r.outcome is Outcome.VERIFIED and read_check(r.message).finished
+            and not _implementation(r, job.method.qualified, job.method.name).startswith("fails"))
+
+
+def _check(job: MethodJob, dialect: Dialect, keep_body: bool = False) -> Program | str:
+    """The program that checks the method's own procedures in its (strengthened) spec file, as Dafny checks the
+    file (the background check's kind): its spec's well-formedness, and with `keep_body` its body too; or why
+    there is none."""
+    try:
+        text = make_prelude(job.file, dialect, job.include_root, job.spec_path,
+                            keep_body=job.method.qualified if keep_body else "")
+    except (ValueError, HarnessError) as e:
+        return str(e)
+    return Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=(job.method.name,))
 
 
 def _implementations(best: dict[int, MethodJob], engine: EngineLike, dialect: Dialect) -> dict[int, str]:
@@ -177,12 +184,11 @@ def _implementations(best: dict[int, MethodJob], engine: EngineLike, dialect: Di
         if job.method.body is None:
             said[k] = "no body"
             continue
-        try:
-            text = make_prelude(job.file, dialect, job.include_root, job.spec_path, keep_body=job.method.qualified)
-        except (ValueError, HarnessError) as e:
-            said[k] = f"unknown: {e}"
-            continue
-        programs[k] = Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=(job.method.name,))
+        made = _check(job, dialect, keep_body=True)
+        if isinstance(made, str):
+            said[k] = f"unknown: {made}"
+        else:
+            programs[k] = made
     results = engine.run(list(programs.values())) if programs else {}
     for k, program in programs.items():
         said[k] = _implementation(results[program], best[k].method.qualified, best[k].method.name)
