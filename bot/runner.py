@@ -20,6 +20,7 @@ from bot.dafny.decls import DafnyFile
 from bot.dafny.dialect import Dialect
 from bot.dafny.includes import IncludeError, find_includes, included_files
 from bot.dafny.parser import DafnyParseError, parse_file
+from bot.dafny.spans import EnsuresSpan, ensures_spans
 from bot.dafny.types import Datatypes
 from bot.paths import inside, matches
 from bot.settings import Settings
@@ -290,4 +291,22 @@ def specs_tested_by(roots: Sequence[Path], test_file: str, spec_globs: Sequence[
                 continue
             if any(d.name in names or d.qualified in names for d in spec.methods()):
                 out.add(rel)
+    return out
+
+
+def ensures_spans_in(root: Path, scores: Sequence[MethodScore]) -> dict[tuple[str, str], EnsuresSpan]:
+    """The `ensures` spans of the scored methods, by (file, method): files read inside `root` only, never
+    through a symlink out of it; an unreadable or unparsable file gives none (callers use the method line)."""
+    out: dict[tuple[str, str], EnsuresSpan] = {}
+    for file in sorted({s.file for s in scores}):
+        path = root / file
+        if not inside(root, path):
+            continue
+        try:
+            spans = ensures_spans(read_regular_text(path), file)
+        except (OSError, UnicodeDecodeError):
+            continue
+        for s in scores:
+            if s.file == file and s.method in spans:
+                out[(file, s.method)] = spans[s.method]
     return out

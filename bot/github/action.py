@@ -41,6 +41,7 @@ from bot.runner import (
     TooManyFiles,
     Verifier,
     build_jobs,
+    ensures_spans_in,
     files_matching,
     specs_including,
     specs_tested_by,
@@ -119,23 +120,6 @@ def _annotations(scores: Sequence[MethodScore], config: Config, lines: dict[tupl
                                   f"{config.min_completeness:.2f}{detail}", s.file, line,
                                   title="Spec accepts wrong outputs", severity=int(100 * (1 - s.completeness))))
     return sorted(out, key=lambda a: -a.severity)
-
-
-def _ensures_lines(root: Path, scores: Sequence[MethodScore]) -> dict[tuple[str, str], int]:
-    """Line of each method's first `ensures`, where an annotation reads best."""
-    from bot.dafny.parser import DafnyParseError, parse_file  # local: only annotations need it
-
-    out: dict[tuple[str, str], int] = {}
-    for file in sorted({s.file for s in scores}):
-        try:
-            parsed = parse_file((root / file).read_text(encoding="utf-8"), file)
-        except (OSError, UnicodeDecodeError, DafnyParseError):
-            continue
-        for d in parsed.methods():
-            ens = [c for c in d.clauses if c.kind == "ensures"]
-            if ens:
-                out[(file, d.name)] = ens[0].line
-    return out
 
 
 def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, out: TextIO) -> int:
@@ -267,7 +251,8 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
         "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true" if passed else "false",
         "report-json": _shown(report_path, config.workspace), "regressions": str(sum(d.regression for d in deltas)),
     })
-    emit_annotations(out, _annotations(head, config, _ensures_lines(config.working_directory, head)))
+    spans = ensures_spans_in(config.working_directory, head)
+    emit_annotations(out, _annotations(head, config, {k: v.first for k, v in spans.items() if v.clauses}))
     if config.comment is not CommentMode.OFF:
         saved = saved_comment(config, event, info, head, base)
         _post(config, github, event.number, marker, body, saved, out)

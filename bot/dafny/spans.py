@@ -1,0 +1,80 @@
+"""Where a method's `ensures` clauses sit in its file: the lines a review comment, a link or a code-scanning
+result points at, and the text a suggested edit of them starts from. Pure code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.dafny.decls import DafnyFile
+from bot.dafny.parser import DafnyParseError, parse_file
+
+_WORD = re.compile(r"[A-Za-z_][\w']*")
+
+
+@dataclass(frozen=True)
+class ClauseSpan:
+    text: str  # the expression after `ensures`, as written
+    first: int  # 1-based line of the keyword
+    last: int  # 1-based line the clause ends on
+
+
+@dataclass(frozen=True)
+class EnsuresSpan:
+    """A method's `ensures` clauses, in order, and the source lines from the first one to the last."""
+
+    method: str
+    line: int  # the declaration's line
+    clauses: tuple[ClauseSpan, ...]
+    outputs: tuple[str, ...]  # the method's out-parameters
+    lines: tuple[str, ...]  # source lines first..last (empty without clauses)
+
+    @property
+    def first(self) -> int:
+        return self.clauses[0].first if self.clauses else self.line
+
+    @property
+    def last(self) -> int:
+        return self.clauses[-1].last if self.clauses else self.line
+
+    def rejecting(self, clause: str) -> ClauseSpan | None:
+        """The clause whose text is (or contains: a conjunct the engine split off) `clause`."""
+        wanted = _squash(clause)
+        if not wanted:
+            return None
+        exact = [c for c in self.clauses if _squash(c.text) == wanted]
+        found = exact or [c for c in self.clauses if wanted in _squash(c.text)]
+        return found[0] if found else None
+
+    def weak(self) -> ClauseSpan | None:
+        """The first clause that names an output (the one a stronger clause would go beside); else the first."""
+        about = [c for c in self.clauses if set(self.outputs) & set(_WORD.findall(c.text))]
+        found = about or list(self.clauses)
+        return found[0] if found else None
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).rstrip(";")
+
+
+def spans_of(parsed: DafnyFile, source: str) -> dict[str, EnsuresSpan]:
+    """Every method's span, by name (as written, and as `Scope.name` for methods in modules or classes)."""
+    rows = source.split("\n")
+    out: dict[str, EnsuresSpan] = {}
+    for d in parsed.methods():
+        clauses = tuple(ClauseSpan(c.text, c.line, source.count("\n", 0, max(c.start, c.end - 1)) + 1)
+                        for c in d.clauses if c.kind == "ensures")
+        span = EnsuresSpan(d.name, d.line, clauses, tuple(p.name for p in d.returns),
+                           tuple(rows[clauses[0].first - 1: clauses[-1].last]) if clauses else ())
+        out.setdefault(d.name, span)
+        if d.scope:
+            out.setdefault(f"{d.scope}.{d.name}", span)
+    return out
+
+
+def ensures_spans(source: str, path: str) -> dict[str, EnsuresSpan]:
+    """`spans_of` a file's text; {} when it does not parse (the callers then point at the method's line)."""
+    try:
+        return spans_of(parse_file(source, path), source)
+    except (DafnyParseError, ValueError, RecursionError):
+        return {}

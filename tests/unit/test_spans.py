@@ -1,0 +1,42 @@
+"""Where the `ensures` clauses of a method are: the lines review comments, links and SARIF results point at."""
+
+from __future__ import annotations
+
+from bot.dafny.spans import ensures_spans
+
+SOURCE = """module M {
+  method Find(a: seq<int>, x: int) returns (i: int)
+    requires |a| > 0
+    ensures 0 <= i < |a|
+    ensures a[i] == x ||
+            x !in a;
+    ensures i >= 0
+  {
+    i := 0;
+  }
+}
+"""
+
+
+def test_spans_give_each_clause_its_first_and_last_line_and_the_lines_between() -> None:
+    span = ensures_spans(SOURCE, "f.dfy")["Find"]
+    assert [(c.first, c.last) for c in span.clauses] == [(4, 4), (5, 6), (7, 7)]
+    assert (span.first, span.last) == (4, 7)
+    assert span.lines[0].strip() == "ensures 0 <= i < |a|" and span.lines[-1].strip() == "ensures i >= 0"
+    assert ensures_spans(SOURCE, "f.dfy")["M.Find"] == span
+
+
+def test_a_rejecting_clause_is_found_by_its_text_or_as_a_conjunct_of_one() -> None:
+    span = ensures_spans(SOURCE, "f.dfy")["Find"]
+    assert span.rejecting("a[i] == x || x !in a") == span.clauses[1]
+    assert span.rejecting("0 <= i") == span.clauses[0]
+    assert span.rejecting("result == 3") is None and span.rejecting("") is None
+
+
+def test_the_weak_clause_is_the_first_that_names_an_output() -> None:
+    text = "method P(a: int) returns (r: int)\n  ensures a >= 0\n  ensures r > a\n"
+    assert ensures_spans(text, "p.dfy")["P"].weak() == ensures_spans(text, "p.dfy")["P"].clauses[1]
+
+
+def test_an_unparsable_file_has_no_spans() -> None:
+    assert ensures_spans("method {", "bad.dfy") == {}
