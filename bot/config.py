@@ -206,6 +206,7 @@ class Config:
     audit_labels: tuple[str, ...] = ()  # given to the tracking issue when it is created
     comment: CommentMode = CommentMode.ALWAYS
     comment_id: str = "default"
+    review: bool = True  # place findings as review comments on the changed lines
     config_file: Path | None = None  # the file that was read, if any
     config_path: Path | None = None  # the file the `config` input names, whether or not it exists
     environ: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)  # to read it again

@@ -472,6 +472,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("comment-id", "default", clean_comment_id,
            "Tells this action's comment apart from others it posts on the same pull request (e.g. one per job). "
            "Letters, digits, `.`, `_` and `-`.", _ACTION),
+    Option("review", "true", clean_flag,
+           "Also place each finding as a review comment on the changed `ensures` lines it concerns (with the "
+           "verified suggestion as a one-click change, when one was found); earlier ones are edited or removed "
+           "on later runs. Lines outside the diff stay in the summary comment. `false`: the summary comment only.",
+           _ACTION),
     # the file cannot name itself or the directory it is read from
     Option("config", DEFAULT_CONFIG_FILE, clean_config,
            "TOML config file, relative to `working-directory`. Its keys are the input names "

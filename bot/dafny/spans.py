@@ -27,7 +27,8 @@ class EnsuresSpan:
     line: int  # the declaration's line
     clauses: tuple[ClauseSpan, ...]
     outputs: tuple[str, ...]  # the method's out-parameters
-    lines: tuple[str, ...]  # source lines first..last (empty without clauses)
+    spec_last: int  # the line the last specification clause (of any kind) ends on
+    lines: tuple[str, ...]  # source lines from `first` to `spec_last` (empty without `ensures` clauses)
 
     @property
     def first(self) -> int:
@@ -36,6 +37,12 @@ class EnsuresSpan:
     @property
     def last(self) -> int:
         return self.clauses[-1].last if self.clauses else self.line
+
+    def text(self, first: int, last: int) -> tuple[str, ...]:
+        """Source lines first..last, when all of them lie between `first` and `spec_last`; else ()."""
+        if not self.clauses or not self.first <= first <= last <= self.spec_last:
+            return ()
+        return self.lines[first - self.first: last - self.first + 1]
 
     def rejecting(self, clause: str) -> ClauseSpan | None:
         """The clause whose text is (or contains: a conjunct the engine split off) `clause`."""
@@ -62,10 +69,11 @@ def spans_of(parsed: DafnyFile, source: str) -> dict[str, EnsuresSpan]:
     rows = source.split("\n")
     out: dict[str, EnsuresSpan] = {}
     for d in parsed.methods():
-        clauses = tuple(ClauseSpan(c.text, c.line, source.count("\n", 0, max(c.start, c.end - 1)) + 1)
-                        for c in d.clauses if c.kind == "ensures")
-        span = EnsuresSpan(d.name, d.line, clauses, tuple(p.name for p in d.returns),
-                           tuple(rows[clauses[0].first - 1: clauses[-1].last]) if clauses else ())
+        every = [ClauseSpan(c.text, c.line, source.count("\n", 0, max(c.start, c.end - 1)) + 1) for c in d.clauses]
+        clauses = tuple(s for s, c in zip(every, d.clauses, strict=True) if c.kind == "ensures")
+        spec_last = max((s.last for s in every), default=d.line)
+        span = EnsuresSpan(d.name, d.line, clauses, tuple(p.name for p in d.returns), spec_last,
+                           tuple(rows[clauses[0].first - 1: spec_last]) if clauses else ())
         out.setdefault(d.name, span)
         if d.scope:
             out.setdefault(f"{d.scope}.{d.name}", span)

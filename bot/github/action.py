@@ -24,18 +24,29 @@ from bot.audit.changes import changes_md, changes_summary, should_fail
 from bot.audit.model import TaskResult, Verdict
 from bot.audit.request import AuditRequest, AuditUsageError
 from bot.config import Config, ConfigError
-from bot.github.api import ISSUES_PERMISSION_HINT, GitHubClient, GitHubError, GitHubPermissionError, marker_for
+from bot.dafny.spans import EnsuresSpan
+from bot.github.api import (
+    ISSUES_PERMISSION_HINT,
+    GitHubClient,
+    GitHubError,
+    GitHubPermissionError,
+    NewReviewComment,
+    marker_for,
+)
 from bot.github.commands import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
 from bot.github.git import GitError, add_worktree, changed_files, file_at, has_commit, remove_worktree
 from bot.github.pr.affected import affected_specs
+from bot.github.pr.diff import Hunks, hunks
 from bot.github.pr.event import EventError, PullRequestEvent, parse_event
+from bot.github.pr.review_plan import plan_review
 from bot.github.tracking import LastRun, TrackingInput, edited_body, issue_body
 from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_fraction
 from bot.paths import write_text
 from bot.report.comment import TITLE, CommentInput, render_comment
 from bot.report.json_report import method_dict, render_json
-from bot.report.load import ReportError, methods_from_list
+from bot.report.load import ReportError, methods_from_list, spans_from_list, spans_to_list
 from bot.report.markdown import esc
+from bot.report.review import Finding, findings
 from bot.runner import (
     TestFiles,
     TooManyFiles,
@@ -64,6 +75,7 @@ CONFIG_FROM_BASE = (
 NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
 NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
 TRACKING_NOT_WRITTEN = "the tracking issue was not written (the reports above stand)"
+REVIEW_BODY = "{n} finding(s) on the changed specs; the summary comment has the scores."
 FORK_SAVED = (
     "The token cannot comment on this pull request (a fork's read-only token). The comment was saved to "
     "{path}: upload it as an artifact and post it from a workflow_run workflow (see the README's fork recipe)."
@@ -144,10 +156,13 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
     root = config.working_directory
     with group(out, "Changed files"):
         paths: list[str] = []
+        diff: dict[str, Hunks] = {}  # GitHub's own diff: where review comments can go ({} when not listed)
         try:
             if github is None:
                 raise GitHubError("no token or repository")
-            paths = [f.filename for f in github.changed_files(event.number)]
+            listed = github.changed_files(event.number)
+            paths = [f.filename for f in listed]
+            diff = {f.filename: hunks(f.patch or "") for f in listed}
         except GitHubError as e:
             emit(out, f"GitHub did not list the changed files ({e}); using git diff instead")
             try:
@@ -172,6 +187,8 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                                    lambda changed: specs_including(roots, changed, config.specs))
             if not specs:
                 emit(out, NOTHING_CHANGED, Level.WARNING)
+                if config.review and github is not None:  # findings of earlier runs no longer apply
+                    _review(github, event.number, event.head_sha, (), diff, config.comment_id, out)
                 marker = marker_for(config.comment_id)
                 body = render_comment(CommentInput((), config.gate, (), "", marker))
                 append_summary(config.summary_file, body)
@@ -207,7 +224,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
         finally:
             if have_base:
                 remove_worktree(root, base_root)
-    return _report(config, github, event, head, base, info, out, errors)
+    return _report(config, github, event, head, base, info, out, errors, diff)
 
 
 def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config:
@@ -232,7 +249,8 @@ def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config
 
 
 def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
-            base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str]) -> int:
+            base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str],
+            diff: dict[str, Hunks]) -> int:
     deltas = compare(head, base)
     verdict = pr_gate(deltas, config.gate, config.allow_unscored)
     failures = verdict.failures
@@ -253,14 +271,20 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     })
     spans = ensures_spans_in(config.working_directory, head)
     emit_annotations(out, _annotations(head, config, {k: v.first for k, v in spans.items() if v.clauses}))
+    saved = saved_comment(config, event, info, head, base, spans)
+    writable = True
     if config.comment is not CommentMode.OFF:
-        saved = saved_comment(config, event, info, head, base)
-        _post(config, github, event.number, marker, body, saved, out)
+        writable = _post(config, github, event.number, marker, body, saved, out)
+    if config.review and writable:
+        found = findings(deltas, spans, config.comment_id, event.head_sha)
+        if not _review(github, event.number, event.head_sha, found, diff, config.comment_id, out):
+            _save_for_fork(config, saved, out)
     return EXIT_OK if passed else EXIT_FAILED
 
 
 def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, head: Sequence[MethodScore],
-                  base: Sequence[MethodScore]) -> dict[str, object]:
+                  base: Sequence[MethodScore], spans: dict[tuple[str, str], EnsuresSpan] | None = None
+                  ) -> dict[str, object]:
     """What the fork recipe's second workflow needs to render the comment again: data, not markdown."""
     return {
         "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
@@ -268,12 +292,14 @@ def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, h
         "gate": {"min_correctness": config.min_correctness, "min_completeness": config.min_completeness,
                  "fail_on_unknown": config.fail_on_unknown, "allow_axioms": config.allow_axioms},
         "head": [method_dict(s) for s in head], "base": [method_dict(s) for s in base],
+        "spans": spans_to_list(spans or {}),
     }
 
 
 def _post(config: Config, github: GitHubClient | None, number: int, marker: str, body: str,
-          saved: dict[str, object], out: TextIO) -> None:
-    artifact = config.working_directory / COMMENT_ARTIFACT
+          saved: dict[str, object], out: TextIO) -> bool:
+    """Post the summary comment; False when the token cannot write (the comment is then saved for the fork
+    recipe's second workflow)."""
     try:
         if github is None:
             raise GitHubPermissionError("no token")
@@ -281,11 +307,49 @@ def _post(config: Config, github: GitHubClient | None, number: int, marker: str,
                                                 only_if_changed=config.comment is CommentMode.ON_CHANGE)
         emit(out, f"comment {action}: {comment.html_url}")
     except GitHubPermissionError:
-        write_text(config.workspace, artifact, json.dumps(saved, sort_keys=True) + "\n")
-        emit(out, FORK_SAVED.format(path=artifact), Level.WARNING)
+        _save_for_fork(config, saved, out)
+        return False
     except GitHubError as e:
         # the scores stand without the comment: the step summary has them
         emit(out, f"the comment could not be posted: {e}", Level.WARNING)
+    return True
+
+
+def _save_for_fork(config: Config, saved: dict[str, object], out: TextIO) -> None:
+    artifact = config.working_directory / COMMENT_ARTIFACT
+    write_text(config.workspace, artifact, json.dumps(saved, sort_keys=True) + "\n")
+    emit(out, FORK_SAVED.format(path=artifact), Level.WARNING)
+
+
+def _review(github: GitHubClient | None, number: int, head_sha: str, found: Sequence[Finding],
+            diff: dict[str, Hunks], comment_id: str, out: TextIO) -> bool:
+    """Place the findings as review comments (one new review for the new ones), edit or retire the earlier
+    ones. False when the token cannot write; any other failure warns: the summary comment has every finding."""
+    if github is None:
+        return False
+    try:
+        author = github.bot_login()
+        plan = plan_review(found, diff, github.review_comments(number), author, comment_id, head_sha)
+        for comment_id_ in plan.delete:
+            github.delete_review_comment(comment_id_)
+        for comment_id_, body in plan.edit:
+            github.edit_review_comment(comment_id_, body)
+        if plan.create:
+            review = github.create_review(number, head_sha, REVIEW_BODY.format(n=len(plan.create)), [
+                NewReviewComment(f.path, f.line, f.start_line if f.start_line < f.line else None, f.body)
+                for f in plan.create], author)
+            emit(out, f"review created with {len(plan.create)} comment(s): {review.html_url}")
+    except GitHubPermissionError:
+        return False
+    except GitHubError as e:
+        emit(out, f"the review comments could not be placed ({e}); the summary comment has every finding",
+             Level.WARNING)
+        return True
+    if plan.edit or plan.delete:
+        emit(out, f"review comments: {len(plan.edit)} edited, {len(plan.delete)} deleted")
+    if plan.outside:
+        emit(out, f"{len(plan.outside)} finding(s) on lines outside the diff: in the summary comment only")
+    return True
 
 
 def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -> int:
@@ -317,6 +381,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
                     gate_d.get("fail_on_unknown") is True, gate_d.get("allow_axioms") is True)
         head = methods_from_list(saved.get("head"), "head")
         base = methods_from_list(saved.get("base"), "base")
+        spans = spans_from_list(saved.get("spans", []), "spans")
         verifier = str(saved.get("verifier", ""))[:100]
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
@@ -337,6 +402,16 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
     action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
                                             only_if_changed=config.comment is CommentMode.ON_CHANGE)
     emit(out, f"comment {action}: {comment.html_url}")
+    if config.review:
+        # the diff comes from GitHub, not from the saved file: comments go only on the pull request's own lines
+        try:
+            diff = {f.filename: hunks(f.patch or "") for f in github.changed_files(number)}
+        except GitHubError as e:
+            emit(out, f"the review comments were not placed: {e}", Level.WARNING)
+            return EXIT_OK
+        if not _review(github, number, head_sha, findings(deltas, spans, comment_id, head_sha), diff, comment_id,
+                       out):
+            emit(out, "the review comments were not placed: the token cannot write them", Level.WARNING)
     return EXIT_OK
 
 

@@ -31,7 +31,7 @@ import requests
 from github import Auth, Github
 
 T = TypeVar("T")
-W = TypeVar("W", "Comment", "Issue")  # what the write loop writes
+W = TypeVar("W", "Comment", "Issue", "Review")  # what the write loop writes
 
 UpsertAction = Literal["created", "updated", "unchanged"]
 
@@ -116,6 +116,8 @@ class ChangedFile:
     previous_filename: str | None
     additions: int
     deletions: int
+    # the unified diff GitHub shows; None when it leaves it out (a binary or very large file)
+    patch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,35 @@ class Comment:
     id: int
     author_login: str
     body: str
+    html_url: str
+
+
+@dataclass(frozen=True)
+class ReviewComment:
+    """A comment on a line of the pull request's diff."""
+
+    id: int
+    author_login: str
+    body: str
+    path: str
+    line: int | None  # the line at the pull request's head; None when the diff no longer holds it (outdated)
+    start_line: int | None  # first line of a comment over several lines
+    in_reply_to_id: int | None  # set on replies
+    review_id: int | None
+    html_url: str
+
+
+@dataclass(frozen=True)
+class NewReviewComment:
+    path: str
+    line: int
+    start_line: int | None  # None, or a line before `line` in the same hunk
+    body: str
+
+
+@dataclass(frozen=True)
+class Review:
+    id: int
     html_url: str
 
 
@@ -185,7 +216,14 @@ def _error_message(text: str) -> str:
     except ValueError:
         return ""
     message = data.get("message") if isinstance(data, dict) else None
-    return message[:200] if isinstance(message, str) else ""
+    if not isinstance(message, str):
+        return ""
+    # a 422's `errors` say what was invalid ("... line must be part of the diff"); strings or objects
+    errors = data.get("errors")
+    details = [e if isinstance(e, str) else str(e.get("message", "")) for e in errors if isinstance(e, str | dict)] \
+        if isinstance(errors, list) else []
+    details = [d for d in details if d]
+    return (message + (": " + "; ".join(details) if details else ""))[:400]
 
 
 def _rate_limited(status: int, message: str, headers: dict[str, Any]) -> bool:
@@ -318,6 +356,7 @@ def _changed_file(data: object) -> ChangedFile:
         previous_filename=_optional_str(entry, "previous_filename", where) or None,
         additions=_int(entry, "additions", where),
         deletions=_int(entry, "deletions", where),
+        patch=_optional_str(entry, "patch", where),
     )
 
 
@@ -328,6 +367,32 @@ def _comment(data: dict[str, Any], where: str) -> Comment:
         body=_text(data),
         html_url=_optional_str(data, "html_url", where) or "",
     )
+
+
+def _optional_int(data: dict[str, Any], key: str, where: str) -> int | None:
+    return None if data.get(key) is None else _int(data, key, where)
+
+
+def _review_comment(data: object) -> ReviewComment:
+    where = "a review comment"
+    comment = _object(data, where)
+    return ReviewComment(
+        id=_int(comment, "id", where),
+        author_login=_author(comment) or "",
+        body=_text(comment),
+        path=_str(comment, "path", where),
+        line=_optional_int(comment, "line", where),
+        start_line=_optional_int(comment, "start_line", where),
+        in_reply_to_id=_optional_int(comment, "in_reply_to_id", where),
+        review_id=_optional_int(comment, "pull_request_review_id", where),
+        html_url=_optional_str(comment, "html_url", where) or "",
+    )
+
+
+def _written_review(data: object) -> Review:
+    where = "the review"
+    review = _object(data, where)
+    return Review(id=_int(review, "id", where), html_url=_optional_str(review, "html_url", where) or "")
 
 
 def _issue(data: dict[str, Any], where: str) -> Issue:
@@ -512,6 +577,65 @@ class GitHubClient:
             return "unchanged", existing
         return self._write_issue(title, marker, body, author, labels, existing)
 
+    # -- review comments -----------------------------------------------------------------------
+
+    def review_comments(self, number: int) -> list[ReviewComment]:
+        """Every review comment on the pull request's diff (all pages), replies included."""
+        return self._read(
+            f"list the review comments of pull request #{number} of {self.repository}",
+            lambda: [_review_comment(c) for c in self._list(f"/repos/{self.repository}/pulls/{number}/comments",
+                                                             "review comments")],
+        )
+
+    def create_review(self, number: int, commit_id: str, body: str, comments: list[NewReviewComment],
+                      author: str) -> Review:
+        """One review (`event: COMMENT`) holding every comment, at `commit_id`. A 422 (a line outside the
+        diff, say) is a GitHubError naming GitHub's reason; the review is then not created at all.
+
+        Not sent blindly twice: after a lost answer the review comments are looked through, and ours with
+        every intended body means the review was created."""
+        payload = {"commit_id": commit_id, "body": body, "event": "COMMENT", "comments": [
+            {"path": c.path, "line": c.line, "side": "RIGHT", "body": c.body,
+             **({"start_line": c.start_line, "start_side": "RIGHT"} if c.start_line is not None else {})}
+            for c in comments]}
+        what = f"create a review on pull request #{number} of {self.repository}"
+
+        def request(_: Review | None) -> tuple[str, str, str, dict[str, Any]]:
+            return what, "POST", f"/repos/{self.repository}/pulls/{number}/reviews", payload
+
+        def find() -> Review | None:
+            ours = [c for c in self.review_comments(number) if _same_login(c.author_login, author)]
+            found = [next((o for o in ours if _same_body(o.body, c.body)), None) for c in comments]
+            if not found or any(f is None for f in found):
+                return None
+            first = found[0]
+            assert first is not None
+            return Review(first.review_id or 0, first.html_url)
+
+        return self._write_checked(None, request, _written_review, find, lambda _: True, (), None,
+                                   "The review may have been created all the same", "the review is not there")[1]
+
+    def edit_review_comment(self, comment_id: int, body: str) -> bool:
+        """Set the body of one review comment; False when it is gone (deleted meanwhile)."""
+        url = f"/repos/{self.repository}/pulls/comments/{comment_id}"
+        try:
+            self._read(f"edit review comment {comment_id} of {self.repository}",
+                       lambda: self._request("PATCH", url, body={"body": body}), write=True)
+        except GitHubNotFound:
+            return False
+        return True
+
+    def delete_review_comment(self, comment_id: int) -> bool:
+        """Delete one review comment; False when it was already gone. Sent again after a lost answer: a
+        deletion carried out twice is one deletion."""
+        url = f"/repos/{self.repository}/pulls/comments/{comment_id}"
+        try:
+            self._read(f"delete review comment {comment_id} of {self.repository}",
+                       lambda: self._request("DELETE", url), write=True)
+        except GitHubNotFound:
+            return False
+        return True
+
     # -- internals -----------------------------------------------------------------------------
 
     def _request(
@@ -530,6 +654,8 @@ class GitHubClient:
             message = self._redact(_error_message(text))
             raise _HTTPStatus(status, message, _rate_limited(status, message, headers))
         if not text:
+            if status == 204:  # No Content: what GitHub answers a DELETE
+                return None, headers
             raise _Malformed(f"the answer (HTTP {status}) is empty")
         try:
             return json.loads(text), headers
@@ -582,15 +708,17 @@ class GitHubClient:
 
         return self._read(f"list the open issues of {self.repository}", scan)
 
-    def _read(self, what: str, fn: Callable[[], T]) -> T:
-        """Run `fn`'s GET requests, retrying 5xx answers, timeouts and connection errors; fail as a GitHubError."""
+    def _read(self, what: str, fn: Callable[[], T], write: bool = False) -> T:
+        """Run `fn`'s GET requests, retrying 5xx answers, timeouts and connection errors; fail as a GitHubError.
+
+        `write`: `fn` is a write that may be sent again as it is (an edit or a deletion of one comment)."""
         last = ""
         for attempt in range(1, self._retries + 1):
             try:
                 return fn()
             except _HTTPStatus as exc:
                 if exc.status < 500:
-                    raise self._client_error(what, exc, write=False) from None
+                    raise self._client_error(what, exc, write=write) from None
                 last = f"HTTP {exc.status}"
             except requests.RequestException as exc:
                 # Only the class name: the text of a connection error is noisy and says nothing more.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.dafny.spans import ClauseSpan, EnsuresSpan
 from bot.symbolic.results import (
     Axiom,
     BackgroundStatus,
@@ -115,3 +116,33 @@ def methods_from_list(v: Any, where: str) -> list[MethodScore]:
 
 def _bad(where: str) -> str:
     raise ReportError(f"{where}: not a string")
+
+
+def _clause(v: Any, where: str) -> ClauseSpan:
+    d = _obj(v, where)
+    return ClauseSpan(_str(d, "text", where), _int(d, "first", where), _int(d, "last", where))
+
+
+def spans_from_list(v: Any, where: str = "spans") -> dict[tuple[str, str], EnsuresSpan]:
+    """The saved `ensures` spans, by (file, method). Lines are only ever placed where the pull request's own
+    diff (read from GitHub by the posting workflow) has them, and their text only inside code blocks."""
+    out: dict[tuple[str, str], EnsuresSpan] = {}
+    if not isinstance(v, list) or len(v) > MAX_ITEMS:
+        raise ReportError(f"{where}: not a list (of at most {MAX_ITEMS} items)")
+    for i, x in enumerate(v):
+        w = f"{where}[{i}]"
+        d = _obj(x, w)
+        lines = tuple(_list(d, "lines", w, lambda y, ww: y[:MAX_TEXT] if isinstance(y, str) else _bad(ww)))
+        outputs = tuple(_list(d, "outputs", w, lambda y, ww: y[:MAX_TEXT] if isinstance(y, str) else _bad(ww)))
+        span = EnsuresSpan(_str(d, "method", w), _int(d, "line", w), tuple(_list(d, "clauses", w, _clause)), outputs,
+                           _int(d, "spec_last", w), lines)
+        if span.clauses and len(lines) != span.spec_last - span.first + 1:
+            raise ReportError(f"{w}.lines: not the lines from the first clause to the last")
+        out[(_str(d, "file", w), span.method)] = span
+    return out
+
+
+def spans_to_list(spans: dict[tuple[str, str], EnsuresSpan]) -> list[dict[str, Any]]:
+    return [{"file": file, "method": method, "line": s.line, "outputs": list(s.outputs), "spec_last": s.spec_last,
+             "clauses": [{"text": c.text, "first": c.first, "last": c.last} for c in s.clauses],
+             "lines": list(s.lines)} for (file, method), s in sorted(spans.items())]

@@ -214,6 +214,30 @@ def test_a_token_that_cannot_comment_saves_the_comment(tmp_path: Path, github_se
     assert "Dafny Spec Score" in ran.summary
 
 
+def test_a_review_github_refuses_warns_and_the_summary_comment_stands(
+    tmp_path: Path, github_server: Any, fake: Fake
+) -> None:
+    github_server.fail("POST", r".*/pulls/7/reviews", 422, message="Unprocessable Entity")
+    ran, _, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                       patches=True, min_completeness="0.9")
+    assert ran.code == EXIT_FAILED and ran.outputs["passed"] == "false"  # the scores decide, not the review
+    assert "::warning::the review comments could not be placed" in ran.log
+    assert "the summary comment has every finding" in ran.log
+    assert len(comments(github_server)) == 1 and not github_server.review_comments_on(REPO, PR)
+
+
+def test_a_token_that_cannot_review_saves_the_comment_for_the_fork_recipe(
+    tmp_path: Path, github_server: Any, fake: Fake
+) -> None:
+    github_server.fail("POST", r".*/pulls/7/reviews", 403, times=None)
+    ran, pr, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                        patches=True, comment="off")
+    assert ran.code == EXIT_OK, ran.log
+    assert "::warning::The token cannot comment on this pull request" in ran.log
+    saved = json.loads((pr.repo / COMMENT_ARTIFACT).read_text())
+    assert [s["method"] for s in saved["spans"]] == ["Inc"] and saved["spans"][0]["clauses"][0]["first"] == 3
+
+
 # ---------------------------------------------------------------------------------------------------
 # 3. mode audit
 
@@ -567,7 +591,7 @@ def _tolerance(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPat
 def _comment(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
     ran, _, env = pr_run(tmp, server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK}, comment="off")
     assert ran.code == EXIT_OK, ran.log
-    assert comments(server) == [] and not server.requests_for("GET", r".*/comments")
+    assert comments(server) == [] and not server.requests_for("GET", r".*/issues/\d+/comments")
     assert "Dafny Spec Score" in ran.summary  # the summary has the scores all the same
     env.vars[input_env_name("comment")] = "on-change"
     assert run_action(env, fake).code == EXIT_OK
@@ -592,6 +616,27 @@ def _comment_id(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPa
     bodies = [c.body for c in comments(server)]
     assert len(bodies) == 2 and bodies[1].startswith("<!-- dafny-spec-score:job-b -->")
     assert not server.requests_for("PATCH")
+
+
+@input_case("review")
+def _review(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    ran, pr, env = pr_run(tmp, server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK}, patches=True)
+    assert ran.code == EXIT_OK, ran.log
+    (review,) = server.reviews_on(REPO, PR)
+    (inline,) = server.review_comments_on(REPO, PR)
+    assert review.event == "COMMENT" and review.commit_id == pr.head
+    # on the weak `ensures` (line 3: the fake's marker, then the method), one sentence with a wrong output
+    assert (inline.path, inline.line, inline.start_line) == ("specs/inc.dfy", 3, None)
+    assert inline.body.startswith("<!-- dafny-spec-score-review:default:")
+    assert "accepts a wrong output" in inline.body and "the test expects <code>r = 2</code>" in inline.body
+    again = run_action(env, fake)  # the same finding at the same head: nothing new, nothing edited
+    assert again.code == EXIT_OK and len(server.reviews_on(REPO, PR)) == 1
+    assert [c.id for c in server.review_comments_on(REPO, PR)] == [inline.id]
+    assert not server.requests_for("PATCH", r".*/pulls/comments/\d+")
+    env.vars[input_env_name("review")] = "false"
+    server.review_comments.clear()
+    assert run_action(env, fake).code == EXIT_OK
+    assert len(server.reviews_on(REPO, PR)) == 1 and not server.review_comments_on(REPO, PR)
 
 
 @input_case("config")

@@ -116,11 +116,12 @@ def test_changed_files_follow_link_pagination(server: FakeGitHub) -> None:
     server.page_size = 2
     with client(server) as gh:
         files = gh.changed_files(7)
+    stub = "@@ -1 +1 @@"  # the fake's patch when a test gives none
     assert files[:2] == [
-        ChangedFile("src/m0.dfy", "modified", None, 0, 1),
-        ChangedFile("src/m1.dfy", "modified", None, 1, 1),
+        ChangedFile("src/m0.dfy", "modified", None, 0, 1, stub),
+        ChangedFile("src/m1.dfy", "modified", None, 1, 1, stub),
     ]
-    assert files[-1] == ChangedFile("src/new.dfy", "renamed", "src/old.dfy", 2, 0)
+    assert files[-1] == ChangedFile("src/new.dfy", "renamed", "src/old.dfy", 2, 0, stub)
     assert [f.filename for f in files] == [f["filename"] for f in pull.files]
     pages = [r.query.get("page", "1") for r in server.requests_for("GET", FILES_PATH)]
     assert pages == ["1", "2", "3", "4"]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Config, Mode
+from bot.dafny.spans import ClauseSpan, EnsuresSpan
 from bot.github.action import SAVED_VERSION, run_post_comment, saved_comment
 from bot.github.api import GitHubClient
 from bot.github.pr.event import PullRequestEvent
@@ -37,10 +38,12 @@ def config(tmp_path: Path, saved: Path, event: dict[str, Any] | None, server: An
                   api_url=server.url, working_directory=tmp_path, workspace=tmp_path)
 
 
-def save(tmp_path: Path, pr: int = 7, head_sha: str = HEAD, method: str = "Add", **extra: Any) -> Path:
+def save(tmp_path: Path, pr: int = 7, head_sha: str = HEAD, method: str = "Add",
+         spans: dict[tuple[str, str], EnsuresSpan] | None = None, **extra: Any) -> Path:
     event = PullRequestEvent(pr, "b" * 40, head_sha, True)
     cfg = Config(repository=REPO, working_directory=tmp_path, workspace=tmp_path)
-    data = saved_comment(cfg, event, VerifierInfo(("dafny",), "2.3.0.10506", 2), scores(method), scores(method))
+    data = saved_comment(cfg, event, VerifierInfo(("dafny",), "2.3.0.10506", 2), scores(method), scores(method),
+                         spans)
     data.update(extra)
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(data))
@@ -116,3 +119,35 @@ def test_refuses_outside_workflow_run_and_bad_files(github_server: Any, tmp_path
     code, log = post(tmp_path, github_server, bad, workflow_run([7]))
     assert code == 2 and "larger than" in log
     assert github_server.comments_on(REPO, 7) == []
+
+
+def span(line: int) -> dict[tuple[str, str], EnsuresSpan]:
+    return {("specs/add.dfy", "Add"): EnsuresSpan("Add", line - 1, (ClauseSpan("r > x", line, line),), ("r",), line,
+                                                  ("  ensures r > x",))}
+
+
+def test_the_review_goes_on_the_saved_clause_when_the_pull_requests_own_diff_has_it(
+    github_server: Any, tmp_path: Path
+) -> None:
+    patch = "@@ -1,3 +1,3 @@\n method Add(x: int) returns (r: int)\n-  ensures r == x + 1\n+  ensures r > x\n {"
+    github_server.add_pull(REPO, 7, head_sha=HEAD, files=[{"filename": "specs/add.dfy", "patch": patch}])
+    code, log = post(tmp_path, github_server, save(tmp_path, spans=span(2)), workflow_run([7]))
+    assert code == 0, log
+    (inline,) = github_server.review_comments_on(REPO, 7)
+    assert (inline.path, inline.line) == ("specs/add.dfy", 2) and "accepts a wrong output" in inline.body
+    # a saved line the diff does not hold gets nothing inline: the file cannot place comments elsewhere
+    github_server.review_comments.clear()
+    code, log = post(tmp_path, github_server, save(tmp_path, spans=span(40)), workflow_run([7]))
+    assert code == 0, log
+    assert github_server.review_comments_on(REPO, 7) == [] and len(github_server.reviews_on(REPO, 7)) == 1
+
+
+def test_saved_spans_of_the_wrong_shape_are_refused(github_server: Any, tmp_path: Path) -> None:
+    github_server.add_pull(REPO, 7, head_sha=HEAD)
+    bad = [{"file": "specs/add.dfy", "method": "Add", "line": 1, "spec_last": 9, "outputs": ["r"],
+            "clauses": [{"text": "r > x", "first": 2, "last": 2}], "lines": ["one line for eight"]}]
+    saved = save(tmp_path)
+    saved.write_text(json.dumps({**json.loads(saved.read_text()), "spans": bad}))
+    code, log = post(tmp_path, github_server, saved, workflow_run([7]))
+    assert code == 2 and "spans[0].lines" in log
+    assert github_server.comments_on(REPO, 7) == [] and github_server.reviews_on(REPO, 7) == []

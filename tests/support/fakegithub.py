@@ -1,6 +1,7 @@
 """A small stateful fake of GitHub's REST API for tests, served over real HTTP on 127.0.0.1.
 
-It answers the endpoints the action uses (pull requests, their files and comments; issues: list,
+It answers the endpoints the action uses (pull requests, their files and comments; reviews and review
+comments: create, list, edit, delete, reply, with GitHub's 422 for a line outside the diff; issues: list,
 create, read, edit) with GitHub's documented JSON shapes, paginates with
 `Link` headers, requires an `Authorization` header, records every request and can be told to fail:
 refuse a request (`fail`), carry it out and lose the answer (`lose_answer`: a 502 or a slow answer), or
@@ -82,6 +83,34 @@ class FakeComment:
 
 
 @dataclass
+class FakeReviewComment:
+    id: int
+    repo: str
+    number: int
+    user: str | None
+    body: str
+    path: str
+    line: int | None  # None: outdated (GitHub's `line: null`)
+    start_line: int | None
+    in_reply_to_id: int | None
+    review_id: int
+    commit_id: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass
+class FakeReview:
+    id: int
+    repo: str
+    number: int
+    user: str
+    body: str
+    event: str
+    commit_id: str
+
+
+@dataclass
 class FakeIssue:
     repo: str
     number: int
@@ -113,6 +142,8 @@ class FakeGitHub:
         self.pulls: dict[tuple[str, int], FakePull] = {}
         self.comments: list[FakeComment] = []
         self.issues: list[FakeIssue] = []
+        self.reviews: list[FakeReview] = []
+        self.review_comments: list[FakeReviewComment] = []
         self.requests: list[RecordedRequest] = []
         self.faults: list[Fault] = []
         self.lock = threading.Lock()
@@ -217,6 +248,34 @@ class FakeGitHub:
         with self.lock:
             return [c for c in self.comments if c.repo == repo and c.issue_number == number]
 
+    def reviews_on(self, repo: str, number: int) -> list[FakeReview]:
+        with self.lock:
+            return [r for r in self.reviews if r.repo == repo and r.number == number]
+
+    def review_comments_on(self, repo: str, number: int) -> list[FakeReviewComment]:
+        with self.lock:
+            return [c for c in self.review_comments if c.repo == repo and c.number == number]
+
+    def add_review_comment(self, repo: str, number: int, user: str | None, body: str, path: str, line: int | None,
+                           in_reply_to_id: int | None = None) -> FakeReviewComment:
+        """A review comment by `user` (a reply when `in_reply_to_id` is set: it takes the thread's place)."""
+        with self.lock:
+            parent = next((c for c in self.review_comments if c.id == in_reply_to_id), None)
+            if parent is not None:
+                path, line = parent.path, parent.line
+            return self._new_review_comment(repo, number, user, body, path, line, None, in_reply_to_id, 0, "")
+
+    def set_head(self, repo: str, number: int, head_sha: str, files: list[dict[str, Any]]) -> None:
+        """A push to the pull request: a new head and diff. Review comments whose line leaves the diff
+        become outdated (`line: null`), as GitHub shows them."""
+        with self.lock:
+            pull = self.pulls[(repo, number)]
+            pull.head_sha, pull.files = head_sha, list(files)
+            for c in self.review_comments:
+                stays = c.line is not None and _in_one_hunk(pull, c.path, c.start_line or c.line, c.line)
+                if c.repo == repo and c.number == number and not stays:
+                    c.line = c.start_line = None
+
     def fail(self, method: str, path_regex: str, status: int, times: int | None = 1, message: str = "") -> None:
         """Answer `status` to `method` on paths fully matching `path_regex`, `times` times (None: forever).
 
@@ -265,6 +324,16 @@ class FakeGitHub:
         now = self._tick()
         comment = FakeComment(self._next_id, repo, number, user, body, now, now)
         self.comments.append(comment)
+        return comment
+
+    def _new_review_comment(self, repo: str, number: int, user: str | None, body: str, path: str,
+                            line: int | None, start_line: int | None, in_reply_to_id: int | None, review_id: int,
+                            commit_id: str) -> FakeReviewComment:
+        self._next_id += 1
+        now = self._tick()
+        comment = FakeReviewComment(self._next_id, repo, number, user, body, path, line, start_line, in_reply_to_id,
+                                    review_id, commit_id, now, now)
+        self.review_comments.append(comment)
         return comment
 
     def _new_issue(
@@ -384,6 +453,79 @@ class FakeGitHub:
             "issue_url": f"{api}/issues/{comment.issue_number}",
             "author_association": "NONE",
         }
+
+    def review_comment_json(self, c: FakeReviewComment) -> dict[str, Any]:
+        api = f"{self.url}/repos/{c.repo}"
+        data: dict[str, Any] = {
+            "id": c.id,
+            "node_id": f"PRRC_{c.id}",
+            "url": f"{api}/pulls/comments/{c.id}",
+            "pull_request_review_id": c.review_id,
+            "diff_hunk": "@@",
+            "path": c.path,
+            "commit_id": c.commit_id,
+            "original_commit_id": c.commit_id,
+            "user": None if c.user is None else self.user_json(c.user),
+            "body": c.body,
+            "created_at": _timestamp(c.created_at),
+            "updated_at": _timestamp(c.updated_at),
+            "html_url": f"{self.url}/{c.repo}/pull/{c.number}#discussion_r{c.id}",
+            "pull_request_url": f"{api}/pulls/{c.number}",
+            "author_association": "NONE",
+            "line": c.line,
+            "original_line": c.line,
+            "start_line": c.start_line,
+            "original_start_line": c.start_line,
+            "side": "RIGHT",
+            "start_side": "RIGHT" if c.start_line is not None else None,
+            "subject_type": "line",
+        }
+        if c.in_reply_to_id is not None:
+            data["in_reply_to_id"] = c.in_reply_to_id
+        return data
+
+    def review_json(self, r: FakeReview) -> dict[str, Any]:
+        return {
+            "id": r.id,
+            "node_id": f"PRR_{r.id}",
+            "user": self.user_json(r.user),
+            "body": r.body,
+            "state": "COMMENTED",
+            "html_url": f"{self.url}/{r.repo}/pull/{r.number}#pullrequestreview-{r.id}",
+            "pull_request_url": f"{self.url}/repos/{r.repo}/pulls/{r.number}",
+            "commit_id": r.commit_id,
+            "author_association": "NONE",
+        }
+
+    def _create_review(self, repo: str, pull: FakePull, body: Any) -> tuple[int, Any, dict[str, str]]:
+        """POST /pulls/N/reviews: all or nothing, like GitHub; a comment off the diff fails the whole review."""
+        if not isinstance(body, dict) or body.get("event", "COMMENT") not in ("COMMENT", "APPROVE", "REQUEST_CHANGES"):
+            return 422, self._error(422, "Unprocessable Entity"), {}
+        comments = body.get("comments") or []
+        if not isinstance(comments, list):
+            return 422, self._error(422, "Unprocessable Entity"), {}
+        errors = []
+        for c in comments:
+            if not isinstance(c, dict) or not isinstance(c.get("body"), str) or not isinstance(c.get("path"), str):
+                errors.append("Pull request review thread path is invalid")
+                continue
+            line, start = c.get("line"), c.get("start_line")
+            if not isinstance(line, int) or (start is not None and (not isinstance(start, int) or start >= line)):
+                errors.append("Pull request review thread start line must precede the end line.")
+            elif not _in_one_hunk(pull, c["path"], start if start is not None else line, line):
+                errors.append("Pull request review thread line must be part of the diff")
+        if errors:
+            data = self._error(422, "Unprocessable Entity")
+            data["errors"] = errors
+            return 422, data, {}
+        self._next_id += 1
+        review = FakeReview(self._next_id, repo, pull.number, self.comment_author, str(body.get("body") or ""),
+                            str(body.get("event", "COMMENT")), str(body.get("commit_id") or pull.head_sha))
+        self.reviews.append(review)
+        for c in comments:
+            self._new_review_comment(repo, pull.number, self.comment_author, c["body"], c["path"], c["line"],
+                                     c.get("start_line"), None, review.id, review.commit_id)
+        return 200, self.review_json(review), {}
 
     def label_json(self, repo: str, name: str) -> dict[str, Any]:
         return {
@@ -542,6 +684,38 @@ class FakeGitHub:
             if method != "GET" or pull is None:
                 return 404, self._error(404, "Not Found"), {}
             return self._page(path, query, [self.file_json(pull, f) for f in pull.files])
+        if m := re.fullmatch(r"/pulls/(\d+)/comments", rest):
+            pull = self.pulls.get((repo, int(m.group(1))))
+            if method != "GET" or pull is None:
+                return 404, self._error(404, "Not Found"), {}
+            threads = sorted((c for c in self.review_comments if c.repo == repo and c.number == pull.number),
+                             key=lambda c: c.id)
+            return self._page(path, query, [self.review_comment_json(c) for c in threads])
+        if m := re.fullmatch(r"/pulls/(\d+)/reviews", rest):
+            pull = self.pulls.get((repo, int(m.group(1))))
+            if pull is None:
+                return 404, self._error(404, "Not Found"), {}
+            if method == "POST":
+                return self._create_review(repo, pull, body)
+            if method == "GET":
+                return self._page(path, query, [self.review_json(r) for r in self.reviews
+                                                 if r.repo == repo and r.number == pull.number])
+        if m := re.fullmatch(r"/pulls/comments/(\d+)", rest):
+            found_rc = next((c for c in self.review_comments if c.repo == repo and c.id == int(m.group(1))), None)
+            if found_rc is None:
+                return 404, self._error(404, "Not Found"), {}
+            if method == "GET":
+                return 200, self.review_comment_json(found_rc), {}
+            if method == "PATCH":
+                text = body.get("body") if isinstance(body, dict) else None
+                if not isinstance(text, str) or not text:
+                    return 422, self._error(422, "Validation Failed"), {}
+                found_rc.body = text
+                found_rc.updated_at = self._tick()
+                return 200, self.review_comment_json(found_rc), {}
+            if method == "DELETE":
+                self.review_comments.remove(found_rc)
+                return 204, None, {}
         if m := re.fullmatch(r"/issues/(\d+)/comments", rest):
             number = int(m.group(1))
             # Every pull request is an issue; the fake only knows pull requests.
@@ -627,6 +801,19 @@ class FakeGitHub:
         return {"message": message, "documentation_url": DOCS_URL, "status": str(status)}
 
 
+def _in_one_hunk(pull: FakePull, path: str, start: int, end: int) -> bool:
+    """Whether new-side lines start..end of `path` lie in one hunk of the pull request's patch for it."""
+    for f in pull.files:
+        if f.get("filename") != path:
+            continue
+        for m in re.finditer(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", str(f.get("patch", "")), re.MULTILINE):
+            first = int(m.group(1))
+            last = first + (int(m.group(2)) if m.group(2) is not None else 1) - 1
+            if first <= start <= end <= last:
+                return True
+    return False
+
+
 def _id(comment: FakeComment) -> int:
     return comment.id
 
@@ -660,7 +847,7 @@ def _make_handler(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if delay and fake.closing.wait(delay):
                 return  # the server is closing: nobody is waiting for this answer any more
             # Bytes are sent as they are: a proxy's HTML page, truncated JSON, nothing at all.
-            payload = data if isinstance(data, bytes) else json.dumps(data).encode()
+            payload = data if isinstance(data, bytes) else b"" if status == 204 else json.dumps(data).encode()
             content_type = "text/html" if isinstance(data, bytes) else "application/json; charset=utf-8"
             try:
                 self.send_response(status)

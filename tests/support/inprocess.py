@@ -313,13 +313,21 @@ def run_action(env: Env, fake: Fake, *, fresh: bool = True, github_factory: GitH
     return Ran(code, log, outputs(env.output), env.summary.read_text())
 
 
+def patch_of(pr: PullRequest, path: str) -> str:
+    """The file's diff from base to head as GitHub's `patch` field gives it: the hunks, without the header."""
+    text = git(pr.repo, "diff", pr.base, pr.head, "--", path)
+    return text[text.find("@@"):] if "@@" in text else ""
+
+
 def pr_run(tmp_path: Path, server: Any, fake: Fake, base: dict[str, str], head: dict[str, str | None],
            changed: list[str] | None = None, github_factory: GitHubFactory = action.make_github,
-           **inputs: str) -> tuple[Ran, PullRequest, Env]:
-    """A pull request from `base` to `head` in a repository that is the workspace, scored once."""
+           patches: bool = False, **inputs: str) -> tuple[Ran, PullRequest, Env]:
+    """A pull request from `base` to `head` in a repository that is the workspace, scored once. `patches`:
+    GitHub lists each file with its real diff (else with a stub hunk on line 1, where no finding sits)."""
     pr = make_pr(tmp_path / "repo", base, head)
     server.add_pull(REPO, PR, base_sha=pr.base, head_sha=pr.head,
-                    files=[{"filename": f, "status": "modified"} for f in (pr.changed if changed is None else changed)])
+                    files=[{"filename": f, "status": "modified", **({"patch": patch_of(pr, f)} if patches else {})}
+                           for f in (pr.changed if changed is None else changed)])
     env = action_env(pr.repo, server, tmp_path / "runner", **inputs)
     pr_event(env.event, pr)
     return run_action(env, fake, github_factory=github_factory), pr, env

@@ -26,6 +26,13 @@ def test_spans_give_each_clause_its_first_and_last_line_and_the_lines_between() 
     assert ensures_spans(SOURCE, "f.dfy")["M.Find"] == span
 
 
+def test_the_text_between_two_lines_is_given_only_inside_the_specification() -> None:
+    text = "method P(a: int) returns (r: int)\n  ensures r > a\n  decreases a\n{\n}\n"
+    span = ensures_spans(text, "p.dfy")["P"]
+    assert span.spec_last == 3 and span.text(2, 3) == ("  ensures r > a", "  decreases a")
+    assert span.text(2, 4) == () and span.text(1, 2) == ()
+
+
 def test_a_rejecting_clause_is_found_by_its_text_or_as_a_conjunct_of_one() -> None:
     span = ensures_spans(SOURCE, "f.dfy")["Find"]
     assert span.rejecting("a[i] == x || x !in a") == span.clauses[1]

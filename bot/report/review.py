@@ -1,0 +1,159 @@
+"""The inline review comments of a pull-request run: one per finding, on the `ensures` lines it concerns. Pure code.
+
+A finding is a changed method's spec that rejects an expected output, accepts a wrong one, or can no longer be
+scored. Its comment says so in one sentence with the smallest witness and its case; for a weak spec with a
+verified strengthening it carries a GitHub `suggestion` block that replaces the lines it sits on with the same
+lines plus the new clause, and one line saying what was proved. Each comment holds a hidden marker with a key
+(file, method, kind) so that a later run finds it again: `bot.github.pr.review_plan` decides what to edit,
+delete or create. Everything from user files goes through `code`/`fence`: nothing closes a block or pings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.dafny.spans import EnsuresSpan
+from bot.report.fmt import pct, proved_text
+from bot.report.markdown import code, esc, fence
+from bot.symbolic.compare import Change, MethodDelta
+from bot.symbolic.gate import why_unscored
+from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Surviving
+
+TAG = "dafny-spec-score-review"
+TITLE = "Dafny Spec Score"
+MAX_VALUE = 200  # characters of a value shown in a sentence
+_MARKER = re.compile(rf"<!-- {TAG}:([A-Za-z0-9._-]+):([0-9a-f]{{16}})(:resolved)? -->")
+
+
+class Kind(Enum):
+    REJECTS = "rejects"  # an expected output is proved rejected
+    ACCEPTS = "accepts"  # a wrong output is proved accepted
+    UNSCORED = "unscored"  # nothing could be decided at head
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    method: str
+    kind: Kind
+    start_line: int  # == line for a comment on one line
+    line: int
+    key: str  # stable across runs: file, method and kind
+    body: str  # the comment, marker first
+
+
+def marker(comment_id: str, key: str, resolved: bool = False) -> str:
+    return f"<!-- {TAG}:{comment_id}:{key}{':resolved' if resolved else ''} -->"
+
+
+def marker_in(body: str, comment_id: str) -> tuple[str, bool] | None:
+    """(key, resolved) of the first marker of `comment_id` in a comment's body; None when it has none."""
+    for m in _MARKER.finditer(body):
+        if m.group(1) == comment_id:
+            return m.group(2), m.group(3) is not None
+    return None
+
+
+def finding_key(path: str, method: str, kind: Kind) -> str:
+    return hashlib.sha256(f"{path}\0{method}\0{kind.value}".encode()).hexdigest()[:16]
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
+
+
+def smallest_wrong(s: MethodScore) -> Surviving | None:
+    """The shortest wrong output the spec is proved to accept (pin witnesses first on ties)."""
+    wrong = [*s.witnesses, *s.surviving]
+    return min(wrong, key=lambda w: len(w.value)) if wrong else None
+
+
+def _against_base(d: MethodDelta) -> str:
+    """What the change lost against base, as a clause to open the sentence with ("" when nothing)."""
+    if d.base is None or not d.regression or d.head is None:
+        return ""
+    if d.correctness_lost:
+        return (f"Against the base branch, correctness fell from {pct(d.base.correctness)} to "
+                f"{pct(d.head.correctness)}. ")
+    if d.completeness_delta is not None and d.completeness_delta < -1e-9:
+        return (f"Against the base branch, this spec got weaker (completeness {pct(d.base.completeness)} → "
+                f"{pct(d.head.completeness)}). ")
+    return "Against the base branch, this spec accepts outputs it rejected before. " if d.new_survivors else ""
+
+
+def _rejects(d: MethodDelta, s: MethodScore, case: CaseResult, span: EnsuresSpan | None) -> Finding:
+    clause = span.rejecting(case.clause) if span is not None else None
+    first, last = (clause.first, clause.last) if clause else (span.first, span.first) if span else (s.line, s.line)
+    refuted = sum(c.status is CaseStatus.REFUTED for c in s.cases)
+    others = f" ({refuted - 1} other case(s) too: see the summary comment)" if refuted > 1 else ""
+    by = f"`ensures {esc(_short(case.clause))}` is proved false for it" if case.clause else "its rejection is proved"
+    text = (f"{_against_base(d)}{code(s.method)} rejects an output its tests expect: for {code(_short(case.inputs))} "
+            f"(case {code(case.name)}) the test expects {code(_short(case.expected))}, and {by}{others}.")
+    return _finding(d, Kind.REJECTS, first, last, [text])
+
+
+def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | None) -> Finding:
+    weak = span.weak() if span is not None else None
+    first, last = (weak.first, weak.last) if weak else (span.first, span.first) if span else (s.line, s.line)
+    count = len(s.witnesses) + len(s.surviving)
+    others = f" It accepts {count - 1} other wrong output(s) too (see the summary comment)." if count > 1 else ""
+    lines = [f"{_against_base(d)}{code(s.method)} accepts a wrong output: for {code(_short(w.inputs))} "
+             f"(case {code(w.case)}) the test expects {code(_short(w.expected))}, and the spec also accepts "
+             f"{code(_short(w.value))}.{others}"]
+    g = s.suggestions[0] if s.suggestions else None
+    kept = span.text(first, g.line) if span is not None and g is not None else ()
+    if g is not None and kept:
+        indent = re.match(r"\s*", kept[0])
+        new = f"{indent.group(0) if indent else ''}ensures {' '.join(g.clause.split())}"
+        lines += ["", "This stronger clause rejects them:", "", *fence("\n".join([*kept, new]), "suggestion"), "",
+                  f"<sub>{esc(proved_text(g).capitalize())}.</sub>"]
+        last = g.line
+    elif g is not None:
+        lines += ["", f"Adding {code('ensures ' + g.clause)} after line {g.line} rejects them "
+                  f"({esc(proved_text(g))})."]
+    return _finding(d, Kind.ACCEPTS, first, last, lines)
+
+
+def _finding(d: MethodDelta, kind: Kind, first: int, last: int, lines: list[str]) -> Finding:
+    return Finding(d.file, d.method, kind, first, last, finding_key(d.file, d.method, kind), "\n".join(lines))
+
+
+def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], EnsuresSpan], comment_id: str,
+             head_sha: str) -> tuple[Finding, ...]:
+    """The findings of the changed methods at head, each with its comment (marker, sentence, suggestion)."""
+    out: list[Finding] = []
+    for d in deltas:
+        s = d.head
+        if s is None or d.change is Change.REMOVED:
+            continue
+        span = spans.get((d.file, d.method))
+        found: list[Finding] = []
+        if not s.decided:
+            was = " (it was scored at base)" if d.base is not None and d.base.decided else ""
+            first = span.first if span else s.line
+            found.append(_finding(d, Kind.UNSCORED, first, first, [
+                f"{code(s.method)} could not be scored at this commit{was}: {esc(_short(why_unscored(s)))}."]))
+        refuted = [c for c in s.cases if c.status is CaseStatus.REFUTED]
+        if refuted:
+            found.append(_rejects(d, s, refuted[0], span))
+        w = smallest_wrong(s)
+        if w is not None:
+            found.append(_accepts(d, s, w, span))
+        at = f"<sub>{TITLE}, at {code(head_sha[:12])}.</sub>" if head_sha else f"<sub>{TITLE}.</sub>"
+        out += [Finding(f.path, f.method, f.kind, f.start_line, f.line, f.key,
+                        f"{marker(comment_id, f.key)}\n{f.body}\n\n{at}") for f in found]
+    return tuple(out)
+
+
+def resolved_body(old: str, comment_id: str, key: str, head_sha: str) -> str:
+    """An earlier finding someone replied to, kept for the thread and marked resolved at `head_sha`."""
+    # its suggestion no longer applies: shown as code, without GitHub's "commit suggestion" button
+    earlier = re.sub(r"^(`{3,})suggestion$", r"\1dafny", _MARKER.sub("", old).strip(), flags=re.MULTILINE)
+    return "\n".join([marker(comment_id, key, resolved=True),
+                      f"✅ Resolved at {code(head_sha[:12])}: {TITLE} no longer finds this.", "",
+                      "<details><summary>The earlier finding</summary>", "", earlier, "", "</details>"])

@@ -1,0 +1,130 @@
+"""The inline review: which findings a run places, edits, retires, and what their comments say. Pure code."""
+
+from __future__ import annotations
+
+from bot.dafny.spans import ensures_spans
+from bot.github.api import ReviewComment
+from bot.github.pr.diff import hunks
+from bot.github.pr.review_plan import plan_review
+from bot.report.review import Finding, Kind, findings, marker, marker_in
+from bot.symbolic.compare import compare
+from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Suggestion, method_score
+
+BOT = "spec-bot"
+SPEC = """method Add(x: int) returns (r: int)
+  requires x >= 0
+  ensures r > x
+  ensures r >= 0
+{
+  r := x + 1;
+}
+"""
+SPANS = {("add.dfy", "Add"): ensures_spans(SPEC, "add.dfy")["Add"]}
+DIFF = {"add.dfy": hunks("@@ -1,7 +1,7 @@\n a\n-b\n+c\n d\n e\n f\n g")}
+
+
+def weak(name: str = "Add", value: str = "3", suggestion: Suggestion | None = None, refuted: bool = False) -> list:
+    status = CaseStatus.REFUTED if refuted else CaseStatus.VERIFIED
+    case = CaseResult("T#1", 9, "x = 1", "r = 2", "", "add.dfy", status, "",
+                      (MutantResult(value, "r: 2 -> 3", MutantStatus.SURVIVED),) if not refuted else (),
+                      clause="r >= 0" if refuted else "")
+    score = method_score("add.dfy", name, 1, (case,))
+    if suggestion is not None:
+        from dataclasses import replace
+        score = replace(score, suggestions=(suggestion,))
+    return [score]
+
+
+def found(scores: list, head_sha: str = "c" * 40) -> tuple[Finding, ...]:
+    return findings(compare(scores, []), SPANS, "default", head_sha)
+
+
+def existing(f: Finding, id: int = 1, author: str = BOT, body: str | None = None, line: int | None = None,
+             reply_to: int | None = None) -> ReviewComment:
+    return ReviewComment(id, author, f.body if body is None else body, f.path, f.line if line is None else line,
+                         f.start_line if f.start_line < f.line else None, reply_to, 5, "")
+
+
+def test_a_weak_spec_gets_one_comment_on_the_clause_naming_its_output() -> None:
+    (f,) = found(weak())
+    assert (f.kind, f.start_line, f.line) == (Kind.ACCEPTS, 3, 3)
+    assert marker_in(f.body, "default") == (f.key, False)
+    assert "accepts a wrong output" in f.body and "<code>3</code>" in f.body and "suggestion" not in f.body
+
+
+def test_a_refuted_case_is_placed_on_the_clause_that_rejects_it() -> None:
+    (f,) = found(weak(refuted=True))
+    assert (f.kind, f.line) == (Kind.REJECTS, 4)
+    assert "rejects an output its tests expect" in f.body and "`ensures r &gt;= 0`" in f.body
+
+
+def test_a_verified_suggestion_is_a_suggestion_block_over_the_lines_up_to_where_it_goes() -> None:
+    g = Suggestion("r == x + 1", "tight-bound", 4, 2, 1, 2, 0, 0, 2, "verifies")
+    (f,) = found(weak(suggestion=g))
+    assert (f.start_line, f.line) == (3, 4)
+    assert "```suggestion\n  ensures r > x\n  ensures r >= 0\n  ensures r == x + 1\n```" in f.body
+    assert "still verifies" in f.body
+
+
+def test_user_text_cannot_close_the_suggestion_block_or_ping() -> None:
+    g = Suggestion("r == x + 1", "t", 4, 2, 1, 2, 0, 0, 2)
+    spec = SPEC.replace("ensures r >= 0", "ensures r >= 0 // ``` @octocat")
+    spans = {("add.dfy", "Add @admin"): ensures_spans(spec, "add.dfy")["Add"]}
+    (f,) = findings(compare(weak("Add @admin", value="`x` @everyone", suggestion=g), []), spans, "default", "")
+    assert "````suggestion" in f.body and "@admin" not in f.body and "@everyone" not in f.body
+
+
+def test_a_run_places_new_findings_edits_moved_text_and_leaves_equal_ones() -> None:
+    (f,) = found(weak())
+    new = plan_review([f], DIFF, [], BOT, "default", "c" * 40)
+    assert new.create == (f,) and not new.edit and not new.delete
+    same = plan_review([f], DIFF, [existing(f)], BOT, "default", "c" * 40)
+    assert same.empty
+    (g,) = found(weak(), head_sha="d" * 40)  # a new head: the same finding, its text names the new commit
+    edited = plan_review([g], DIFF, [existing(f)], BOT, "default", "d" * 40)
+    assert edited.edit == ((1, g.body),) and not edited.create and not edited.delete
+
+
+def test_a_finding_that_moved_is_posted_anew_and_its_old_comment_retired() -> None:
+    (f,) = found(weak())
+    moved = plan_review([f], DIFF, [existing(f, line=6)], BOT, "default", "c" * 40)
+    assert moved.delete == (1,) and moved.create == (f,)
+    outdated = plan_review([f], DIFF, [ReviewComment(1, BOT, f.body, f.path, None, None, None, 5, "")], BOT,
+                           "default", "c" * 40)
+    assert outdated.delete == (1,) and outdated.create == (f,)
+
+
+def test_a_gone_finding_is_deleted_or_when_answered_marked_resolved() -> None:
+    (f,) = found(weak())
+    gone = plan_review([], DIFF, [existing(f)], BOT, "default", "e" * 40)
+    assert gone.delete == (1,)
+    answered = plan_review([], DIFF, [existing(f), existing(f, 2, "alice", "thanks", reply_to=1)], BOT, "default",
+                           "e" * 40)
+    ((cid, body),) = answered.edit
+    assert cid == 1 and not answered.delete and marker_in(body, "default") == (f.key, True)
+    assert "Resolved at <code>eeeeeeeeeeee</code>" in body and "suggestion" not in body.split("details>")[0]
+    # a resolved comment stays as it is on later runs
+    settled = plan_review([], DIFF, [existing(f, body=body), existing(f, 2, "alice", "thanks", reply_to=1)], BOT,
+                          "default", "f" * 40)
+    assert settled.empty
+
+
+def test_only_the_bots_own_comments_of_this_comment_id_are_touched() -> None:
+    (f,) = found(weak())
+    others = [existing(f, 1, author="mallory"), existing(f, 2, body=f.body.replace("default", "job-b"))]
+    plan = plan_review([], DIFF, others, BOT, "default", "c" * 40)
+    assert plan.empty
+
+
+def test_duplicates_keep_the_newest_and_lines_outside_the_diff_stay_in_the_summary() -> None:
+    (f,) = found(weak())
+    dup = plan_review([f], DIFF, [existing(f, 1), existing(f, 2)], BOT, "default", "c" * 40)
+    assert dup.delete == (1,) and not dup.create and not dup.edit
+    far = {"add.dfy": hunks("@@ -40,2 +40,2 @@\n x\n y")}
+    outside = plan_review([f], far, [existing(f)], BOT, "default", "c" * 40)
+    assert outside.outside == (f,) and outside.delete == (1,) and not outside.create
+
+
+def test_the_marker_names_the_comment_id_and_key() -> None:
+    assert marker("job-a", "0123456789abcdef") == "<!-- dafny-spec-score-review:job-a:0123456789abcdef -->"
+    assert marker_in("<!-- dafny-spec-score-review:job-a:0123456789abcdef -->", "job-b") is None
