@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.dafny.spans import ensures_spans
 from bot.github.api import ReviewComment
 from bot.github.pr.diff import hunks
-from bot.github.pr.review_plan import plan_review
+from bot.github.pr.review_plan import MAX_INLINE, plan_review
 from bot.report.review import Finding, Kind, findings, marker, marker_in
 from bot.symbolic.compare import compare
 from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Suggestion, method_score
@@ -128,3 +128,11 @@ def test_duplicates_keep_the_newest_and_lines_outside_the_diff_stay_in_the_summa
 def test_the_marker_names_the_comment_id_and_key() -> None:
     assert marker("job-a", "0123456789abcdef") == "<!-- dafny-spec-score-review:job-a:0123456789abcdef -->"
     assert marker_in("<!-- dafny-spec-score-review:job-a:0123456789abcdef -->", "job-b") is None
+
+
+def test_past_the_cap_findings_stay_in_the_summary() -> None:
+    many = [s for i in range(MAX_INLINE + 3) for s in weak(f"Add{i}")]
+    spans = {("add.dfy", f"Add{i}"): SPANS[("add.dfy", "Add")] for i in range(MAX_INLINE + 3)}
+    fs = findings(compare(many, []), spans, "default", "")
+    plan = plan_review(fs, DIFF, [], BOT, "default", "")
+    assert len(plan.create) == MAX_INLINE and len(plan.outside) == 3

@@ -5,7 +5,8 @@ The bot's earlier comments are those of its own login with a marker of this `com
 whose finding still applies on the same lines is edited in place (when its text changed); one whose finding
 is gone, or has moved, is deleted, unless someone replied to it: then it is kept for the thread and edited to
 say it was resolved at the new head. Findings on lines outside the diff cannot be placed (GitHub answers 422)
-and stay in the summary comment only.
+and stay in the summary comment only, as do the findings past the first `MAX_INLINE` (25) (a pull request
+that weakens hundreds of specs gets a summary, not hundreds of notifications).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from bot.github.api import ReviewComment
 from bot.github.pr.diff import Hunks, commentable
 from bot.report.review import Finding, marker_in, resolved_body
+
+MAX_INLINE = 25
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ def _same(a: str, b: str) -> bool:
 
 def plan_review(found: Sequence[Finding], diff: Mapping[str, Hunks], existing: Sequence[ReviewComment],
                 author: str, comment_id: str, head_sha: str) -> ReviewPlan:
-    placed = [f for f in found if commentable(diff, f.path, f.start_line, f.line)]
+    placed = [f for f in found if commentable(diff, f.path, f.start_line, f.line)][:MAX_INLINE]
     outside = tuple(f for f in found if f not in placed)
     replied = {c.in_reply_to_id for c in existing if c.in_reply_to_id is not None}
     ours: dict[str, list[tuple[ReviewComment, bool]]] = {}
