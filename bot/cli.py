@@ -15,8 +15,9 @@ from bot.config import default_cache_dir, default_z3
 from bot.options import Use, add_arguments
 from bot.report.json_report import render_json
 from bot.report.markdown import render_markdown
+from bot.report.sarif import render_sarif
 from bot.report.text import render_text
-from bot.runner import TestFiles, Verifier, build_jobs
+from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.results import Gate, MethodScore, gate_failures
 from bot.symbolic.rounds import MethodJob
@@ -72,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
              "whose files are read besides, each for the specs whose methods it tests; default: discovered"
     )
     score.add_argument("--method", default=None, help="score only this method")
-    score.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    score.add_argument("--format", choices=("text", "json", "markdown", "sarif"), default="text")
     score.add_argument("--output", default=None, help="write the report here instead of standard output")
     score.add_argument(
         "--suggester", default=None, metavar="CMD",
@@ -103,6 +104,10 @@ def render(scores: list[MethodScore], fmt: str, verifier: Verifier, settings: Se
         return render_json(scores, verifier.info.version, settings.report())
     if fmt == "markdown":
         return render_markdown(scores, verifier.info.version)
+    if fmt == "sarif":
+        # results point at clauses: read where they are in the files this command scored (its own, anywhere)
+        spans = ensures_spans_in(Path("."), scores, confine=False)
+        return render_sarif(scores, spans, verifier.info.version, settings=settings.report())
     return render_text(scores, verifier.info.version)
 
 

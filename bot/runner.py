@@ -294,13 +294,15 @@ def specs_tested_by(roots: Sequence[Path], test_file: str, spec_globs: Sequence[
     return out
 
 
-def ensures_spans_in(root: Path, scores: Sequence[MethodScore]) -> dict[tuple[str, str], EnsuresSpan]:
-    """The `ensures` spans of the scored methods, by (file, method): files read inside `root` only, never
-    through a symlink out of it; an unreadable or unparsable file gives none (callers use the method line)."""
+def ensures_spans_in(root: Path, scores: Sequence[MethodScore],
+                     confine: bool = True) -> dict[tuple[str, str], EnsuresSpan]:
+    """The `ensures` spans of the scored methods, by (file, method): with `confine`, files read inside `root` only,
+    never through a symlink out of it (without, as `build_jobs` read them: the command line's own files); an
+    unreadable or unparsable file gives none (callers use the method line)."""
     out: dict[tuple[str, str], EnsuresSpan] = {}
     for file in sorted({s.file for s in scores}):
         path = root / file
-        if not inside(root, path):
+        if confine and not inside(root, path):
             continue
         try:
             spans = ensures_spans(read_regular_text(path), file)

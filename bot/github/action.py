@@ -47,6 +47,7 @@ from bot.report.json_report import method_dict, render_json
 from bot.report.load import ReportError, methods_from_list, spans_from_list, spans_to_list
 from bot.report.markdown import esc
 from bot.report.review import Finding, findings
+from bot.report.sarif import render_sarif
 from bot.runner import (
     TestFiles,
     TooManyFiles,
@@ -193,7 +194,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 body = render_comment(CommentInput((), config.gate, (), "", marker))
                 append_summary(config.summary_file, body)
                 set_outputs(config.output_file, {"correctness": "", "completeness": "", "passed": "true",
-                                                 "report-json": "", "regressions": "0"})
+                                                 "report-json": "", "sarif-file": "", "regressions": "0"})
                 return EXIT_OK
             verifier = engines(config)
             info = verifier.info
@@ -263,13 +264,16 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"
     write_text(config.workspace, report_path, render_json(head, info.version, config.settings.report()))
+    spans = ensures_spans_in(config.working_directory, head)
+    sarif_path = config.working_directory / "dafny-spec-score.sarif"
+    write_text(config.workspace, sarif_path, render_sarif(head, spans, info.version))  # paths from the checkout
     corr, comp = _aggregate(head)
     passed = not failures and not errors
     set_outputs(config.output_file, {
         "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true" if passed else "false",
-        "report-json": _shown(report_path, config.workspace), "regressions": str(sum(d.regression for d in deltas)),
+        "report-json": _shown(report_path, config.workspace), "sarif-file": _shown(sarif_path, config.workspace),
+        "regressions": str(sum(d.regression for d in deltas)),
     })
-    spans = ensures_spans_in(config.working_directory, head)
     emit_annotations(out, _annotations(head, config, {k: v.first for k, v in spans.items() if v.clauses}))
     saved = saved_comment(config, event, info, head, base, spans)
     writable = True

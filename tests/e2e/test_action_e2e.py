@@ -14,6 +14,7 @@ import pytest
 from support.e2e import MARKER, REPO, run_action
 from support.outputs import outputs
 from support.paths import DATA, GOLDEN, ROOT
+from support.sarif import assert_valid_sarif
 
 pytestmark = pytest.mark.dafny
 
@@ -50,6 +51,10 @@ def test_weakened_spec_fails_the_gate_and_posts_one_comment(
     assert outs["correctness"] == "1.0000" and outs["completeness"] == "0.6000"
     assert outs["report-json"] == "dafny-spec-score.json"
     assert json.loads((repo / outs["report-json"]).read_text())["methods"][0]["method"] == "SharedElements"
+    sarif = json.loads((repo / outs["sarif-file"]).read_text())
+    assert_valid_sarif(sarif)
+    fixes = [r["fixes"] for r in sarif["runs"][0]["results"] if r["ruleId"] == "spec/accepts-wrong-output"]
+    assert fixes and "InArray(a, x) && InArray(b, x) ==> x in result" in json.dumps(fixes)  # the verified clause
     assert "Dafny Spec Score" in summary.read_text()
     assert "::warning file=specs/shared.dfy,line=" in log  # completeness below the threshold, on its ensures
 

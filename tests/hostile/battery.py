@@ -717,10 +717,10 @@ def leaks(box: Sandbox, result: ActionRun, word: str = OUTSIDE) -> list[str]:
     return ([f"outside text shown in {', '.join(where)}"] if where else []) + ran(result)
 
 
-def report_symlink(box: Sandbox) -> Verdict:
+def report_symlink(box: Sandbox, report: str = "dafny-spec-score.json") -> Verdict:
     victim = outside_file(box, "victim.json", "untouched\n")
     repo = pr_sandbox_repo(box, {"specs/add.dfy": ADD},
-                           {"specs/add.dfy": WEAK_ADD, "dafny-spec-score.json": Link(victim)}, ["specs/add.dfy"])
+                           {"specs/add.dfy": WEAK_ADD, report: Link(victim)}, ["specs/add.dfy"])
     result = box.action(repo, GATE_INPUTS)
     changed = victim.read_text() != "untouched\n"
     problems = [f"the outside file was overwritten ({how(result)})"] if changed else []
@@ -787,6 +787,7 @@ def audit_out_symlink(box: Sandbox) -> Verdict:
 
 
 add("files", "report-json-symlink-outside", report_symlink)
+add("files", "report-sarif-symlink-outside", lambda box: report_symlink(box, "dafny-spec-score.sarif"))
 add("files", "comment-artifact-symlink-outside", artifact_symlink)
 add("files", "spec-symlink-outside", spec_symlink)
 add("files", "toml-test-symlink-outside", toml_symlink)

@@ -64,6 +64,7 @@ from support.inprocess import (
     spec,
     write_files,
 )
+from support.sarif import assert_valid_sarif
 
 
 def test_a_pr_weakening_a_spec_posts_one_comment_and_edits_it(
@@ -81,6 +82,11 @@ def test_a_pr_weakening_a_spec_posts_one_comment_and_edits_it(
     assert ran.outputs["correctness"] == "1.0000" and ran.outputs["completeness"] == "0.0000"
     assert ran.outputs["regressions"] == "1"
     assert ran.outputs["report-json"] == "dafny-spec-score.json"
+    assert ran.outputs["sarif-file"] == "dafny-spec-score.sarif"
+    sarif = json.loads((pr.repo / "dafny-spec-score.sarif").read_text())
+    assert_valid_sarif(sarif)
+    (weak,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "spec/accepts-wrong-output"]
+    assert weak["locations"][0]["physicalLocation"]["region"]["startLine"] == 3  # on the ensures
     assert "Dafny Spec Score" in ran.summary and MARKER not in ran.summary
     scored = methods(pr.repo)["specs/inc.dfy:Inc"]
     assert scored["completeness"] == 0.0 and scored["not_pinned"] == 2
@@ -429,6 +435,7 @@ def _tests(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) 
     again = run_action(env, fake)
     assert again.code == EXIT_OK and NOTHING_CHANGED in again.log
     assert not (pr.repo / "dafny-spec-score.json").exists()
+    assert again.outputs["sarif-file"] == ""  # nothing for upload-sarif (README's recipe skips it)
 
 
 @input_case("min-correctness")
@@ -926,6 +933,11 @@ def _working_directory(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.M
     ran = run_action(env, fake)
     assert list(methods(pr.repo)) == ["specs/inc.dfy:Inc"]  # the paths of the pull request, in the checkout
     assert ran.outputs["report-json"] == "checkout/dafny-spec-score.json"
+    assert ran.outputs["sarif-file"] == "checkout/dafny-spec-score.sarif"
+    # code scanning's paths are the repository's: from the checkout (upload-sarif's `checkout_path`)
+    sarif = json.loads((pr.repo / "dafny-spec-score.sarif").read_text())
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]} \
+        == {"specs/inc.dfy"}
     assert not (ws / "dafny-spec-score.json").exists()
     # the config file is the checkout's; the pull request does not change it, so it applies
     assert "::warning::the pull request changes" not in ran.log, ran.log

@@ -1,0 +1,219 @@
+"""The SARIF log: one result per finding at the clause it is about, stable rule ids and fingerprints, a fix only
+where a suggestion was verified, the same bytes for the same inputs, and valid against the official schema."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from bot import __version__
+from bot.dafny.spans import ensures_spans
+from bot.report.sarif import FINGERPRINT, MAX_MESSAGE, RULES, SRCROOT, TOOL_NAME, render_sarif
+from bot.symbolic.results import (
+    Axiom,
+    CaseResult,
+    CaseStatus,
+    Determinacy,
+    MethodScore,
+    MutantResult,
+    MutantStatus,
+    Suggestion,
+    Undecided,
+    method_score,
+)
+from support.sarif import assert_valid_sarif
+
+FILE = "specs/find.dfy"
+SOURCE = """method Find(a: seq<int>, x: int) returns (i: int)
+  requires |a| > 0
+  ensures 0 <= i < |a|
+  ensures a[i] == x ||
+          x !in a
+{
+  i := 0;
+}
+
+method Abs(x: int) returns (r: int)
+    ensures r >= 0
+{
+  r := if x < 0 then -x else x;
+}
+
+method Tests()
+{
+  var i := Find([1, 2], 2);
+  expect i == 1;
+}
+"""
+SUGGESTION = Suggestion("r == x || r == -x", "equals-input", 11, 2, 3, 2, 0, 0, 2, "verifies")
+AXIOM = Axiom("Norm", 3, "specs/lib.dfy", "body-less function with `ensures`")
+
+
+def case(name: str, status: CaseStatus, line: int = 18, **kw: Any) -> CaseResult:
+    return CaseResult(name, line, "a = [1, 2], x = 2", "i = 1", "expect i == 1;", FILE, status, **kw)
+
+
+def scores(shift: int = 0) -> list[MethodScore]:
+    """Find: refuted, precondition-violated, undecided and inconsistent cases; Abs: weak, not pinned, with a
+    suggestion. `shift` moves every line, as an edit above them would."""
+    survived = MutantResult("-1", "r: negated", MutantStatus.SURVIVED)
+    find = method_score(FILE, "Find", 1 + shift, (
+        case("T#1", CaseStatus.REFUTED, 18 + shift, clause="a[i] == x || x !in a"),
+        case("T#2", CaseStatus.PRECONDITION_VIOLATED, 19 + shift, clause="|a| > 0"),
+        case("T#3", CaseStatus.UNKNOWN, 20 + shift, reason=Undecided.TIMEOUT, message="timed out after 20 s",
+             mutants=(MutantResult("[0]", "i: +1", MutantStatus.UNKNOWN, reason=Undecided.TIMEOUT),)),
+        case("T#4", CaseStatus.INCONSISTENT, 21 + shift),
+    ), axioms=(replace(AXIOM, line=AXIOM.line + shift),))
+    abs_ = method_score(FILE, "Abs", 10 + shift, (
+        case("A#1", CaseStatus.VERIFIED, 22 + shift, mutants=(survived,), determinacy=Determinacy.NOT_PINNED,
+             witness="-1", witness_source="mutant"),
+        case("A#2", CaseStatus.VERIFIED, 23 + shift, determinacy=Determinacy.NOT_PINNED, witness="17",
+             witness_source="solver"),
+    ), axioms=(replace(AXIOM, line=AXIOM.line + shift),))
+    abs_ = replace(abs_, suggestions=(replace(SUGGESTION, line=SUGGESTION.line + shift),))
+    return [find, abs_]
+
+
+def log(given: list[MethodScore] | None = None, shift: int = 0, spans: bool = True, **kw: Any) -> dict[str, Any]:
+    source = "\n" * shift + SOURCE
+    found = {(FILE, m): s for m, s in ensures_spans(source, FILE).items()} if spans else {}
+    doc: dict[str, Any] = json.loads(render_sarif(given or scores(shift), found, "2.3.0.10506", **kw))
+    return doc
+
+
+def results(doc: dict[str, Any], rule: str) -> list[dict[str, Any]]:
+    return [r for r in doc["runs"][0]["results"] if r["ruleId"] == rule]
+
+
+def region(result: dict[str, Any]) -> tuple[int, int]:
+    """The lines of a result's location (or of a related location)."""
+    where = result["locations"][0] if "locations" in result else result
+    r = where["physicalLocation"]["region"]
+    return r["startLine"], r["endLine"]
+
+
+def test_the_log_is_valid_against_the_official_schema() -> None:
+    doc = log()
+    assert_valid_sarif(doc)
+    assert doc["version"] == "2.1.0"
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert (driver["name"], driver["version"]) == (TOOL_NAME, __version__)
+    assert doc["runs"][0]["tool"]["extensions"] == [{"name": "Dafny", "version": "2.3.0.10506"}]
+
+
+def test_every_rule_has_a_stable_id_and_its_results_point_at_it() -> None:
+    doc = log()
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == [
+        "spec/rejects-expected-output", "spec/rejects-test-inputs", "spec/accepts-wrong-output", "spec/not-pinned",
+        "spec/unknown", "spec/no-verdict", "spec/trusted-axiom"]
+    assert {r["ruleId"] for r in doc["runs"][0]["results"]} == {r.id for r in RULES}
+    for r in doc["runs"][0]["results"]:
+        assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
+
+
+def test_a_refuted_case_is_an_error_at_the_clause_that_rejects_it() -> None:
+    (r,) = results(log(), "spec/rejects-expected-output")
+    assert r["level"] == "error" and region(r) == (4, 5)  # the clause spans two lines
+    text = r["message"]["text"]
+    assert "T#1" in text and "a = [1, 2], x = 2" in text and "i = 1" in text and "a[i] == x || x !in a" in text
+    location = r["locations"][0]
+    assert location["physicalLocation"]["artifactLocation"] == {"uri": FILE, "uriBaseId": SRCROOT}
+    assert location["logicalLocations"] == [{"name": "Find", "kind": "function"}]
+    assert region(r["relatedLocations"][0]) == (18, 18)  # the test case
+
+
+def test_the_weak_spec_is_one_warning_with_its_smallest_wrong_output_and_the_verified_fix() -> None:
+    (r,) = results(log(), "spec/accepts-wrong-output")
+    assert r["level"] == "warning" and region(r) == (11, 11)
+    assert "2 wrong output(s)" in r["message"]["text"] and "accepts -1" in r["message"]["text"]
+    (fix,) = r["fixes"]
+    assert "proved: it accepts every test case (2)" in fix["description"]["text"]
+    (change,) = fix["artifactChanges"]
+    assert change["artifactLocation"] == {"uri": FILE, "uriBaseId": SRCROOT}
+    (replacement,) = change["replacements"]
+    # inserted as a line of its own after the last clause, indented like the method's ensures
+    assert replacement["deletedRegion"] == {"startLine": 12, "startColumn": 1, "endLine": 12, "endColumn": 1}
+    assert replacement["insertedContent"] == {"text": "    ensures r == x || r == -x\n"}
+
+
+def test_no_fix_without_a_verified_suggestion() -> None:
+    plain = [replace(s, suggestions=()) for s in scores()]
+    doc = log(plain)
+    assert results(doc, "spec/accepts-wrong-output")
+    assert not any("fixes" in r for r in doc["runs"][0]["results"])
+
+
+def test_a_not_pinned_case_is_a_note_unless_the_weak_result_already_names_its_output() -> None:
+    (r,) = results(log(), "spec/not-pinned")  # A#1's witness -1 is the weak result's example
+    assert r["level"] == "note" and "A#2" in r["message"]["text"] and "accepts 17" in r["message"]["text"]
+    assert "solver" in r["message"]["text"]
+
+
+def test_undecided_cases_and_mutants_are_notes_with_the_reason() -> None:
+    found = results(log(), "spec/unknown")
+    assert [r["level"] for r in found] == ["note", "note"]
+    assert "T#3" in found[0]["message"]["text"] and "timeout" in found[0]["message"]["text"]
+    assert "1 mutant(s) of test case T#3 undecided (timeout)" in found[1]["message"]["text"]
+
+
+def test_the_precondition_and_an_inconsistent_case_are_errors() -> None:
+    doc = log()
+    (pre,) = results(doc, "spec/rejects-test-inputs")
+    assert pre["level"] == "error" and "requires |a| > 0" in pre["message"]["text"] and region(pre) == (1, 1)
+    (inconsistent,) = results(doc, "spec/no-verdict")
+    assert inconsistent["level"] == "error" and "T#4" in inconsistent["message"]["text"]
+
+
+def test_a_trusted_axiom_is_one_warning_at_its_own_line_naming_every_method() -> None:
+    (r,) = results(log(), "spec/trusted-axiom")
+    assert r["level"] == "warning" and region(r) == (3, 3)
+    assert r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "specs/lib.dfy"
+    assert "Abs, Find" in r["message"]["text"] and "allow-axioms" in r["message"]["text"]
+
+
+def test_the_same_inputs_give_the_same_bytes_in_any_order() -> None:
+    spans = {(FILE, m): s for m, s in ensures_spans(SOURCE, FILE).items()}
+    first = render_sarif(scores(), spans, "4.9.0")
+    assert render_sarif(list(reversed(scores())), spans, "4.9.0") == first
+    assert first.endswith("\n") and json.loads(first)
+
+
+def test_fingerprints_do_not_move_with_the_lines() -> None:
+    def prints(doc: dict[str, Any]) -> list[tuple[str, str]]:
+        return [(r["ruleId"], r["partialFingerprints"][FINGERPRINT]) for r in doc["runs"][0]["results"]]
+
+    before, after = log(), log(shift=7)
+    assert prints(before) == prints(after)
+    assert len(set(prints(before))) == len(prints(before))  # each finding its own
+    assert region(results(after, "spec/rejects-expected-output")[0]) == (11, 12)
+
+
+def test_without_spans_results_point_at_the_method() -> None:
+    doc = log(spans=False)
+    assert region(results(doc, "spec/rejects-expected-output")[0]) == (1, 1)
+    (weak,) = results(doc, "spec/accepts-wrong-output")
+    assert region(weak) == (10, 10)
+    assert weak["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"].startswith("  ens")
+    assert_valid_sarif(doc)
+
+
+def test_user_text_is_clipped_and_paths_are_uris() -> None:
+    long = replace(scores()[0], file="/abs/my specs/f.dfy",
+                   cases=(case("T#1", CaseStatus.REFUTED, clause="x == " + "1 + " * 5000 + "1"),))
+    doc = log([long], spans=False)
+    (r,) = results(doc, "spec/rejects-expected-output")
+    assert len(r["message"]["text"]) <= MAX_MESSAGE
+    assert r["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "file:///abs/my%20specs/f.dfy"}
+    spaced = log([replace(scores()[0], file="my specs/f.dfy")], spans=False)
+    (r,) = results(spaced, "spec/rejects-expected-output")
+    assert r["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "my%20specs/f.dfy",
+                                                                         "uriBaseId": SRCROOT}
+    assert_valid_sarif(doc)
+    assert_valid_sarif(spaced)
+
+
+def test_settings_go_in_the_runs_properties() -> None:
+    assert log(settings={"seed": 0})["runs"][0]["properties"] == {"settings": {"seed": 0}}
+    assert "properties" not in log()["runs"][0]
