@@ -20,11 +20,8 @@ from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.results import Gate, MethodScore, gate_failures
-from bot.symbolic.rounds import MethodJob
-from bot.symbolic.suggest.search import Suggester, describe, score_and_suggest
-from bot.symbolic.suggest.templates import Candidate
+from bot.symbolic.suggest.search import score_and_suggest
 from bot.verifier import VerifierNotFound
-from bot.verifier.suggester import ask_suggester
 
 EXIT_OK = 0
 EXIT_GATE = 1
@@ -57,6 +54,10 @@ def add_local_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true", help="verify everything again")
     p.add_argument("--dafny", default="dafny", help="verifier command (default: dafny on PATH)")
     p.add_argument("--z3", default=None, help="z3 binary for Dafny 2.x (/z3exe); default: $DAFNY_SPEC_SCORE_Z3")
+    p.add_argument(
+        "--suggester", default=None, metavar="CMD",
+        help="a command that proposes clauses for weak specs: run with the path of a JSON description of the "
+             "method, it prints `ensures EXPR` lines; each is checked like the built-in candidates")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,10 +76,6 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--method", default=None, help="score only this method")
     score.add_argument("--format", choices=("text", "json", "markdown", "sarif"), default="text")
     score.add_argument("--output", default=None, help="write the report here instead of standard output")
-    score.add_argument(
-        "--suggester", default=None, metavar="CMD",
-        help="a command that proposes clauses for weak specs: run with the path of a JSON description of the "
-             "method, it prints `ensures EXPR` lines; each is checked like the built-in candidates")
     add_arguments(score, Use.SCORE)
     add_local_options(score)
     add_audit_parser(sub, add_local_options)
@@ -99,6 +96,10 @@ def open_verifier(args: argparse.Namespace, progress: Callable[[int, int], None]
         raise UsageError(str(e)) from e
 
 
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def render(scores: list[MethodScore], fmt: str, verifier: Verifier, settings: Settings) -> str:
     if fmt == "json":
         return render_json(scores, verifier.info.version, settings.report())
@@ -110,17 +111,6 @@ def render(scores: list[MethodScore], fmt: str, verifier: Verifier, settings: Se
         return render_sarif(scores, spans, verifier.info.version, settings=settings.report())
     return render_text(scores, verifier.info.version)
 
-
-def external_suggester(command: str) -> Suggester:
-    """`--suggester CMD` as the search's source of more candidates; its problems are warnings."""
-
-    def ask(job: MethodJob, score: MethodScore) -> list[Candidate]:
-        clauses, problem = ask_suggester(command, describe(job, score))
-        if problem:
-            print(f"warning: {score.method}: {problem}", file=sys.stderr)
-        return [Candidate(c, "suggester") for c in clauses]
-
-    return ask
 
 
 def output_file(path: str) -> Path:
@@ -166,7 +156,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     settings = given_settings(args)
     verifier = open_verifier(args)
     scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect, settings.score_options(),
-                               more=external_suggester(args.suggester) if args.suggester else None)
+                               more=runner.external_suggester(args.suggester, _warn) if args.suggester else None)
     out = render(scores, args.format, verifier, settings)
     if output is not None:
         try:

@@ -27,12 +27,15 @@ from bot.settings import Settings
 from bot.symbolic.program import Result
 from bot.symbolic.results import MethodScore, method_score
 from bot.symbolic.rounds import MethodJob, method_jobs
+from bot.symbolic.suggest.search import Suggester, describe
+from bot.symbolic.suggest.templates import Candidate
 from bot.testcases.cases import CaseProblem, ReadResult
 from bot.testcases.discover import TestSource, cases_for_spec, explicit_source, tested_names
 from bot.testcases.textfiles import read_regular_text
 from bot.verifier import VerifierInfo, detect, make_backend
 from bot.verifier.cache import ResultCache
 from bot.verifier.engine import Engine
+from bot.verifier.suggester import ask_suggester
 
 CACHE_UNUSABLE = "warning: the result cache {directory} cannot be used ({reason}); scoring without a cache"
 
@@ -312,3 +315,16 @@ def ensures_spans_in(root: Path, scores: Sequence[MethodScore],
             if s.file == file and s.method in spans:
                 out[(file, s.method)] = spans[s.method]
     return out
+
+
+def external_suggester(command: str, warn: Callable[[str], None]) -> Suggester:
+    """`--suggester CMD` (the command line's only) as the search's source of more candidates; its problems are
+    warnings, and its candidates go through the same checks as the templates'."""
+
+    def ask(job: MethodJob, score: MethodScore) -> list[Candidate]:
+        clauses, problem = ask_suggester(command, describe(job, score))
+        if problem:
+            warn(f"{score.method}: {problem}")
+        return [Candidate(c, "suggester") for c in clauses]
+
+    return ask

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot import runner
 from bot.audit import request
 from bot.audit.changes import changes_summary, should_fail
 from bot.audit.model import Verdict
@@ -40,6 +41,10 @@ def _out_folder(out: Path) -> Path:
     return out
 
 
+def _warn(message: str) -> None:
+    print(f"audit: warning: {message}", file=sys.stderr)
+
+
 def cmd_audit(args: argparse.Namespace, open_verifier: Callable[[argparse.Namespace, Any], Verifier]) -> int:
     given = Settings.defaults(audit=True).overlay(SettingsOverlay.of_command_line(args))
     req = AuditRequest.of(args, Path(args.root), given)
@@ -53,7 +58,8 @@ def cmd_audit(args: argparse.Namespace, open_verifier: Callable[[argparse.Namesp
     started = time.monotonic()
     print(f"audit: {len(inputs.tasks)} tasks from {req.root} (tests: {req.tests}; labels: "
           f"{inputs.labels_path if inputs.labels_path else 'none'})", file=sys.stderr)
-    results, settings = request.run(req, inputs, verifier, on_phase=progress.start)
+    more = runner.external_suggester(args.suggester, _warn) if args.suggester else None
+    results, settings = request.run(req, inputs, verifier, on_phase=progress.start, more=more)
     changes = request.changes_since(req, inputs, results, settings)
     try:
         request.write_reports(out, results, settings, root=req.root, changes=changes)

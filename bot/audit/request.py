@@ -33,6 +33,7 @@ from bot.audit.run import AuditOptions, run_audit
 from bot.options import FailOn
 from bot.runner import Verifier
 from bot.settings import Settings
+from bot.symbolic.suggest.search import Suggester
 from bot.testcases.textfiles import read_regular
 
 REPORT_FILES = ("report.md", "results.json", "results.csv", "report.html", "mutation-report.json")
@@ -137,11 +138,13 @@ def changes_since(req: AuditRequest, inputs: AuditInputs, results: list[TaskResu
 
 
 def run(req: AuditRequest, inputs: AuditInputs, verifier: Verifier,
-        on_phase: Callable[[str], None] | None = None) -> tuple[list[TaskResult], dict[str, object]]:
-    """The task results and the settings block every report carries."""
+        on_phase: Callable[[str], None] | None = None,
+        more: Suggester | None = None) -> tuple[list[TaskResult], dict[str, object]]:
+    """The task results and the settings block every report carries; `more`: an external suggester's
+    candidates for weak specs (the command line's `--suggester`)."""
     options = AuditOptions(tests=req.tests, weak_below=req.weak_below, score=req.settings.score_options())
     results = run_audit(inputs.tasks, req.root, verifier.engine, verifier.dialect, options, inputs.labels,
-                        inputs.json_path, on_phase=on_phase)
+                        inputs.json_path, on_phase=on_phase, more=more)
     settings: dict[str, object] = {**req.settings.report(), "weak_below": req.weak_below, "tests": req.tests,
                                    "verifier": verifier.info.version}
     return results, settings

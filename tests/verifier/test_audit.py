@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -114,6 +115,21 @@ def test_audit_end_to_end(dafny_command: str, tmp_path: Path, warm_cache: Callab
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "CubeVolume" in page
     for name in ("results.json", "results.csv", "report.md", "report.html"):
         assert (out / name).read_bytes() == (again / name).read_bytes(), name
+
+
+def test_an_external_suggester_serves_the_audit_too(dafny_command: str, tmp_path: Path,
+                                                    warm_cache: Callable[[str], Path]) -> None:
+    script = tmp_path / "propose.py"
+    # the converse in other words: offered only because the suggester proposed it, and only once proved
+    script.write_text("print('ensures forall y :: InArray(a, y) && InArray(b, y) ==> y in result')\n"
+                      "print('ensures |result| == 7')\n")
+    out = tmp_path / "out"
+    assert main(["audit", str(FIXTURE), "--only", "2", "--out", str(out), "--cache-dir",
+                 str(warm_cache("audit-fixture")), "--suggester", f"{sys.executable} {script}"]) == 0
+    (task,) = json.loads((out / "results.json").read_text())["tasks"]
+    offered = {s["template"]: s["clause"] for s in task["suggestions"]}
+    assert offered["suggester"] == "ensures forall y :: InArray(a, y) && InArray(b, y) ==> y in result"
+    assert "converse" in offered and "|result| == 7" not in str(offered)  # refuted by the tests: never offered
 
 
 @pytest.mark.dafny
