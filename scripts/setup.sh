@@ -14,7 +14,8 @@ fi
 command -v dafny >/dev/null || { echo "setup: dafny is still not on PATH" >&2; exit 1; }
 
 extras="${DAFNY_SPEC_SCORE_EXTRAS:-dev}"
-# development only (not the image's `action`): tests/integration/test_html_report.py renders report.html in it
+# development only (not the image's `action`): tests/integration/test_html_report.py renders report.html in it,
+# tests/integration/test_comment_render.py the pull-request comment
 if [[ ",${extras}," == *,dev,* ]] && ! command -v chromium >/dev/null 2>&1; then
   echo "setup: installing Chromium (Debian package 'chromium', headless, for the report.html test)" >&2
   as_root apt-get update -qq

@@ -44,6 +44,7 @@ from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_fract
 from bot.paths import write_text
 from bot.report.comment import TITLE, CommentInput, render_comment
 from bot.report.json_report import method_dict, render_json
+from bot.report.links import Links
 from bot.report.load import ReportError, methods_from_list, spans_from_list, spans_to_list
 from bot.report.markdown import esc
 from bot.report.review import Finding, findings
@@ -258,13 +259,13 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     for warning in verdict.warnings:
         emit(out, warning, Level.WARNING)
     marker = marker_for(config.comment_id)
+    spans = ensures_spans_in(config.working_directory, head)
     inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url,
-                       verdict.warnings)
+                       verdict.warnings, Links(config.server_url, config.repository, event.head_sha), spans)
     body = render_comment(inp)
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"
     write_text(config.workspace, report_path, render_json(head, info.version, config.settings.report()))
-    spans = ensures_spans_in(config.working_directory, head)
     sarif_path = config.working_directory / "dafny-spec-score.sarif"
     write_text(config.workspace, sarif_path, render_sarif(head, spans, info.version))  # paths from the checkout
     corr, comp = _aggregate(head)
@@ -401,8 +402,10 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
     deltas = compare(head, base)
     verdict = pr_gate(deltas, gate, saved.get("allow_unscored") is True)
     marker = marker_for(comment_id)
+    # no checkout here: links to the head commit, but no clause spans (the method's line instead)
     body = render_comment(CommentInput(tuple(deltas), gate, verdict.failures, verifier, marker,
-                                       config.run_url, verdict.warnings))
+                                       config.run_url, verdict.warnings,
+                                       Links(config.server_url, config.repository, head_sha), spans))
     action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
                                             only_if_changed=config.comment is CommentMode.ON_CHANGE)
     emit(out, f"comment {action}: {comment.html_url}")

@@ -1,5 +1,7 @@
 """The pull-request comment (and the step summary, which is the same report untrimmed). Pure code.
 
+Read in ten seconds: one sentence per changed method (what changed and why it matters: sentences.py), the gate's
+verdict, the table of methods (methods_table.py), then folded sections a reviewer opens when they care.
 Everything from user files goes through `esc`/`code`: no `@` pings, nothing that breaks out of a cell
 or a <details> block. GitHub refuses comments over 65,536 characters, so the longest sections are
 trimmed with a note pointing at the step summary, which always has the full report.
@@ -7,14 +9,18 @@ trimmed with a note pointing at the step summary, which always has the full repo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from bot.report.fmt import pct, proved_text
-from bot.report.markdown import code, esc
+from bot.dafny.spans import EnsuresSpan
+from bot.report.fmt import proved_text
+from bot.report.links import Links
+from bot.report.markdown import cell_code, cell_esc, esc, link
+from bot.report.methods_table import LEGEND as TABLE_LEGEND
+from bot.report.methods_table import methods_table
+from bot.report.sentences import method_sentence, rejecting_clause
 from bot.symbolic.compare import Change, MethodDelta
-from bot.symbolic.gate import why_unscored
-from bot.symbolic.results import CaseStatus, Gate, MutantStatus, Surviving
+from bot.symbolic.results import CaseResult, CaseStatus, Gate, MutantStatus, Surviving
 
 MAX_COMMENT = 65_536
 TITLE = "Dafny Spec Score"
@@ -23,6 +29,8 @@ FAILED = "failed"
 NOTHING = "No Dafny specs with tests were changed in this pull request: nothing to score."
 TRIMMED = "Some rows were left out to fit GitHub's comment size limit; the job's step summary has the full report."
 FOLD_UNCHANGED = "Methods whose scores did not change"
+UNCHANGED = "All scored methods are unchanged against base."
+MAX_SENTENCES = 10  # the opening stays a ten-second read; the table has every changed method
 
 
 @dataclass(frozen=True)
@@ -34,44 +42,17 @@ class CommentInput:
     marker: str  # hidden marker identifying the bot's comment for this comment-id
     details_url: str = ""  # link to the workflow run, when known
     warnings: tuple[str, ...] = ()  # unscored methods let through (allow-unscored)
+    links: Links | None = None  # the head commit's files: method names, lines and clauses link there
+    spans: Mapping[tuple[str, str], EnsuresSpan] = field(default_factory=dict)  # by (file, method)
+
+    def url(self, file: str, first: int, last: int = 0) -> str:
+        return self.links.blob(file, first, last) if self.links is not None else ""
 
 
-def _arrow(d: MethodDelta) -> str:
-    if d.head is not None and not d.head.decided:
-        was = f" (was {pct(d.base.correctness)}, {pct(d.base.completeness)})" if d.base and d.base.decided else ""
-        return f"not scored: {why_unscored(d.head)}{was}"
-    if d.change is Change.NEW:
-        return "new"
-    if d.change is Change.REMOVED:
-        return "removed"
-    parts = []
-    if d.correctness_lost:
-        parts.append(f"correctness ▼ (was {pct(d.base.correctness if d.base else None)})")
-    if d.correctness_regained:
-        parts.append(f"correctness ▲ (was {pct(d.base.correctness if d.base else None)})")
-    if d.completeness_delta is not None and abs(d.completeness_delta) > 1e-9:
-        arrow = "▲" if d.completeness_delta > 0 else "▼"
-        parts.append(f"completeness {arrow} {abs(d.completeness_delta):.2f} "
-                     f"(was {pct(d.base.completeness if d.base else None)})")
-    if d.new_survivors and d.base is not None:
-        parts.append(f"{len(d.new_survivors)} new surviving mutant(s)")
-    if d.lost_pins:
-        parts.append(f"{len(d.lost_pins)} case(s) no longer pinned")
-    return "; ".join(parts) if parts else "="
-
-
-def _row(d: MethodDelta) -> str:
-    s = d.head or d.base
-    assert s is not None
-    corr = pct(d.head.correctness) if d.head else "–"
-    comp = pct(d.head.completeness) if d.head else "–"
-    pinned = (d.head.pinned_text or "n/a") if d.head else "–"
-    return f"| {code(d.file)} | {code(d.method)} | {corr} | {comp} | {pinned} | {esc(_arrow(d))} |"
-
-
-def _table(rows: Sequence[MethodDelta]) -> list[str]:
-    return ["| File | Method | Correctness | Completeness | Pinned | Change vs base |", "|---|---|---:|---:|---:|---|",
-            *(_row(d) for d in rows)]
+def _rejected_by(d: MethodDelta, c: CaseResult, inp: CommentInput) -> str:
+    """The clause that rejects a failing case, linked to its lines when they are known."""
+    text, at = rejecting_clause(c, inp.spans.get((d.file, d.method)))
+    return link(cell_code((text or c.message)[:300]), inp.url(d.file, at.first, at.last) if at is not None else "")
 
 
 @dataclass
@@ -95,6 +76,12 @@ LEGEND = ("(solver), (search): found by the pin check, in the verifier's counter
           "of the expected output, proved accepted.")
 
 
+def _accepted(s: Surviving, fresh: bool) -> str:
+    """A wrong output, with where it was found (a pin-check witness) and whether it is new at head."""
+    found = f" ({esc(s.description.removeprefix(FOUND_BY))})" if s.description.startswith(FOUND_BY) else ""
+    return cell_code(s.value) + found + (" (new)" if fresh else "")
+
+
 def _sections(inp: CommentInput) -> list[_Section]:
     heads = [d for d in inp.deltas if d.head is not None]
     out: list[_Section] = []
@@ -106,8 +93,8 @@ def _sections(inp: CommentInput) -> list[_Section]:
             ["Each clause, added to its method's `ensures`, is proved to accept every test case and to reject every "
              "wrong output listed below for that method.", "",
              "| Method | Add after line | Clause | What was proved |", "|---|---:|---|---|"],
-            [f"| {code(d.method)} | {g.line} | {code('ensures ' + g.clause)} | {esc(proved_text(g))} |"
-             for d, g in fixes],
+            [f"| {cell_code(d.method)} | {link(str(g.line), inp.url(d.file, g.line))} "
+             f"| {cell_code('ensures ' + g.clause)} | {esc(proved_text(g))} |" for d, g in fixes],
         ))
     # the pin check's witnesses first: each is one other output the spec accepts, proved so
     survivors = [(d, s) for d in heads for s in (d.head.witnesses if d.head else ())]
@@ -121,12 +108,9 @@ def _sections(inp: CommentInput) -> list[_Section]:
         rows = []
         for same in grouped.values():
             d, first = same[0]
-            values = ", ".join(
-                code(s.value) + (f" ({esc(s.description.removeprefix(FOUND_BY))})" if s.description.startswith(FOUND_BY)
-                                 else "")
-                + (" (new)" if (d.file, d.method, s.case, s.value) in fresh else "") for _, s in same)
-            rows.append(f"| {code(d.method)} | {esc(first.case)} | {code(first.inputs)} | {code(first.expected)} "
-                        f"| {values} |")
+            values = ", ".join(_accepted(s, (d.file, d.method, s.case, s.value) in fresh) for _, s in same)
+            rows.append(f"| {cell_code(d.method)} | {cell_esc(first.case)} | {cell_code(first.inputs)} "
+                        f"| {cell_code(first.expected)} | {values} |")
         out.append(_Section(
             f"Surviving outputs ({len(survivors)}): wrong outputs the spec accepts",
             ["Each row is a test case and the outputs the spec accepts although the test expects another: "
@@ -141,8 +125,8 @@ def _sections(inp: CommentInput) -> list[_Section]:
         out.append(_Section(
             f"Failing cases ({len(failing)}): expected outputs (or test inputs) the spec is proved to reject",
             ["| Method | Case | Inputs | Expected | Rejected by |", "|---|---|---|---|---|"],
-            [f"| {code(d.method)} | {esc(c.name)} | {code(c.inputs)} | {code(c.expected)} "
-             f"| {code((c.clause or c.message)[:300])} |" for d, c in failing],
+            [f"| {cell_code(d.method)} | {cell_esc(c.name)} | {cell_code(c.inputs)} "
+             f"| {cell_code(c.expected)} | {_rejected_by(d, c, inp)} |" for d, c in failing],
         ))
     unknown = []
     for d in heads:
@@ -150,14 +134,14 @@ def _sections(inp: CommentInput) -> list[_Section]:
         for c in d.head.cases:
             if not c.status.scored and c.status is not CaseStatus.PRECONDITION_VIOLATED:
                 why = c.reason.value if c.reason else c.status.value
-                unknown.append(f"| {code(d.method)} | {esc(c.name)} | {why} | {code(c.message[:300])} |")
+                unknown.append(f"| {cell_code(d.method)} | {cell_esc(c.name)} | {why} | {cell_code(c.message[:300])} |")
             for m in c.mutants:
                 if m.status is MutantStatus.UNKNOWN:
                     why = m.reason.value if m.reason else "unknown"
-                    unknown.append(f"| {code(d.method)} | {esc(c.name)} (mutant {code(m.value)}) | {why} "
-                                   f"| {code(m.message[:300])} |")
+                    unknown.append(f"| {cell_code(d.method)} | {cell_esc(c.name)} "
+                                   f"(mutant {cell_code(m.value)}) | {why} | {cell_code(m.message[:300])} |")
         for p in d.head.problems:
-            unknown.append(f"| {code(d.method)} | unreadable case | – | {code(p[:300])} |")
+            unknown.append(f"| {cell_code(d.method)} | unreadable case | – | {cell_code(p[:300])} |")
     if unknown:
         out.append(_Section(
             f"Unknown ({len(unknown)}): neither acceptance nor rejection proved, not counted either way",
@@ -166,36 +150,47 @@ def _sections(inp: CommentInput) -> list[_Section]:
         ))
     unchanged = [d for d in inp.deltas if d.change is Change.UNCHANGED]
     if unchanged:
-        table = _table(unchanged)
-        out.append(_Section(f"{FOLD_UNCHANGED} ({len(unchanged)})", table[:2], table[2:]))
+        table = methods_table(unchanged, inp.links, inp.spans)
+        # the legend goes with the first table of methods shown
+        legend = [TABLE_LEGEND, ""] if len(unchanged) == len(inp.deltas) else []
+        out.append(_Section(f"{FOLD_UNCHANGED} ({len(unchanged)})", [*legend, *table[:2]], table[2:]))
     return out
 
 
-def _headline(inp: CommentInput) -> list[str]:
-    passed = not inp.failures
-    icon = "✅" if passed else "❌"
-    lines = [
-        inp.marker,
-        f"## {icon} {TITLE}: {PASSED if passed else FAILED}",
-        "",
-        f"Thresholds: correctness ≥ {inp.gate.min_correctness:.2f}, completeness ≥ {inp.gate.min_completeness:.2f}.",
-    ]
+def _sentences(inp: CommentInput) -> list[str]:
+    """The opening: one sentence per changed method, what changed and why it matters."""
+    changed = [d for d in inp.deltas if d.change is not Change.UNCHANGED]
+    lines = [f"- {method_sentence(d, inp.spans.get((d.file, d.method)), inp.links)}"
+             for d in changed[:MAX_SENTENCES]]
+    if len(changed) > MAX_SENTENCES:
+        lines.append(f"- ... and {len(changed) - MAX_SENTENCES} more changed method(s): see the table.")
+    return [*lines, ""] if lines else [UNCHANGED, ""]
+
+
+def _verdict(inp: CommentInput) -> list[str]:
+    """The gate's verdict after the sentences: the thresholds, the regressions and every failure."""
+    lines = [f"Thresholds: correctness ≥ {inp.gate.min_correctness:.2f}, "
+             f"completeness ≥ {inp.gate.min_completeness:.2f}."]
     regressions = sum(d.regression for d in inp.deltas)
     if regressions:
         lines.append(f"**{regressions} regression(s)** against the base branch.")
-    for f in inp.failures:
-        lines.append(f"- {esc(f)}")
-    for w in inp.warnings:
-        lines.append(f"- ⚠️ {esc(w)}")
+    lines += [f"- {esc(f)}" for f in inp.failures]
+    lines += [f"- ⚠️ {esc(w)}" for w in inp.warnings]
     return [*lines, ""]
+
+
+def _headline(inp: CommentInput) -> list[str]:
+    icon, word = ("✅", PASSED) if not inp.failures else ("❌", FAILED)
+    changed = [d for d in inp.deltas if d.change is not Change.UNCHANGED]
+    table = [*methods_table(changed, inp.links, inp.spans), "", TABLE_LEGEND, ""] if changed else []
+    return [inp.marker, f"## {icon} {TITLE}: {word}", "", *_sentences(inp), *_verdict(inp), *table]
 
 
 def render_comment(inp: CommentInput, limit: int | None = MAX_COMMENT) -> str:
     """The comment body; with limit=None the untrimmed report (for the step summary)."""
     if not inp.deltas:
         return "\n".join([inp.marker, f"## {TITLE}", "", NOTHING, ""])
-    changed = [d for d in inp.deltas if d.change is not Change.UNCHANGED]
-    top = _headline(inp) + (_table(changed) if changed else ["All scored methods are unchanged against base."]) + [""]
+    top = _headline(inp)
     footer = [f"<sub>Verifier: Dafny {esc(inp.verifier)}"
               + (f" · [details]({inp.details_url})" if inp.details_url else "") + "</sub>", ""]
     sections = _sections(inp)

@@ -15,12 +15,11 @@ from bot.symbolic.results import MethodScore, method_notes
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+!|~"})
 
 
-def esc(text: str) -> str:
-    """Escape user text for a markdown table cell or paragraph."""
-    t = html.escape(text, quote=False).translate(_MD_SPECIAL)
+def esc(text: str, wrap: bool = False) -> str:
+    """Escape user text for a markdown table cell or paragraph (`wrap`: as in `code`)."""
     # a zero-width joiner after @ keeps the text but stops GitHub from pinging
-    t = t.replace("@", "@\u200d")
-    return " ".join(t.split())
+    return "<wbr>".join(html.escape(w, quote=False).translate(_MD_SPECIAL).replace("@", "@\u200d")
+                        for w in _pieces(" ".join(text.split()), wrap))
 
 
 def fence(text: str, lang: str = "dafny") -> list[str]:
@@ -30,11 +29,55 @@ def fence(text: str, lang: str = "dafny") -> list[str]:
     return [f"{ticks}{lang}", *(text.splitlines() or [""]), ticks]
 
 
-def code(text: str) -> str:
-    """Inline code that survives backticks and pipes in user text (rendered inside <code>)."""
-    t = html.escape(" ".join(text.split()), quote=False).replace("|", "&#124;").replace("@", "&#64;")
-    t = t.replace("`", "&#96;")
-    return f"<code>{t}</code>"
+# characters markdown still reads inside a raw <code> element: `n*n*n` would render as emphasis
+_IN_CODE = str.maketrans({"|": "&#124;", "@": "&#64;", "`": "&#96;", "*": "&#42;", "\\": "&#92;", "~": "&#126;"})
+
+
+def code(text: str, wrap: bool = False) -> str:
+    """Inline code that survives backticks and pipes in user text (rendered inside <code>). With `wrap`, long
+    words get line-break opportunities (for table cells: a table is as wide as its longest unbroken word)."""
+    words = _pieces(" ".join(text.split()), wrap)
+    return "<code>" + "<wbr>".join(html.escape(w, quote=False).translate(_IN_CODE) for w in words) + "</code>"
+
+
+def cell_code(text: str) -> str:
+    """`code` for a table cell: long words wrap (a table is as wide as its longest unbroken word)."""
+    return code(text, wrap=True)
+
+
+def cell_esc(text: str) -> str:
+    """`esc` for a table cell: long words wrap."""
+    return esc(text, wrap=True)
+
+
+def link(text: str, url: str) -> str:
+    """A markdown link around already rendered `text` (from `code` or `esc`); the text alone without a url.
+    Brackets in the text become entities, so that user text cannot end the link text early."""
+    if not url:
+        return text
+    return "[" + text.replace("[", "&#91;").replace("]", "&#93;") + f"]({url})"
+
+
+WORD = 16  # longest run of characters a wrapped cell keeps unbroken
+_SOFT = re.compile(r"(?<=[/_.,:;=(\[{])|(?<=[a-z0-9])(?=[A-Z])")  # after punctuation, at camelCase word ends
+
+
+def _pieces(text: str, wrap: bool) -> list[str]:
+    """`text` in pieces between which a line may break: words longer than WORD at their soft breaks, packed
+    greedily, and cut every WORD characters when a part is longer still (a 200-character string literal)."""
+    if not wrap:
+        return [text]
+    out = [""]
+    for run in re.split(r"(\s+)", text):
+        if len(run) <= WORD or run.isspace():
+            out[-1] += run
+            continue
+        parts = [p[i:i + WORD] for p in _SOFT.split(run) for i in range(0, len(p), WORD)]
+        for k, part in enumerate(parts):
+            if k and len(out[-1].rsplit(" ", 1)[-1]) + len(part) > WORD:
+                out.append("")
+            out[-1] += part
+    return [w for w in out if w]
 
 
 def render_markdown(scores: list[MethodScore], verifier_version: str) -> str:

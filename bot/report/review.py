@@ -19,6 +19,7 @@ from enum import Enum
 from bot.dafny.spans import EnsuresSpan
 from bot.report.fmt import pct, proved_text
 from bot.report.markdown import code, esc, fence
+from bot.report.sentences import rejecting_clause, smallest_wrong
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
 from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Surviving
@@ -67,12 +68,6 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
 
 
-def smallest_wrong(s: MethodScore) -> Surviving | None:
-    """The shortest wrong output the spec is proved to accept (pin witnesses first on ties)."""
-    wrong = [*s.witnesses, *s.surviving]
-    return min(wrong, key=lambda w: len(w.value)) if wrong else None
-
-
 def _against_base(d: MethodDelta) -> str:
     """What the change lost against base, as a clause to open the sentence with ("" when nothing)."""
     if d.base is None or not d.regression or d.head is None:
@@ -87,11 +82,11 @@ def _against_base(d: MethodDelta) -> str:
 
 
 def _rejects(d: MethodDelta, s: MethodScore, case: CaseResult, span: EnsuresSpan | None) -> Finding:
-    clause = span.rejecting(case.clause) if span is not None else None
+    text, clause = rejecting_clause(case, span)
     first, last = (clause.first, clause.last) if clause else (span.first, span.first) if span else (s.line, s.line)
     refuted = sum(c.status is CaseStatus.REFUTED for c in s.cases)
     others = f" ({refuted - 1} other case(s) too: see the summary comment)" if refuted > 1 else ""
-    by = f"`ensures {esc(_short(case.clause))}` is proved false for it" if case.clause else "its rejection is proved"
+    by = f"{code(_short(text))} is proved false for it" if text else "its rejection is proved"
     text = (f"{_against_base(d)}{code(s.method)} rejects an output its tests expect: for {code(_short(case.inputs))} "
             f"(case {code(case.name)}) the test expects {code(_short(case.expected))}, and {by}{others}.")
     return _finding(d, Kind.REJECTS, first, last, [text])

@@ -17,6 +17,7 @@ from support.paths import DATA, GOLDEN, ROOT
 from support.sarif import assert_valid_sarif
 
 pytestmark = pytest.mark.dafny
+HEAD_SHA = "HEAD_SHA"
 
 @pytest.fixture
 def pr_cache(warm_cache: Callable[[str], Path]) -> Path:
@@ -37,15 +38,17 @@ def test_weakened_spec_fails_the_gate_and_posts_one_comment(
     assert len(comments) == 1
     body = comments[0].body
     assert body.startswith(MARKER)
-    assert "failed" in body and "completeness ▼ 0.40" in body
+    assert "failed" in body and "| 0.60 ▼0.40 |" in body and "got weaker (completeness 1.00 → 0.60)" in body
     assert "<code>[4]</code>" in body or "<code>[5]</code>" in body  # a surviving mutant: a dropped element
     # the verified fix: the paper's converse clause, with what was proved of it
     assert "<code>ensures forall x :: InArray(a, x) &amp;&amp; InArray(b, x) ==&gt; x in result</code>" in body
     assert "pinned up to order" in body
+    # links point at the head commit, whose hash changes with every run: the golden file names it HEAD_SHA
+    assert f"/owner/specs/blob/{head}/specs/shared.dfy#L" in body
     golden = GOLDEN / "comment_e2e.md"
     if os.environ.get("UPDATE_GOLDEN") == "1":
-        golden.write_text(body)
-    assert body == golden.read_text()
+        golden.write_text(body.replace(head, HEAD_SHA))
+    assert body.replace(head, HEAD_SHA) == golden.read_text()
     outs = outputs(output)
     assert outs["passed"] == "false" and outs["regressions"] == "1"
     assert outs["correctness"] == "1.0000" and outs["completeness"] == "0.6000"

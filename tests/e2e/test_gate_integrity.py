@@ -84,8 +84,9 @@ def test_unresolvable_line_next_to_a_weakened_spec_fails(dafny_command: str, tmp
     assert code == 1, log
     assert outputs["passed"] == "false"
     assert "failed" in body and "scored at base, cannot be scored at head" in body
-    row = next(line for line in body.splitlines() if "<code>Cube</code> |" in line and "|---" not in line)
-    assert "not scored" in row and "removed" not in row and not row.rstrip().endswith("= |")
+    row = next(line for line in body.splitlines() if line.startswith("| [<code>Cube</code>]("))
+    assert "n/a (was 1.00)" in row and "removed" not in row, row
+    assert "/specs/cube.dfy#L1) can no longer be scored (at base: correctness 1.00" in body, body
 
 
 def test_every_case_violating_requires_is_not_a_pass(dafny_command: str, tmp_path: Path,

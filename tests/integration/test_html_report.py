@@ -6,10 +6,8 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
-import os
 import random
 import re
-import shutil
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
@@ -19,8 +17,6 @@ from html.parser import HTMLParser
 from itertools import accumulate
 from pathlib import Path
 
-import pytest
-
 from bot.audit import request
 from bot.audit.charts import BINS, COLOURS, bin_of, histogram, histogram_mermaid, histogram_svg
 from bot.audit.html_report import report_html
@@ -28,6 +24,7 @@ from bot.audit.model import LABEL_ORDER, Label, TaskResult, Verdict
 from bot.audit.report import disagreeing, report_md
 from bot.audit.verdicts import verdict
 from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Suggestion, method_score
+from support.browser import chromium as find_chromium
 
 SETTINGS: dict[str, object] = {"seed": 0, "mutants": 5, "time_limit": 20, "weak_below": 0.8, "tolerance": 1e-3}
 K, S = MutantStatus.KILLED, MutantStatus.SURVIVED
@@ -213,16 +210,6 @@ def test_write_reports_writes_report_html(tmp_path: Path) -> None:
 # -- headless Chromium ----------------------------------------------------------------------------------
 
 
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail("CI=true but chromium is not installed: run scripts/setup.sh", pytrace=False)
-    pytest.skip("chromium is not installed (scripts/setup.sh installs it for development)")
-
-
 def _add(a: bytes, b: bytes) -> bytes:
     """Bytewise (a + b) mod 256 of two equal-length rows, on big integers: no carry crosses a byte."""
     n = len(a)
@@ -306,7 +293,7 @@ def test_png_decoder_on_a_png_written_here() -> None:
 
 
 def test_report_html_renders_in_headless_chromium(tmp_path: Path) -> None:
-    chromium = _chromium()
+    chromium = find_chromium()
     results = hostile_results()
     page = tmp_path / "report.html"
     page.write_text(report_html(results, SETTINGS), encoding="utf-8")
@@ -365,7 +352,7 @@ document.title = JSON.stringify({broken, wrapped: lines.filter(n => n > 1).lengt
 
 
 def test_method_names_wrap_between_words_and_a_wrong_verdict_names_its_clause(tmp_path: Path) -> None:
-    chromium = _chromium()
+    chromium = find_chromium()
     long_name = "ComputeTheSumOfAllEvenNumbersInTheSequenceAfterRemovingDuplicates"
     refuted = dataclasses.replace(_case("c1", CaseStatus.REFUTED, "n = 1", "result = 2"),
                                   clause="ensures result == n * 3")

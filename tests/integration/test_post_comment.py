@@ -76,6 +76,8 @@ def test_posts_a_comment_rendered_again_from_the_saved_scores(github_server: Any
     assert "@everyone" not in comment.body and "@octocat" not in comment.body
     assert "</details>" not in comment.body.replace("\n</details>", "")  # only the renderer's own closings
     assert "<code>3</code>" in comment.body  # the surviving mutant
+    # no checkout here: the method links to its line at the saved head commit (no clause spans)
+    assert f"](https://github.com/{REPO}/blob/{HEAD}/specs/add.dfy#L1)" in comment.body
 
 
 def test_refuses_another_pull_request(github_server: Any, tmp_path: Path) -> None:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import difflib
 import os
+import tomllib
 
 import pytest
 
+from bot.dafny.spans import ensures_spans
 from bot.github.pr.affected import affected_specs, spec_for_test
 from bot.paths import matches
 from bot.report.comment import MAX_COMMENT, NOTHING, TRIMMED, CommentInput, render_comment
+from bot.report.links import Links
+from bot.report.methods_table import DOCS
+from bot.report.methods_table import LEGEND as TABLE_LEGEND
 from bot.symbolic.compare import Change, compare
 from bot.symbolic.results import (
     CaseResult,
@@ -22,7 +27,7 @@ from bot.symbolic.results import (
     method_score,
 )
 from bot.testcases.discover import candidate_sources
-from support.paths import GOLDEN
+from support.paths import GOLDEN, ROOT
 
 MARKER = "<!-- dafny-spec-score:default -->"
 
@@ -68,8 +73,14 @@ def scenario() -> CommentInput:
         score("specs/same.dfy", "Same", case("T#1", CaseStatus.VERIFIED, ("1", K))),
     ]
     deltas = compare(head, base)
+    # Cube's clauses are known (its rejecting clause links to its line); the others link to the method's line
+    spans = {("specs/cube.dfy", "Cube"): ensures_spans(CUBE, "specs/cube.dfy")["Cube"]}
     return CommentInput(tuple(deltas), Gate(1.0, 0.8), ("specs/cube.dfy: Cube: correctness 0.50 < 1.00",),
-                        "2.3.0.10506", MARKER, "https://github.example/run/1")
+                        "2.3.0.10506", MARKER, "https://github.example/run/1",
+                        links=Links("https://github.example", "owner/specs", "c0ffee" * 6 + "c0ff"), spans=spans)
+
+
+CUBE = "// cubes\nmethod Cube(x: int) returns (r: int)\n  requires x >= 0\n  ensures r ==\n          x\n{ r := x; }\n"
 
 
 def test_compare_classifies_methods() -> None:
@@ -134,3 +145,34 @@ def test_affected_specs() -> None:
     assert spec_for_test("s/tests/max_test.dfy", {"s/max.dfy", "s/tests/max.dfy"}.__contains__) == [
         "s/max.dfy", "s/tests/max.dfy"]
     assert spec_for_test("s/max.dfy", specs.__contains__) == []
+
+
+def test_the_readme_quotes_the_comment_the_end_to_end_test_posts() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    golden = (GOLDEN / "comment_e2e.md").read_text(encoding="utf-8")
+    quoted = "\n".join(f"> {line}" if line else ">" for line in golden.rstrip("\n").split("\n"))
+    assert "\n" + quoted + "\n\n### Review comments on the changed lines" in readme, "README.md: quote tests/golden/comment_e2e.md"
+
+
+def test_the_legend_links_to_the_readme_section_that_defines_its_terms() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Repository"]
+    assert project + "#statuses" == DOCS
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n### Statuses\n", 1)[1].split("\n### ", 1)[0]
+    assert "- `pinned`: proved" in section and "`unknown` (neither proved" in section
+    assert f"[Statuses]({DOCS})" in TABLE_LEGEND and "Pinned:" in TABLE_LEGEND and "Unknown:" in TABLE_LEGEND
+    assert f"[Statuses]({DOCS})" in render_comment(scenario())
+
+
+def test_one_file_has_no_file_under_the_method_and_every_table_of_methods_has_five_columns() -> None:
+    inp = scenario()
+    one = CommentInput(tuple(d for d in inp.deltas if d.file == "specs/shared.dfy"), inp.gate, (), "2.3", MARKER)
+    text = render_comment(one)
+    assert "<sub>specs/shared.dfy</sub>" not in text and "| 0.50 ▼0.50 |" in text
+    several = render_comment(inp)
+    assert "<br><sub>specs/cube.dfy</sub>" in several
+    for body in (text, several):
+        headers = [line for line in body.splitlines() if line.startswith("| Method |")]
+        assert headers and all(line.count(" | ") <= 4 for line in headers), headers
+    # the folded table of unchanged methods follows the same rules: one file, no file line
+    assert "| [<code>Same</code>](https://github.example/owner/specs/blob/" in several

@@ -27,7 +27,7 @@ def weak(name: str = "Add", value: str = "3", suggestion: Suggestion | None = No
     status = CaseStatus.REFUTED if refuted else CaseStatus.VERIFIED
     case = CaseResult("T#1", 9, "x = 1", "r = 2", "", "add.dfy", status, "",
                       (MutantResult(value, "r: 2 -> 3", MutantStatus.SURVIVED),) if not refuted else (),
-                      clause="r >= 0" if refuted else "")
+                      clause="ensures r >= 0" if refuted else "")
     score = method_score("add.dfy", name, 1, (case,))
     if suggestion is not None:
         from dataclasses import replace
@@ -55,7 +55,7 @@ def test_a_weak_spec_gets_one_comment_on_the_clause_naming_its_output() -> None:
 def test_a_refuted_case_is_placed_on_the_clause_that_rejects_it() -> None:
     (f,) = found(weak(refuted=True))
     assert (f.kind, f.line) == (Kind.REJECTS, 4)
-    assert "rejects an output its tests expect" in f.body and "`ensures r &gt;= 0`" in f.body
+    assert "rejects an output its tests expect" in f.body and "<code>ensures r &gt;= 0</code>" in f.body
 
 
 def test_a_verified_suggestion_is_a_suggestion_block_over_the_lines_up_to_where_it_goes() -> None:
