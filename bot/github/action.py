@@ -156,7 +156,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
     root = config.working_directory
     with group(out, "Changed files"):
         paths: list[str] = []
-        diff: dict[str, Hunks] = {}  # GitHub's own diff: where review comments can go ({} when not listed)
+        diff: dict[str, Hunks] | None = None  # GitHub's own diff: where review comments can go (None: not listed)
         try:
             if github is None:
                 raise GitHubError("no token or repository")
@@ -188,7 +188,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             if not specs:
                 emit(out, NOTHING_CHANGED, Level.WARNING)
                 if config.review and github is not None:  # findings of earlier runs no longer apply
-                    _review(github, event.number, event.head_sha, (), diff, config.comment_id, out)
+                    _review(github, event.number, event.head_sha, (), diff or {}, config.comment_id, out)
                 marker = marker_for(config.comment_id)
                 body = render_comment(CommentInput((), config.gate, (), "", marker))
                 append_summary(config.summary_file, body)
@@ -250,7 +250,7 @@ def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config
 
 def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str],
-            diff: dict[str, Hunks]) -> int:
+            diff: dict[str, Hunks] | None) -> int:
     deltas = compare(head, base)
     verdict = pr_gate(deltas, config.gate, config.allow_unscored)
     failures = verdict.failures
@@ -275,7 +275,11 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     writable = True
     if config.comment is not CommentMode.OFF:
         writable = _post(config, github, event.number, marker, body, saved, out)
-    if config.review and writable:
+    if config.review and writable and diff is None:
+        # without GitHub's diff nothing can be placed, and the earlier comments may all still apply
+        emit(out, "the review comments were not placed: GitHub did not list the pull request's diff; the summary "
+             "comment has every finding", Level.WARNING)
+    elif config.review and writable:
         found = findings(deltas, spans, config.comment_id, event.head_sha)
         if not _review(github, event.number, event.head_sha, found, diff, config.comment_id, out):
             _save_for_fork(config, saved, out)

@@ -106,16 +106,20 @@ def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | N
              f"(case {code(w.case)}) the test expects {code(_short(w.expected))}, and the spec also accepts "
              f"{code(_short(w.value))}.{others}"]
     g = s.suggestions[0] if s.suggestions else None
-    kept = span.text(first, g.line) if span is not None and g is not None else ()
+    # the clause was proved where the verifier put it: after the last specification clause, which may go on
+    # over several lines past `g.line` (the line it starts on); never after a `{` on that line
+    after = span.spec_last if span is not None and span.clauses and g is not None and g.line <= span.spec_last \
+        else g.line if g is not None else 0
+    kept = span.text(first, after) if span is not None and span.ends_line and g is not None else ()
     if g is not None and kept:
         indent = re.match(r"\s*", kept[0])
         new = f"{indent.group(0) if indent else ''}ensures {' '.join(g.clause.split())}"
         lines += ["", "This stronger clause rejects them:", "", *fence("\n".join([*kept, new]), "suggestion"), "",
                   f"<sub>{esc(proved_text(g).capitalize())}.</sub>"]
-        last = g.line
+        last = after
     elif g is not None:
-        lines += ["", f"Adding {code('ensures ' + g.clause)} after line {g.line} rejects them "
-                  f"({esc(proved_text(g))})."]
+        lines += ["", f"Adding {code('ensures ' + g.clause)} after the specification's last clause (line {after}) "
+                  f"rejects them ({esc(proved_text(g))})."]
     return _finding(d, Kind.ACCEPTS, first, last, lines)
 
 
@@ -150,10 +154,13 @@ def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], Ensu
     return tuple(out)
 
 
-def resolved_body(old: str, comment_id: str, key: str, head_sha: str) -> str:
-    """An earlier finding someone replied to, kept for the thread and marked resolved at `head_sha`."""
+def resolved_body(old: str, comment_id: str, key: str, head_sha: str, still_found: bool = False) -> str:
+    """An earlier finding someone replied to, kept for the thread and marked resolved at `head_sha`; when the
+    finding `still_found` (it moved, or lies outside the diff or past the cap now) it says so instead."""
     # its suggestion no longer applies: shown as code, without GitHub's "commit suggestion" button
     earlier = re.sub(r"^(`{3,})suggestion$", r"\1dafny", _MARKER.sub("", old).strip(), flags=re.MULTILINE)
-    return "\n".join([marker(comment_id, key, resolved=True),
-                      f"✅ Resolved at {code(head_sha[:12])}: {TITLE} no longer finds this.", "",
+    status = (f"Moved at {code(head_sha[:12])}: {TITLE} still finds this; it is now in a newer comment or in the "
+              "summary comment." if still_found else
+              f"✅ Resolved at {code(head_sha[:12])}: {TITLE} no longer finds this.")
+    return "\n".join([marker(comment_id, key, resolved=True), status, "",
                       "<details><summary>The earlier finding</summary>", "", earlier, "", "</details>"])

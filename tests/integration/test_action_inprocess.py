@@ -962,3 +962,21 @@ def test_an_unexpected_exception_fails_the_check_with_the_summary_written(
     assert action.main() == EXIT_USAGE
     assert "::error::dafny-spec-score failed: RuntimeError: disk on fire" in stdout.getvalue()
     assert "failed" in summary.read_text() and "disk on fire" in summary.read_text()
+
+
+def test_a_failing_file_listing_leaves_the_earlier_review_comments_alone(
+    tmp_path: Path, github_server: Any, fake: Fake
+) -> None:
+    # hostile review: without GitHub's diff nothing is placeable; the earlier comments still apply and must
+    # neither be deleted nor (answered) be marked "resolved: no longer finds this"
+    ran, pr, env = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                          patches=True)
+    assert ran.code == EXIT_OK, ran.log
+    (inline,) = github_server.review_comments_on(REPO, PR)
+    github_server.add_review_comment(REPO, PR, "alice", "why?", inline.path, inline.line, in_reply_to_id=inline.id)
+    github_server.fail("GET", r".*/pulls/7/files", 404, times=None)
+    again = run_action(env, fake)
+    assert again.code == EXIT_OK, again.log
+    assert "using git diff instead" in again.log
+    kept = next(c for c in github_server.review_comments_on(REPO, PR) if c.id == inline.id)
+    assert kept.body == inline.body and "Resolved" not in kept.body

@@ -41,6 +41,7 @@ def plan_review(found: Sequence[Finding], diff: Mapping[str, Hunks], existing: S
                 author: str, comment_id: str, head_sha: str) -> ReviewPlan:
     placed = [f for f in found if commentable(diff, f.path, f.start_line, f.line)][:MAX_INLINE]
     outside = tuple(f for f in found if f not in placed)
+    still = {f.key for f in found}
     replied = {c.in_reply_to_id for c in existing if c.in_reply_to_id is not None}
     ours: dict[str, list[tuple[ReviewComment, bool]]] = {}
     for c in sorted(existing, key=lambda c: c.id):
@@ -61,7 +62,7 @@ def plan_review(found: Sequence[Finding], diff: Mapping[str, Hunks], existing: S
             if c is keep:
                 continue
             if c.id in replied:
-                edit.append((c.id, resolved_body(c.body, comment_id, key, head_sha)))
+                edit.append((c.id, resolved_body(c.body, comment_id, key, head_sha, key in still)))
             else:
                 delete.append(c.id)
         if keep is not None and f is not None:
