@@ -275,13 +275,14 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     writable = True
     if config.comment is not CommentMode.OFF:
         writable = _post(config, github, event.number, marker, body, saved, out)
-    if config.review and writable and diff is None:
-        # without GitHub's diff nothing can be placed, and the earlier comments may all still apply
-        emit(out, "the review comments were not placed: GitHub did not list the pull request's diff; the summary "
-             "comment has every finding", Level.WARNING)
-    elif config.review and writable:
-        found = findings(deltas, spans, config.comment_id, event.head_sha)
-        if not _review(github, event.number, event.head_sha, found, diff, config.comment_id, out):
+    if config.review and writable:
+        if github is not None and diff is None:
+            # without GitHub's diff nothing can be placed, and the earlier comments may all still apply
+            emit(out, "the review comments were not placed: GitHub did not list the pull request's diff; the "
+                 "summary comment has every finding", Level.WARNING)
+        elif not _review(github, event.number, event.head_sha,
+                         findings(deltas, spans, config.comment_id, event.head_sha), diff or {}, config.comment_id,
+                         out):
             _save_for_fork(config, saved, out)
     return EXIT_OK if passed else EXIT_FAILED
 

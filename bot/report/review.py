@@ -91,7 +91,9 @@ def _rejects(d: MethodDelta, s: MethodScore, case: CaseResult, span: EnsuresSpan
     first, last = (clause.first, clause.last) if clause else (span.first, span.first) if span else (s.line, s.line)
     refuted = sum(c.status is CaseStatus.REFUTED for c in s.cases)
     others = f" ({refuted - 1} other case(s) too: see the summary comment)" if refuted > 1 else ""
-    by = f"`ensures {esc(_short(case.clause))}` is proved false for it" if case.clause else "its rejection is proved"
+    # <code>, not backticks: inside a backtick span GitHub shows escapes as they are, and a backtick closes it
+    by = (f"{code('ensures ' + _short(case.clause))} is proved false for it" if case.clause
+          else "its rejection is proved")
     text = (f"{_against_base(d)}{code(s.method)} rejects an output its tests expect: for {code(_short(case.inputs))} "
             f"(case {code(case.name)}) the test expects {code(_short(case.expected))}, and {by}{others}.")
     return _finding(d, Kind.REJECTS, first, last, [text])

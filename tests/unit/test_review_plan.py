@@ -55,7 +55,7 @@ def test_a_weak_spec_gets_one_comment_on_the_clause_naming_its_output() -> None:
 def test_a_refuted_case_is_placed_on_the_clause_that_rejects_it() -> None:
     (f,) = found(weak(refuted=True))
     assert (f.kind, f.line) == (Kind.REJECTS, 4)
-    assert "rejects an output its tests expect" in f.body and "`ensures r &gt;= 0`" in f.body
+    assert "rejects an output its tests expect" in f.body and "<code>ensures r &gt;= 0</code>" in f.body
 
 
 def test_a_verified_suggestion_is_a_suggestion_block_over_the_lines_up_to_where_it_goes() -> None:
@@ -190,3 +190,12 @@ def test_a_comment_retired_for_a_finding_that_still_applies_never_says_resolved(
         ((cid, body),) = plan.edit
         assert cid == 1 and marker_in(body, "default") == (f.key, True)  # retired: not touched again
         assert "no longer finds this" not in body and "Resolved" not in body, body
+
+
+def test_the_refuting_clause_is_inline_code_that_its_text_cannot_close() -> None:
+    from dataclasses import replace
+    score = weak(refuted=True)[0]
+    case = replace(score.cases[0], clause='s != "`" && r >= 0')  # a backtick: a string or char literal
+    (f,) = findings(compare([replace(score, cases=(case,))], []), SPANS, "default", "")
+    # inside a backtick code span GitHub shows `\` and `&gt;` as they are, and a backtick closes it
+    assert '<code>ensures s != "&#96;" &amp;&amp; r &gt;= 0</code> is proved false' in f.body, f.body
