@@ -71,6 +71,7 @@ def spans_of(parsed: DafnyFile, source: str) -> dict[str, EnsuresSpan]:
     """Every method's span, by name (as written, and as `Scope.name` for methods in modules or classes)."""
     rows = source.split("\n")
     out: dict[str, EnsuresSpan] = {}
+    plain: dict[str, EnsuresSpan] = {}
     for d in parsed.methods():
         every = [ClauseSpan(c.text, c.line, source.count("\n", 0, max(c.start, c.end - 1)) + 1) for c in d.clauses]
         clauses = tuple(s for s, c in zip(every, d.clauses, strict=True) if c.kind == "ensures")
@@ -80,10 +81,11 @@ def spans_of(parsed: DafnyFile, source: str) -> dict[str, EnsuresSpan]:
         span = EnsuresSpan(d.name, d.line, clauses, tuple(p.name for p in d.returns), spec_last,
                            tuple(rows[clauses[0].first - 1: spec_last]) if clauses else (),
                            not tail or tail.startswith("//"))
-        out.setdefault(d.name, span)
-        if d.scope:
-            out.setdefault(f"{d.scope}.{d.name}", span)
-    return out
+        out[d.qualified] = span
+        plain.setdefault(d.name, span)
+    # a plain name also finds a method in a module or class, unless a method is known by it (`Add` is the
+    # top-level `Add`, even after a class's `A.Add`)
+    return {**plain, **out}
 
 
 def ensures_spans(source: str, path: str) -> dict[str, EnsuresSpan]:

@@ -47,3 +47,13 @@ def test_the_weak_clause_is_the_first_that_names_an_output() -> None:
 
 def test_an_unparsable_file_has_no_spans() -> None:
     assert ensures_spans("method {", "bad.dfy") == {}
+
+
+def test_a_top_level_method_gets_its_own_span_when_a_class_method_of_the_same_name_comes_first() -> None:
+    # hostile review: the plain name was an alias taken by the first declaration of that name, so the
+    # findings (and the suggestion) of the top-level `Add` went on `A.Add`'s lines
+    text = ("class A {\n  method Add(x: int) returns (r: int)\n    ensures r > 0\n  { r := 1; }\n}\n"
+            "method Add(x: int) returns (r: int)\n  ensures r > x\n{ r := x + 1; }\n")
+    spans = ensures_spans(text, "f.dfy")
+    assert spans["A.Add"].first == 3
+    assert spans["Add"].first == 7
