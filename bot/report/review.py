@@ -113,6 +113,8 @@ def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | N
     after = span.spec_last if span is not None and span.clauses and g is not None and g.line <= span.spec_last \
         else g.line if g is not None else 0
     kept = span.text(first, after) if span is not None and span.ends_line and g is not None else ()
+    if any(len(line.splitlines()) > 1 for line in kept):
+        kept = ()  # a form feed, U+2028, ...: the block would show (and commit) one line as two
     if g is not None and kept:
         indent = re.match(r"\s*", kept[0])
         new = f"{indent.group(0) if indent else ''}ensures {' '.join(g.clause.split())}"

@@ -199,3 +199,14 @@ def test_the_refuting_clause_is_inline_code_that_its_text_cannot_close() -> None
     (f,) = findings(compare([replace(score, cases=(case,))], []), SPANS, "default", "")
     # inside a backtick code span GitHub shows `\` and `&gt;` as they are, and a backtick closes it
     assert '<code>ensures s != "&#96;" &amp;&amp; r &gt;= 0</code> is proved false' in f.body, f.body
+
+
+def test_a_suggestion_keeps_each_source_line_as_one_line() -> None:
+    # hostile review: a form feed or U+2028 in a comment of a kept line was split into two suggestion lines,
+    # so committing the "proved" suggestion also broke that line
+    for odd in ("\x0c", "\u2028", "\x85", "\x1e"):
+        source = SPEC.replace("ensures r > x", f"ensures r > x // a{odd}b")
+        f = _suggested(source)
+        if "suggestion" in f.body:
+            text = _applied(source, f)
+            assert text == source.replace("ensures r >= 0", "ensures r >= 0\n  ensures r == x + 1"), repr(text)
