@@ -75,6 +75,8 @@ CONFIG_FROM_BASE = (
 NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
 NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
 TRACKING_NOT_WRITTEN = "the tracking issue was not written (the reports above stand)"
+REVIEW_NOT_WRITABLE = ("the review comments could not be placed: the token can comment but not review (grant "
+                       "`pull-requests: write`); the summary comment has every finding")
 REVIEW_BODY = "{n} finding(s) on the changed specs; the summary comment has the scores."
 FORK_SAVED = (
     "The token cannot comment on this pull request (a fork's read-only token). The comment was saved to "
@@ -283,7 +285,10 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
         elif not _review(github, event.number, event.head_sha,
                          findings(deltas, spans, config.comment_id, event.head_sha), diff or {}, config.comment_id,
                          out):
-            _save_for_fork(config, saved, out)
+            if config.comment is CommentMode.OFF:
+                _save_for_fork(config, saved, out)
+            else:  # this token could comment: it is no fork's, it lacks the right to review
+                emit(out, REVIEW_NOT_WRITABLE, Level.WARNING)
     return EXIT_OK if passed else EXIT_FAILED
 
 

@@ -980,3 +980,17 @@ def test_a_failing_file_listing_leaves_the_earlier_review_comments_alone(
     assert "using git diff instead" in again.log
     kept = next(c for c in github_server.review_comments_on(REPO, PR) if c.id == inline.id)
     assert kept.body == inline.body and "Resolved" not in kept.body
+
+
+def test_a_token_that_comments_but_cannot_review_is_not_told_its_comment_was_saved(
+    tmp_path: Path, github_server: Any, fake: Fake
+) -> None:
+    # hostile review: the summary comment was posted, yet the log said the token cannot comment and the
+    # comment was saved for the fork recipe
+    github_server.fail("POST", r".*/pulls/7/reviews", 403, times=None)
+    ran, pr, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                        patches=True)
+    assert ran.code == EXIT_OK, ran.log
+    assert len(comments(github_server)) == 1
+    assert "The token cannot comment on this pull request" not in ran.log
+    assert "::warning::the review comments could not be placed" in ran.log and "pull-requests: write" in ran.log
