@@ -26,6 +26,13 @@ from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Surviving
 TAG = "dafny-spec-score-review"
 TITLE = "Dafny Spec Score"
 MAX_VALUE = 200  # characters of a value shown in a sentence
+# GitHub refuses a body past 65536 characters, and with one such comment the whole review: room to spare
+MAX_BODY = 60_000
+_TOO_LONG = {
+    "rejects": "This method's spec rejects an output its tests expect",
+    "accepts": "This method's spec accepts a wrong output",
+    "unscored": "This method could not be scored at this commit",
+}
 _MARKER = re.compile(rf"<!-- {TAG}:([A-Za-z0-9._-]+):([0-9a-f]{{16}})(:resolved)? -->")
 
 
@@ -113,8 +120,8 @@ def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | N
     after = span.spec_last if span is not None and span.clauses and g is not None and g.line <= span.spec_last \
         else g.line if g is not None else 0
     kept = span.text(first, after) if span is not None and span.ends_line and g is not None else ()
-    if any(len(line.splitlines()) > 1 for line in kept):
-        kept = ()  # a form feed, U+2028, ...: the block would show (and commit) one line as two
+    if any(len(line.splitlines()) > 1 for line in kept) or sum(len(line) + 1 for line in kept) > MAX_BODY // 2:
+        kept = ()  # a form feed, U+2028, ...: the block would show (and commit) one line as two; or too long
     if g is not None and kept:
         indent = re.match(r"\s*", kept[0])
         new = f"{indent.group(0) if indent else ''}ensures {' '.join(g.clause.split())}"
@@ -153,9 +160,17 @@ def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], Ensu
         if w is not None:
             found.append(_accepts(d, s, w, span))
         at = f"<sub>{TITLE}, at {code(head_sha[:12])}.</sub>" if head_sha else f"<sub>{TITLE}.</sub>"
-        out += [Finding(f.path, f.method, f.kind, f.start_line, f.line, f.key,
-                        f"{marker(comment_id, f.key)}\n{f.body}\n\n{at}") for f in found]
+        out += [Finding(f.path, f.method, f.kind, f.start_line, f.line, f.key, _body(comment_id, f, at))
+                for f in found]
     return tuple(out)
+
+
+def _body(comment_id: str, f: Finding, at: str) -> str:
+    body = f"{marker(comment_id, f.key)}\n{f.body}\n\n{at}"
+    if len(body) <= MAX_BODY:
+        return body
+    return (f"{marker(comment_id, f.key)}\n{_TOO_LONG[f.kind.value]} (its text is too long to show here: see the "
+            f"summary comment).\n\n{at}")
 
 
 def resolved_body(old: str, comment_id: str, key: str, head_sha: str, still_found: bool = False) -> str:
@@ -163,6 +178,8 @@ def resolved_body(old: str, comment_id: str, key: str, head_sha: str, still_foun
     finding `still_found` (it moved, or lies outside the diff or past the cap now) it says so instead."""
     # its suggestion no longer applies: shown as code, without GitHub's "commit suggestion" button
     earlier = re.sub(r"^(`{3,})suggestion$", r"\1dafny", _MARKER.sub("", old).strip(), flags=re.MULTILINE)
+    if len(earlier) > MAX_BODY:
+        earlier = "(too long to repeat here)"
     status = (f"Moved at {code(head_sha[:12])}: {TITLE} still finds this; it is now in a newer comment or in the "
               "summary comment." if still_found else
               f"✅ Resolved at {code(head_sha[:12])}: {TITLE} no longer finds this.")

@@ -210,3 +210,19 @@ def test_a_suggestion_keeps_each_source_line_as_one_line() -> None:
         if "suggestion" in f.body:
             text = _applied(source, f)
             assert text == source.replace("ensures r >= 0", "ensures r >= 0\n  ensures r == x + 1"), repr(text)
+
+
+GITHUB_MAX_BODY = 65536  # GitHub refuses a longer comment body (422), and with it the whole review
+
+
+def test_every_comment_body_fits_githubs_limit_even_over_very_long_lines() -> None:
+    # hostile review: one spec line of 70k characters made one body too long, so GitHub refused the whole
+    # review (all or nothing): no finding of the pull request was placed, on every run
+    long = "ensures r >= 0 // " + "x" * 70_000
+    f = _suggested(SPEC.replace("ensures r >= 0", long))
+    assert len(f.body) <= GITHUB_MAX_BODY
+    reply = existing(f, 2, "alice", "why?", reply_to=1)
+    big = "<!-- dafny-spec-score-review:default:" + f.key + " -->\n" + "y" * (GITHUB_MAX_BODY - 100)
+    plan = plan_review([], DIFF, [existing(f, body=big), reply], BOT, "default", "e" * 40)
+    ((_, body),) = plan.edit
+    assert len(body) <= GITHUB_MAX_BODY
