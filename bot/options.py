@@ -475,7 +475,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("review", "true", clean_flag,
            "Also place each finding as a review comment on the changed `ensures` lines it concerns (with the "
            "verified suggestion as a one-click change, when one was found); earlier ones are edited or removed "
-           "on later runs. Lines outside the diff stay in the summary comment. `false`: the summary comment only.",
+           "on later runs. Lines outside the diff stay in the summary comment. `false` (or `comment: off`): none.",
            _ACTION),
     # the file cannot name itself or the directory it is read from
     Option("config", DEFAULT_CONFIG_FILE, clean_config,

@@ -31,7 +31,7 @@ from bot.symbolic.suggest.search import Suggester, describe
 from bot.symbolic.suggest.templates import Candidate
 from bot.testcases.cases import CaseProblem, ReadResult
 from bot.testcases.discover import TestSource, cases_for_spec, explicit_source, tested_names
-from bot.testcases.textfiles import read_regular_text
+from bot.testcases.textfiles import read_regular, read_regular_text
 from bot.verifier import VerifierInfo, detect, make_backend
 from bot.verifier.cache import ResultCache
 from bot.verifier.engine import Engine
@@ -308,7 +308,8 @@ def ensures_spans_in(root: Path, scores: Sequence[MethodScore],
         if confine and not inside(root, path):
             continue
         try:
-            spans = ensures_spans(read_regular_text(path), file)
+            # lines as git counts them (a lone CR is no line break there), so that they are the diff's lines
+            spans = ensures_spans(read_regular(path).decode("utf-8").replace("\r\n", "\n"), file)
         except (OSError, UnicodeDecodeError):
             continue
         for s in scores:

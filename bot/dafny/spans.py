@@ -29,6 +29,9 @@ class EnsuresSpan:
     outputs: tuple[str, ...]  # the method's out-parameters
     spec_last: int  # the line the last specification clause (of any kind) ends on
     lines: tuple[str, ...]  # source lines from `first` to `spec_last` (empty without `ensures` clauses)
+    # nothing but blanks or a `//` comment follows the specification on line `spec_last` (no `{`, no body):
+    # a clause can go on a line of its own after it
+    ends_line: bool = True
 
     @property
     def first(self) -> int:
@@ -68,16 +71,21 @@ def spans_of(parsed: DafnyFile, source: str) -> dict[str, EnsuresSpan]:
     """Every method's span, by name (as written, and as `Scope.name` for methods in modules or classes)."""
     rows = source.split("\n")
     out: dict[str, EnsuresSpan] = {}
+    plain: dict[str, EnsuresSpan] = {}
     for d in parsed.methods():
         every = [ClauseSpan(c.text, c.line, source.count("\n", 0, max(c.start, c.end - 1)) + 1) for c in d.clauses]
         clauses = tuple(s for s, c in zip(every, d.clauses, strict=True) if c.kind == "ensures")
         spec_last = max((s.last for s in every), default=d.line)
+        eol = source.find("\n", d.header_end)
+        tail = source[d.header_end: len(source) if eol < 0 else eol].strip()
         span = EnsuresSpan(d.name, d.line, clauses, tuple(p.name for p in d.returns), spec_last,
-                           tuple(rows[clauses[0].first - 1: spec_last]) if clauses else ())
-        out.setdefault(d.name, span)
-        if d.scope:
-            out.setdefault(f"{d.scope}.{d.name}", span)
-    return out
+                           tuple(rows[clauses[0].first - 1: spec_last]) if clauses else (),
+                           not tail or tail.startswith("//"))
+        out[d.qualified] = span
+        plain.setdefault(d.name, span)
+    # a plain name also finds a method in a module or class, unless a method is known by it (`Add` is the
+    # top-level `Add`, even after a class's `A.Add`)
+    return {**plain, **out}
 
 
 def ensures_spans(source: str, path: str) -> dict[str, EnsuresSpan]:

@@ -77,6 +77,8 @@ CONFIG_FROM_BASE = (
 NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
 NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
 TRACKING_NOT_WRITTEN = "the tracking issue was not written (the reports above stand)"
+REVIEW_NOT_WRITABLE = ("the review comments could not be placed: the token can comment but not review (grant "
+                       "`pull-requests: write`); the summary comment has every finding")
 REVIEW_BODY = "{n} finding(s) on the changed specs; the summary comment has the scores."
 FORK_SAVED = (
     "The token cannot comment on this pull request (a fork's read-only token). The comment was saved to "
@@ -158,7 +160,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
     root = config.working_directory
     with group(out, "Changed files"):
         paths: list[str] = []
-        diff: dict[str, Hunks] = {}  # GitHub's own diff: where review comments can go ({} when not listed)
+        diff: dict[str, Hunks] | None = None  # GitHub's own diff: where review comments can go (None: not listed)
         try:
             if github is None:
                 raise GitHubError("no token or repository")
@@ -189,7 +191,8 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                                    lambda changed: specs_including(roots, changed, config.specs))
             if not specs:
                 emit(out, NOTHING_CHANGED, Level.WARNING)
-                if config.review and github is not None:  # findings of earlier runs no longer apply
+                # findings of earlier runs no longer apply (without GitHub's diff, which still do is not known)
+                if config.review and github is not None and config.comment is not CommentMode.OFF and diff is not None:
                     _review(github, event.number, event.head_sha, (), diff, config.comment_id, out)
                 marker = marker_for(config.comment_id)
                 body = render_comment(CommentInput((), config.gate, (), "", marker))
@@ -252,7 +255,7 @@ def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config
 
 def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str],
-            diff: dict[str, Hunks]) -> int:
+            diff: dict[str, Hunks] | None) -> int:
     deltas = compare(head, base)
     verdict = pr_gate(deltas, config.gate, config.allow_unscored)
     failures = verdict.failures
@@ -280,10 +283,17 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     writable = True
     if config.comment is not CommentMode.OFF:
         writable = _post(config, github, event.number, marker, body, saved, out)
-    if config.review and writable:
-        found = findings(deltas, spans, config.comment_id, event.head_sha)
-        if not _review(github, event.number, event.head_sha, found, diff, config.comment_id, out):
-            _save_for_fork(config, saved, out)
+    # review comments go with the summary comment: `comment: off` means no writes to the pull request
+    if config.review and writable and config.comment is not CommentMode.OFF:
+        if github is not None and diff is None:
+            # without GitHub's diff nothing can be placed, and the earlier comments may all still apply
+            emit(out, "the review comments were not placed: GitHub did not list the pull request's diff; the "
+                 "summary comment has every finding", Level.WARNING)
+        elif not _review(github, event.number, event.head_sha,
+                         findings(deltas, spans, config.comment_id, event.head_sha), diff or {}, config.comment_id,
+                         out):
+            # this token could comment: it is no fork's, it lacks the right to review
+            emit(out, REVIEW_NOT_WRITABLE, Level.WARNING)
     return EXIT_OK if passed else EXIT_FAILED
 
 
@@ -333,6 +343,11 @@ def _review(github: GitHubClient | None, number: int, head_sha: str, found: Sequ
     if github is None:
         return False
     try:
+        current = github.pull_request(number).head_sha
+        if current != head_sha:  # lines found at this run's commit would land on another commit's diff
+            emit(out, f"the review comments were not placed: the pull request moved on to {current[:12]} since "
+                 "this run started; the run for that commit places them", Level.WARNING)
+            return True
         author = github.bot_login()
         plan = plan_review(found, diff, github.review_comments(number), author, comment_id, head_sha)
         for comment_id_ in plan.delete:

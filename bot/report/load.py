@@ -135,7 +135,7 @@ def spans_from_list(v: Any, where: str = "spans") -> dict[tuple[str, str], Ensur
         lines = tuple(_list(d, "lines", w, lambda y, ww: y[:MAX_TEXT] if isinstance(y, str) else _bad(ww)))
         outputs = tuple(_list(d, "outputs", w, lambda y, ww: y[:MAX_TEXT] if isinstance(y, str) else _bad(ww)))
         span = EnsuresSpan(_str(d, "method", w), _int(d, "line", w), tuple(_list(d, "clauses", w, _clause)), outputs,
-                           _int(d, "spec_last", w), lines)
+                           _int(d, "spec_last", w), lines, d.get("ends_line") is True)
         if span.clauses and len(lines) != span.spec_last - span.first + 1:
             raise ReportError(f"{w}.lines: not the lines from the first clause to the last")
         out[(_str(d, "file", w), span.method)] = span
@@ -145,4 +145,4 @@ def spans_from_list(v: Any, where: str = "spans") -> dict[tuple[str, str], Ensur
 def spans_to_list(spans: dict[tuple[str, str], EnsuresSpan]) -> list[dict[str, Any]]:
     return [{"file": file, "method": method, "line": s.line, "outputs": list(s.outputs), "spec_last": s.spec_last,
              "clauses": [{"text": c.text, "first": c.first, "last": c.last} for c in s.clauses],
-             "lines": list(s.lines)} for (file, method), s in sorted(spans.items())]
+             "lines": list(s.lines), "ends_line": s.ends_line} for (file, method), s in sorted(spans.items())]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.dafny.spans import EnsuresSpan
@@ -27,6 +27,13 @@ from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Surviving
 TAG = "dafny-spec-score-review"
 TITLE = "Dafny Spec Score"
 MAX_VALUE = 200  # characters of a value shown in a sentence
+# GitHub refuses a body past 65536 characters, and with one such comment the whole review: room to spare
+MAX_BODY = 60_000
+_TOO_LONG = {
+    "rejects": "This method's spec rejects an output its tests expect",
+    "accepts": "This method's spec accepts a wrong output",
+    "unscored": "This method could not be scored at this commit",
+}
 _MARKER = re.compile(rf"<!-- {TAG}:([A-Za-z0-9._-]+):([0-9a-f]{{16}})(:resolved)? -->")
 
 
@@ -45,6 +52,9 @@ class Finding:
     line: int
     key: str  # stable across runs: file, method and kind
     body: str  # the comment, marker first
+    # the same finding on its clause alone, without the suggestion block: for when the block's lines are not all
+    # in one hunk of the diff (GitHub takes a comment only there)
+    narrow: Finding | None = None
 
 
 def marker(comment_id: str, key: str, resolved: bool = False) -> str:
@@ -86,6 +96,7 @@ def _rejects(d: MethodDelta, s: MethodScore, case: CaseResult, span: EnsuresSpan
     first, last = (clause.first, clause.last) if clause else (span.first, span.first) if span else (s.line, s.line)
     refuted = sum(c.status is CaseStatus.REFUTED for c in s.cases)
     others = f" ({refuted - 1} other case(s) too: see the summary comment)" if refuted > 1 else ""
+    # <code>, not backticks: inside a backtick span GitHub shows escapes as they are, and a backtick closes it
     by = f"{code(_short(text))} is proved false for it" if text else "its rejection is proved"
     text = (f"{_against_base(d)}{code(s.method)} rejects an output its tests expect: for {code(_short(case.inputs))} "
             f"(case {code(case.name)}) the test expects {code(_short(case.expected))}, and {by}{others}.")
@@ -101,17 +112,23 @@ def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | N
              f"(case {code(w.case)}) the test expects {code(_short(w.expected))}, and the spec also accepts "
              f"{code(_short(w.value))}.{others}"]
     g = s.suggestions[0] if s.suggestions else None
-    kept = span.text(first, g.line) if span is not None and g is not None else ()
+    # the clause was proved where the verifier put it: after the last specification clause, which may go on
+    # over several lines past `g.line` (the line it starts on); never after a `{` on that line
+    after = span.spec_last if span is not None and span.clauses and g is not None and g.line <= span.spec_last \
+        else g.line if g is not None else 0
+    kept = span.text(first, after) if span is not None and span.ends_line and g is not None else ()
+    if any(len(line.splitlines()) > 1 for line in kept) or sum(len(line) + 1 for line in kept) > MAX_BODY // 2:
+        kept = ()  # a form feed, U+2028, ...: the block would show (and commit) one line as two; or too long
+    plain = [*lines, "", f"Adding {code('ensures ' + g.clause)} after the specification's last clause (line "
+             f"{after}) rejects them ({esc(proved_text(g))})."] if g is not None else lines
     if g is not None and kept:
         indent = re.match(r"\s*", kept[0])
         new = f"{indent.group(0) if indent else ''}ensures {' '.join(g.clause.split())}"
         lines += ["", "This stronger clause rejects them:", "", *fence("\n".join([*kept, new]), "suggestion"), "",
                   f"<sub>{esc(proved_text(g).capitalize())}.</sub>"]
-        last = g.line
-    elif g is not None:
-        lines += ["", f"Adding {code('ensures ' + g.clause)} after line {g.line} rejects them "
-                  f"({esc(proved_text(g))})."]
-    return _finding(d, Kind.ACCEPTS, first, last, lines)
+        return replace(_finding(d, Kind.ACCEPTS, first, after, lines),
+                       narrow=_finding(d, Kind.ACCEPTS, first, last, plain))
+    return _finding(d, Kind.ACCEPTS, first, last, plain)
 
 
 def _finding(d: MethodDelta, kind: Kind, first: int, last: int, lines: list[str]) -> Finding:
@@ -140,15 +157,33 @@ def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], Ensu
         if w is not None:
             found.append(_accepts(d, s, w, span))
         at = f"<sub>{TITLE}, at {code(head_sha[:12])}.</sub>" if head_sha else f"<sub>{TITLE}.</sub>"
-        out += [Finding(f.path, f.method, f.kind, f.start_line, f.line, f.key,
-                        f"{marker(comment_id, f.key)}\n{f.body}\n\n{at}") for f in found]
+        out += [_marked(f, comment_id, at) for f in found]
     return tuple(out)
 
 
-def resolved_body(old: str, comment_id: str, key: str, head_sha: str) -> str:
-    """An earlier finding someone replied to, kept for the thread and marked resolved at `head_sha`."""
+def _marked(f: Finding, comment_id: str, at: str) -> Finding:
+    """`f` (and its narrow form) with the marker first and the commit last."""
+    narrow = _marked(f.narrow, comment_id, at) if f.narrow is not None else None
+    return replace(f, body=_body(comment_id, f, at), narrow=narrow)
+
+
+def _body(comment_id: str, f: Finding, at: str) -> str:
+    body = f"{marker(comment_id, f.key)}\n{f.body}\n\n{at}"
+    if len(body) <= MAX_BODY:
+        return body
+    return (f"{marker(comment_id, f.key)}\n{_TOO_LONG[f.kind.value]} (its text is too long to show here: see the "
+            f"summary comment).\n\n{at}")
+
+
+def resolved_body(old: str, comment_id: str, key: str, head_sha: str, still_found: bool = False) -> str:
+    """An earlier finding someone replied to, kept for the thread and marked resolved at `head_sha`; when the
+    finding `still_found` (it moved, or lies outside the diff or past the cap now) it says so instead."""
     # its suggestion no longer applies: shown as code, without GitHub's "commit suggestion" button
     earlier = re.sub(r"^(`{3,})suggestion$", r"\1dafny", _MARKER.sub("", old).strip(), flags=re.MULTILINE)
-    return "\n".join([marker(comment_id, key, resolved=True),
-                      f"✅ Resolved at {code(head_sha[:12])}: {TITLE} no longer finds this.", "",
+    if len(earlier) > MAX_BODY:
+        earlier = "(too long to repeat here)"
+    status = (f"Moved at {code(head_sha[:12])}: {TITLE} still finds this; it is now in a newer comment or in the "
+              "summary comment." if still_found else
+              f"✅ Resolved at {code(head_sha[:12])}: {TITLE} no longer finds this.")
+    return "\n".join([marker(comment_id, key, resolved=True), status, "",
                       "<details><summary>The earlier finding</summary>", "", earlier, "", "</details>"])

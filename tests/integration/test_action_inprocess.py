@@ -232,16 +232,37 @@ def test_a_review_github_refuses_warns_and_the_summary_comment_stands(
     assert len(comments(github_server)) == 1 and not github_server.review_comments_on(REPO, PR)
 
 
-def test_a_token_that_cannot_review_saves_the_comment_for_the_fork_recipe(
+def test_a_fork_token_saves_the_review_with_the_comment_and_tries_no_review(
     tmp_path: Path, github_server: Any, fake: Fake
 ) -> None:
-    github_server.fail("POST", r".*/pulls/7/reviews", 403, times=None)
+    github_server.fail("POST", r".*/issues/7/comments", 403, times=None)
     ran, pr, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
-                        patches=True, comment="off")
+                        patches=True)
     assert ran.code == EXIT_OK, ran.log
     assert "::warning::The token cannot comment on this pull request" in ran.log
     saved = json.loads((pr.repo / COMMENT_ARTIFACT).read_text())
     assert [s["method"] for s in saved["spans"]] == ["Inc"] and saved["spans"][0]["clauses"][0]["first"] == 3
+    assert not github_server.requests_for("POST", r".*/reviews") and not github_server.reviews_on(REPO, PR)
+
+
+def test_comment_off_places_no_review_comments(tmp_path: Path, github_server: Any, fake: Fake) -> None:
+    ran, _, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                       patches=True, comment="off")
+    assert ran.code == EXIT_OK, ran.log
+    assert not github_server.requests_for("GET", r".*/pulls/7/comments") and not github_server.reviews_on(REPO, PR)
+
+
+def test_a_pull_request_that_moved_on_gets_its_review_from_the_next_run(
+    tmp_path: Path, github_server: Any, fake: Fake
+) -> None:
+    ran, pr, env = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                          patches=True)
+    assert len(github_server.reviews_on(REPO, PR)) == 1
+    github_server.set_head(REPO, PR, "9" * 40, github_server.pulls[(REPO, PR)].files)  # a push meanwhile
+    github_server.review_comments.clear()
+    again = run_action(env, fake)
+    assert again.code == EXIT_OK and "the pull request moved on to 999999999999" in again.log
+    assert len(github_server.reviews_on(REPO, PR)) == 1 and not github_server.review_comments_on(REPO, PR)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -974,3 +995,35 @@ def test_an_unexpected_exception_fails_the_check_with_the_summary_written(
     assert action.main() == EXIT_USAGE
     assert "::error::dafny-spec-score failed: RuntimeError: disk on fire" in stdout.getvalue()
     assert "failed" in summary.read_text() and "disk on fire" in summary.read_text()
+
+
+def test_a_failing_file_listing_leaves_the_earlier_review_comments_alone(
+    tmp_path: Path, github_server: Any, fake: Fake
+) -> None:
+    # hostile review: without GitHub's diff nothing is placeable; the earlier comments still apply and must
+    # neither be deleted nor (answered) be marked "resolved: no longer finds this"
+    ran, pr, env = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                          patches=True)
+    assert ran.code == EXIT_OK, ran.log
+    (inline,) = github_server.review_comments_on(REPO, PR)
+    github_server.add_review_comment(REPO, PR, "alice", "why?", inline.path, inline.line, in_reply_to_id=inline.id)
+    github_server.fail("GET", r".*/pulls/7/files", 404, times=None)
+    again = run_action(env, fake)
+    assert again.code == EXIT_OK, again.log
+    assert "using git diff instead" in again.log
+    kept = next(c for c in github_server.review_comments_on(REPO, PR) if c.id == inline.id)
+    assert kept.body == inline.body and "Resolved" not in kept.body
+
+
+def test_a_token_that_comments_but_cannot_review_is_not_told_its_comment_was_saved(
+    tmp_path: Path, github_server: Any, fake: Fake
+) -> None:
+    # hostile review: the summary comment was posted, yet the log said the token cannot comment and the
+    # comment was saved for the fork recipe
+    github_server.fail("POST", r".*/pulls/7/reviews", 403, times=None)
+    ran, pr, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK},
+                        patches=True)
+    assert ran.code == EXIT_OK, ran.log
+    assert len(comments(github_server)) == 1
+    assert "The token cannot comment on this pull request" not in ran.log
+    assert "::warning::the review comments could not be placed" in ran.log and "pull-requests: write" in ran.log

@@ -151,7 +151,8 @@ def test_the_readme_quotes_the_comment_the_end_to_end_test_posts() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     golden = (GOLDEN / "comment_e2e.md").read_text(encoding="utf-8")
     quoted = "\n".join(f"> {line}" if line else ">" for line in golden.rstrip("\n").split("\n"))
-    assert "\n" + quoted + "\n\n### Review comments on the changed lines" in readme, "README.md: quote tests/golden/comment_e2e.md"
+    after = "\n\n### Review comments on the changed lines"
+    assert "\n" + quoted + after in readme, "README.md: quote tests/golden/comment_e2e.md"
 
 
 def test_the_legend_links_to_the_readme_section_that_defines_its_terms() -> None:

@@ -136,3 +136,104 @@ def test_past_the_cap_findings_stay_in_the_summary() -> None:
     fs = findings(compare(many, []), spans, "default", "")
     plan = plan_review(fs, DIFF, [], BOT, "default", "")
     assert len(plan.create) == MAX_INLINE and len(plan.outside) == 3
+
+
+# --- hostile review ---------------------------------------------------------------------------------
+
+def _applied(source: str, f: Finding) -> str:
+    """The file after the comment's suggestion is committed (GitHub replaces lines start_line..line)."""
+    import re
+    block = re.search(r"^(`{3,})suggestion\n(.*?)\n\1$", f.body, re.S | re.M)
+    assert block is not None, f.body
+    rows = source.split("\n")
+    return "\n".join(rows[: f.start_line - 1] + block.group(2).split("\n") + rows[f.line:])
+
+
+def _suggested(source: str) -> Finding:
+    from dataclasses import replace
+
+    from bot.dafny.parser import parse_file
+    (m,) = parse_file(source, "add.dfy").methods()
+    line = max(c.line for c in m.clauses)  # as bot.symbolic.suggest.search gives it
+    g = Suggestion("r == x + 1", "t", line, 1, 1, 1, 0, 0, 1, "verifies")
+    spans = {("add.dfy", "Add"): ensures_spans(source, "add.dfy")["Add"]}
+    (f,) = findings(compare([replace(weak()[0], suggestions=(g,))], []), spans, "default", "")
+    return f
+
+
+def test_a_suggestion_after_a_clause_over_several_lines_goes_after_its_last_line() -> None:
+    source = SPEC.replace("ensures r >= 0", "ensures r >= 0 &&\n          r >= x")
+    f = _suggested(source)
+    text = _applied(source, f)
+    assert "r >= x\n  ensures r == x + 1\n{" in text, text
+    assert (f.start_line, f.line) == (3, 5)
+
+
+def test_a_suggestion_never_lands_after_the_body_brace_on_the_clause_line() -> None:
+    from bot.dafny.parser import parse_file
+    for source in [SPEC.replace("ensures r >= 0\n{", "ensures r >= 0 {"),
+                   "method Add(x: int) returns (r: int) ensures r > x { r := x + 1; }\n"]:
+        f = _suggested(source)
+        if "suggestion" in f.body:
+            text = _applied(source, f)
+            (m,) = parse_file(text, "add.dfy").methods()  # the committed suggestion still parses ...
+            assert [c.text for c in m.clauses if c.kind == "ensures"][-1] == "r == x + 1", text  # ... as a clause
+
+
+def test_a_comment_retired_for_a_finding_that_still_applies_never_says_resolved() -> None:
+    (f,) = found(weak())
+    reply = existing(f, 2, "alice", "why?", reply_to=1)
+    moved = plan_review([f], DIFF, [existing(f, line=6), reply], BOT, "default", "e" * 40)
+    far = {"add.dfy": hunks("@@ -40,2 +40,2 @@\n x\n y")}
+    outside = plan_review([f], far, [existing(f), reply], BOT, "default", "e" * 40)
+    for plan in (moved, outside):
+        ((cid, body),) = plan.edit
+        assert cid == 1 and marker_in(body, "default") == (f.key, True)  # retired: not touched again
+        assert "no longer finds this" not in body and "Resolved" not in body, body
+
+
+def test_the_refuting_clause_is_inline_code_that_its_text_cannot_close() -> None:
+    from dataclasses import replace
+    score = weak(refuted=True)[0]
+    case = replace(score.cases[0], clause='ensures s != "`" && r >= 0')  # a backtick: a string or char literal
+    (f,) = findings(compare([replace(score, cases=(case,))], []), SPANS, "default", "")
+    # inside a backtick code span GitHub shows `\` and `&gt;` as they are, and a backtick closes it
+    assert '<code>ensures s != "&#96;" &amp;&amp; r &gt;= 0</code> is proved false' in f.body, f.body
+
+
+def test_a_suggestion_keeps_each_source_line_as_one_line() -> None:
+    # hostile review: a form feed or U+2028 in a comment of a kept line was split into two suggestion lines,
+    # so committing the "proved" suggestion also broke that line
+    for odd in ("\x0c", "\u2028", "\x85", "\x1e"):
+        source = SPEC.replace("ensures r > x", f"ensures r > x // a{odd}b")
+        f = _suggested(source)
+        if "suggestion" in f.body:
+            text = _applied(source, f)
+            assert text == source.replace("ensures r >= 0", "ensures r >= 0\n  ensures r == x + 1"), repr(text)
+
+
+GITHUB_MAX_BODY = 65536  # GitHub refuses a longer comment body (422), and with it the whole review
+
+
+def test_every_comment_body_fits_githubs_limit_even_over_very_long_lines() -> None:
+    # hostile review: one spec line of 70k characters made one body too long, so GitHub refused the whole
+    # review (all or nothing): no finding of the pull request was placed, on every run
+    long = "ensures r >= 0 // " + "x" * 70_000
+    f = _suggested(SPEC.replace("ensures r >= 0", long))
+    assert len(f.body) <= GITHUB_MAX_BODY
+    reply = existing(f, 2, "alice", "why?", reply_to=1)
+    big = "<!-- dafny-spec-score-review:default:" + f.key + " -->\n" + "y" * (GITHUB_MAX_BODY - 100)
+    plan = plan_review([], DIFF, [existing(f, body=big), reply], BOT, "default", "e" * 40)
+    ((_, body),) = plan.edit
+    assert len(body) <= GITHUB_MAX_BODY
+
+
+def test_a_suggestion_reaching_past_the_hunk_falls_back_to_the_clause_alone() -> None:
+    g = Suggestion("r == x + 1", "tight-bound", 4, 2, 1, 2, 0, 0, 2, "verifies")
+    (f,) = found(weak(suggestion=g))
+    assert f.narrow is not None and (f.start_line, f.line) == (3, 4)
+    only_line_3 = {"add.dfy": hunks("@@ -3 +3 @@\n-a\n+b")}
+    plan = plan_review([f], only_line_3, [], BOT, "default", "c" * 40)
+    (placed,) = plan.create
+    assert (placed.start_line, placed.line) == (3, 3) and "```suggestion" not in placed.body
+    assert "Adding <code>ensures r == x + 1</code> after" in placed.body and placed.body.startswith("<!-- ")

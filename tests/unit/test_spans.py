@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.dafny.spans import ensures_spans
 
 SOURCE = """module M {
@@ -47,3 +49,24 @@ def test_the_weak_clause_is_the_first_that_names_an_output() -> None:
 
 def test_an_unparsable_file_has_no_spans() -> None:
     assert ensures_spans("method {", "bad.dfy") == {}
+
+
+def test_a_top_level_method_gets_its_own_span_when_a_class_method_of_the_same_name_comes_first() -> None:
+    # hostile review: the plain name was an alias taken by the first declaration of that name, so the
+    # findings (and the suggestion) of the top-level `Add` went on `A.Add`'s lines
+    text = ("class A {\n  method Add(x: int) returns (r: int)\n    ensures r > 0\n  { r := 1; }\n}\n"
+            "method Add(x: int) returns (r: int)\n  ensures r > x\n{ r := x + 1; }\n")
+    spans = ensures_spans(text, "f.dfy")
+    assert spans["A.Add"].first == 3
+    assert spans["Add"].first == 7
+
+
+def test_spans_count_lines_as_git_and_github_do(tmp_path: Path) -> None:
+    # hostile review: a lone CR (in a comment) was read as a line break, so every line after it was off by
+    # one from GitHub's diff: the review comment and its suggestion went on the wrong line
+    from bot.runner import ensures_spans_in
+    from bot.symbolic.results import method_score
+    text = b"// a\rb\nmethod Add(x: int) returns (r: int)\n  ensures r > x\n{ r := x + 1; }\n"
+    (tmp_path / "a.dfy").write_bytes(text)
+    span = ensures_spans_in(tmp_path, [method_score("a.dfy", "Add", 2, ())])[("a.dfy", "Add")]
+    assert span.first == 3 and span.lines == ("  ensures r > x",)

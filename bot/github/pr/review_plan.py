@@ -37,10 +37,20 @@ def _same(a: str, b: str) -> bool:
     return a.replace("\r\n", "\n").strip() == b.replace("\r\n", "\n").strip()
 
 
+def _fitting(f: Finding, diff: Mapping[str, Hunks]) -> Finding | None:
+    """`f` when its lines are in one hunk, else its narrow form (the clause alone) when that is; else None."""
+    for form in (f, f.narrow):
+        if form is not None and commentable(diff, form.path, form.start_line, form.line):
+            return form
+    return None
+
+
 def plan_review(found: Sequence[Finding], diff: Mapping[str, Hunks], existing: Sequence[ReviewComment],
                 author: str, comment_id: str, head_sha: str) -> ReviewPlan:
-    placed = [f for f in found if commentable(diff, f.path, f.start_line, f.line)][:MAX_INLINE]
-    outside = tuple(f for f in found if f not in placed)
+    fitting = [_fitting(f, diff) for f in found]
+    placed = [f for f in fitting if f is not None][:MAX_INLINE]
+    outside = tuple(f for f, fit in zip(found, fitting, strict=True) if fit is None or fit not in placed)
+    still = {f.key for f in found}
     replied = {c.in_reply_to_id for c in existing if c.in_reply_to_id is not None}
     ours: dict[str, list[tuple[ReviewComment, bool]]] = {}
     for c in sorted(existing, key=lambda c: c.id):
@@ -61,7 +71,7 @@ def plan_review(found: Sequence[Finding], diff: Mapping[str, Hunks], existing: S
             if c is keep:
                 continue
             if c.id in replied:
-                edit.append((c.id, resolved_body(c.body, comment_id, key, head_sha)))
+                edit.append((c.id, resolved_body(c.body, comment_id, key, head_sha, key in still)))
             else:
                 delete.append(c.id)
         if keep is not None and f is not None:
