@@ -48,6 +48,7 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from bench.constants import DEFAULT_OUT, ROOT, SAMPLE_SECONDS, SMALL_TASKS, SNAPSHOT, WHEEL_Z3
 from bench.machine import (
@@ -66,6 +67,14 @@ from bench.results import BenchResults, Machine, Row, Z3Comparison, render_resul
 from bench.scenarios import Bench, baseline_worker, say
 
 # ---------------------------------------------------------------------------------------------------
+
+
+def strategy_note(lean: list[dict[str, Any]], each: list[dict[str, Any]], lean_s: float, each_s: float) -> str:
+    """The two strategies side by side: distinct programs, their own verification seconds, the audit's wall time."""
+    own = [sum(float(p["seconds"]) for p in ps) for ps in (each, lean)]
+    return (f"strategies (cold): `each` {len(each)} programs, {own[0]:.1f} s of verification, audit {each_s:.1f} s; "
+            f"`lean` {len(lean)} programs, {own[1]:.1f} s, audit {lean_s:.1f} s; "
+            f"verification time x{own[1] / max(own[0], 1e-9):.2f}, audit x{lean_s / max(each_s, 1e-9):.2f}")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -87,6 +96,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--server-comparison", action=argparse.BooleanOptionalAction, default=True,
                    help="when the engine has `--server`, also run it cold with `--no-server` (default: on)")
     p.add_argument("--pr", action=argparse.BooleanOptionalAction, default=True, help="run the pull request scenario")
+    p.add_argument("--strategy-comparison", action=argparse.BooleanOptionalAction, default=True,
+                   help="also run the audit cold with `--strategy each` (one program per question) beside the "
+                        "default `lean`, and compare the programs' own verification time")
     p.add_argument("--dafny", default="dafny", help="the verifier (default: dafny on PATH)")
     p.add_argument("--engine-option", action="append", default=[], metavar="OPTION",
                    help="one more option for every engine run, e.g. --engine-option=--no-server (repeatable)")
@@ -186,6 +198,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                             max(m.peak_mib for m in measured), max(m.largest_mib for m in measured),
                             max(m.tool_mib for m in measured), sum(m.cpu_seconds for m in measured),
                             resident_mib=max(m.resident_mib for m in measured)))
+        if args.strategy_comparison:
+            each, each_out = bench.audit("engine-cold-each", ids, tmp / "cache-each", more=["--strategy", "each"])
+            each_programs = bench.record(ids, tmp / "cache-each", more=["--strategy", "each"])
+            rows.append(Row.of("each", f"engine, cold cache, {tasks_phrase(len(ids))}, `--strategy each` (one "
+                               "program per question)", each, len(each_programs)))
+            notes.append(strategy_note(programs, each_programs, cold.seconds, each.seconds))
+            differ = differing_tasks(cold_out / "results.json", each_out / "results.json")
+            notes.append("results.json with `--strategy each`: " + (
+                f"differs in tasks {', '.join(differ)} (compare killed_by: the order-free pin's kills)" if differ
+                else "identical to the default run's"))
         has_server = engine_has_server_option()
         if has_server and args.server_comparison and "--no-server" not in args.engine_option:
             plain, plain_out = bench.audit("engine-cold-no-server", ids, tmp / "cache-no-server", more=["--no-server"])

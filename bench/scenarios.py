@@ -72,12 +72,12 @@ class Bench:
             f"peak {m.peak_mib:.0f} MiB")
         return m, out
 
-    def record(self, ids: Sequence[str], cache: Path) -> list[dict[str, Any]]:
+    def record(self, ids: Sequence[str], cache: Path, more: Sequence[str] = ()) -> list[dict[str, Any]]:
         """The distinct programs of an audit, in the order first asked, with the engine's outcomes and their own
         verification seconds (from the cache the cold run filled: that run's times)."""
         folder, _, env = self.scenario("record")
         record = folder / "programs.jsonl"
-        argv = [sys.executable, "-c", RECORDER, str(record), *self.audit_argv(ids, folder / "out", cache)]
+        argv = [sys.executable, "-c", RECORDER, str(record), *self.audit_argv(ids, folder / "out", cache, more=more)]
         proc = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             raise SystemExit(f"bench: the recording run failed ({proc.returncode}):\n{proc.stderr[-4000:]}")

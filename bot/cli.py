@@ -20,6 +20,7 @@ from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.results import Gate, MethodScore, gate_failures
+from bot.symbolic.rounds import Strategy
 from bot.symbolic.suggest.search import score_and_suggest
 from bot.verifier import VerifierNotFound
 
@@ -54,6 +55,10 @@ def add_local_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true", help="verify everything again")
     p.add_argument("--dafny", default="dafny", help="verifier command (default: dafny on PATH)")
     p.add_argument("--z3", default=None, help="z3 binary for Dafny 2.x (/z3exe); default: $DAFNY_SPEC_SCORE_Z3")
+    p.add_argument(
+        "--strategy", choices=[s.value for s in Strategy], default=Strategy.LEAN.value,
+        help="how many programs to ask: `lean` (default: short first limits, the order-free pin before the "
+             "mutants) or `each` (one program per question at the full limit); the verdicts are proofs either way")
     p.add_argument(
         "--suggester", default=None, metavar="CMD",
         help="a command that proposes clauses for weak specs: run with the path of a JSON description of the "
@@ -155,7 +160,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(NOTHING_TO_SCORE, file=sys.stderr)
     settings = given_settings(args)
     verifier = open_verifier(args)
-    scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect, settings.score_options(),
+    scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect,
+                               settings.score_options(Strategy(args.strategy)),
                                more=runner.external_suggester(args.suggester, _warn) if args.suggester else None)
     out = render(scores, args.format, verifier, settings)
     if output is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.options import AUDIT_TOLERANCE
 from bot.symbolic.harness.programs import HarnessOptions
-from bot.symbolic.rounds import ScoreOptions
+from bot.symbolic.rounds import ScoreOptions, Strategy
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,9 @@ class Settings:
         stated = {f.name: getattr(given, f.name) for f in fields(given) if getattr(given, f.name) is not None}
         return replace(self, **stated)
 
-    def score_options(self) -> ScoreOptions:
+    def score_options(self, strategy: Strategy = Strategy.LEAN) -> ScoreOptions:
         return ScoreOptions(self.mutants, self.seed, HarnessOptions(real_tolerance=self.tolerance), pin=self.pin,
-                            suggest=self.suggest)
+                            suggest=self.suggest, strategy=strategy)
 
     def report(self) -> dict[str, Any]:
         """The settings block of the reports (jobs and server change no result, so they are left out)."""

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from bot.options import FailOn, Use, add_arguments
 from bot.progress import Progress
 from bot.runner import Verifier
 from bot.settings import Settings, SettingsOverlay
+from bot.symbolic.rounds import Strategy
 
 __all__ = ["AuditUsageError", "add_audit_parser", "cmd_audit"]
 
@@ -47,7 +49,7 @@ def _warn(message: str) -> None:
 
 def cmd_audit(args: argparse.Namespace, open_verifier: Callable[[argparse.Namespace, Any], Verifier]) -> int:
     given = Settings.defaults(audit=True).overlay(SettingsOverlay.of_command_line(args))
-    req = AuditRequest.of(args, Path(args.root), given)
+    req = replace(AuditRequest.of(args, Path(args.root), given), strategy=Strategy(args.strategy))
     inputs = request.prepare(req)
     out = _out_folder(req.out)
     if req.fail_on is not FailOn.NEVER and inputs.baseline is None:

@@ -127,6 +127,9 @@ def status_of(m: MutantResult) -> tuple[str, str]:
     if m.status is MutantStatus.KILLED:
         if m.killed_by is KillProof.PIN:
             return "Killed", "rejection follows from the case's pin check: the spec admits only the expected output"
+        if m.killed_by is KillProof.PIN_UP_TO_ORDER:
+            return "Killed", ("rejection follows from the case's order-free pin check: the spec admits only outputs "
+                              "with the expected elements")
         return "Killed", "rejection proved: the spec rejects this output"
     if m.status is MutantStatus.SURVIVED:
         return "Survived", "acceptance proved: the spec accepts this wrong output"

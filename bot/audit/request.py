@@ -33,6 +33,7 @@ from bot.audit.run import AuditOptions, run_audit
 from bot.options import FailOn
 from bot.runner import Verifier
 from bot.settings import Settings
+from bot.symbolic.rounds import Strategy
 from bot.symbolic.suggest.search import Suggester
 from bot.testcases.textfiles import read_regular
 
@@ -57,6 +58,7 @@ class AuditRequest:
     baseline: str = ""  # a previous run's results.json (under `base`); "" for none
     baseline_shown: str = ""  # the baseline as the options name it (what the reports show)
     fail_on: FailOn = FailOn.NEVER
+    strategy: Strategy = Strategy.LEAN  # how many programs the rounds ask (the command line's --strategy)
 
     @staticmethod
     def of(values: Any, root: Path, settings: Settings, base: Path = Path(".")) -> AuditRequest:
@@ -142,7 +144,7 @@ def run(req: AuditRequest, inputs: AuditInputs, verifier: Verifier,
         more: Suggester | None = None) -> tuple[list[TaskResult], dict[str, object]]:
     """The task results and the settings block every report carries; `more`: an external suggester's
     candidates for weak specs (the command line's `--suggester`)."""
-    options = AuditOptions(tests=req.tests, weak_below=req.weak_below, score=req.settings.score_options())
+    options = AuditOptions(tests=req.tests, weak_below=req.weak_below, score=req.settings.score_options(req.strategy))
     results = run_audit(inputs.tasks, req.root, verifier.engine, verifier.dialect, options, inputs.labels,
                         inputs.json_path, on_phase=on_phase, more=more)
     settings: dict[str, object] = {**req.settings.report(), "weak_below": req.weak_below, "tests": req.tests,

@@ -71,6 +71,8 @@ class KillProof(Enum):
 
     REJECTION = "rejection"  # its own program: `ensures !(E1 && ... && En)` for this output
     PIN = "pin"  # the case's pin check: the spec admits only the expected output, so no other is accepted
+    # the order-free pin check: the spec admits only outputs with the expected elements, so none with others
+    PIN_UP_TO_ORDER = "pin-up-to-order"
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ class MethodScore:
     @property
     def killed_by_pin(self) -> int:
         """Mutants whose rejection follows from their case's proved pin check (no program of their own)."""
-        return sum(m.killed_by is KillProof.PIN for c in self.cases for m in c.mutants)
+        return sum(m.killed_by in (KillProof.PIN, KillProof.PIN_UP_TO_ORDER) for c in self.cases for m in c.mutants)
 
     @property
     def unknown(self) -> dict[str, int]:

@@ -86,6 +86,17 @@ class EngineLike(Protocol):
     def run(self, programs: Sequence[Program]) -> dict[Program, Result]: ...
 
 
+class Strategy(Enum):
+    """How many programs the rounds ask, and with which limits (the verdicts are the same proofs either way)."""
+
+    # every question its own program at the full limit
+    EACH = "each"
+    # fewer programs: a case not pinned exactly asks its order-free pin before its mutants; when proved, it
+    # rejects at once every mutant whose elements differ, and the set-level pin (which it implies) is not asked;
+    # the mutants left are first rejected all in one program, and asked one by one only when that is not proved
+    LEAN = "lean"
+
+
 @dataclass(frozen=True)
 class ScoreOptions:
     mutants: int = 5
@@ -93,11 +104,15 @@ class ScoreOptions:
     harness: HarnessOptions = field(default_factory=HarnessOptions)
     pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
     suggest: bool = True  # search weak specs for a verified stronger clause (bot/symbolic/suggest)
+    strategy: Strategy = Strategy.LEAN
 
 
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
 GUESS_REJECTED = "the spec rejects the guessed expected value, which the test never states: this refutes nothing"
 DESCRIPTIVE_SECONDS = 5  # time limit of the programs that only describe (see _descriptive); most take under 1 s
+# limit of the one program rejecting every mutant left (Strategy.LEAN): its parts take 0.1 s each on the
+# development subset; past it, they are asked one by one
+CONJOINED_SECONDS = 2
 MAX_CANDIDATES = 4  # other outputs confirmed per case when the pin check fails (the solver's first)
 SOLVER, SEARCH, MUTANT = "solver", "search", "mutant"  # where a witness came from
 
@@ -234,6 +249,7 @@ class Ask(Enum):
     PIN_MULTISET = "pin-multiset"  # ... up to order
     PIN_SET = "pin-set"  # ... as a set
     CANDIDATE = "candidate"  # candidate k, another output the spec may accept
+    REJECT_ALL = "reject-all"  # every mutant left is rejected (one program, Strategy.LEAN)
 
 
 @dataclass(frozen=True)
@@ -248,6 +264,7 @@ _PRE, _PRE_REJECT, _VACUITY, _CONSISTENCY, _WITNESS = (
     Key(Ask.PRE), Key(Ask.PRE_REJECT), Key(Ask.VACUITY), Key(Ask.CONSISTENCY), Key(Ask.WITNESS))
 _ACCEPT, _REJECT, _WITHIN_REJECT = Key(Ask.ACCEPT), Key(Ask.REJECT), Key(Ask.WITHIN_REJECT)
 _PIN, _PIN_MULTISET, _PIN_SET = Key(Ask.PIN), Key(Ask.PIN_MULTISET), Key(Ask.PIN_SET)
+_REJECT_ALL = Key(Ask.REJECT_ALL)
 
 
 class _Stage(Enum):
@@ -258,6 +275,8 @@ class _Stage(Enum):
     CLAUSE = "clause"  # rejection proved: which ensures clause rejects the output
     PRE_CLAUSE = "pre-clause"  # violation of `requires` proved: which requires clause rejects the inputs
     PIN = "pin"  # the pin check first: when proved, it rejects every mutant at once
+    ORDER_FREE = "order-free"  # not pinned exactly (Strategy.LEAN): the order-free pin, before the mutants
+    MUTANTS_ALL = "mutants-all"  # rejection of every mutant left in one program (Strategy.LEAN)
     MUTANTS = "mutants"  # rejection of each mutant
     SURVIVORS = "survivors"  # acceptance of the mutants whose rejection was not proved
     DONE = "done"
@@ -345,8 +364,8 @@ class _CaseRun:
         if self.stage is _Stage.DONE:
             return []
         todo = [p for key, p in self.planned.items() if key not in self.judged]
-        if self.stage is _Stage.PIN:
-            return todo  # the mutants wait: a proved pin check makes their programs unnecessary
+        if self.stage in (_Stage.PIN, _Stage.ORDER_FREE, _Stage.MUTANTS_ALL):
+            return todo  # the mutants wait: a proved pin check or conjoined rejection makes their programs unnecessary
         for m in self.mutants:
             if m.result is None:
                 todo.append(m.reject if self.stage is _Stage.MUTANTS else m.accept)  # type: ignore[arg-type]
@@ -476,7 +495,12 @@ class _CaseRun:
     def _on_pin(self, results: dict[Program, Result]) -> None:
         """The pin check."""
         j = self.judged
-        self.stage = _Stage.MUTANTS if self.mutants else _Stage.SURVIVORS
+        if not j[_PIN].proved and self.order_free is not None and self.options.strategy is Strategy.LEAN \
+                and self.mutants and not self._tolerant():
+            # first: when proved, it rejects every mutant whose elements differ, with no program of its own
+            self.planned[_PIN_MULTISET] = self.order_free
+            self.stage = _Stage.ORDER_FREE
+            return None
         if not j[_PIN].proved and self.order_free is not None:
             self.planned[_PIN_MULTISET] = self.order_free  # with the mutants' round: no round of its own
             if self.as_set is not None:
@@ -485,7 +509,46 @@ class _CaseRun:
             for m in self.mutants:
                 m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
                                    killed_by=KillProof.PIN)
+        self.stage = self._mutants_stage() if any(m.result is None for m in self.mutants) else _Stage.SURVIVORS
+        self._after_mutant_round()
+
+    def _on_order_free(self, results: dict[Program, Result]) -> None:
+        """The order-free pin check, the exact one not proved (Strategy.LEAN)."""
+        if self.judged[_PIN_MULTISET].proved:
+            # the set-level pin follows from it: not asked
+            values, _, _ = mutation_target(self.job.method, self.case)
+            for m in self.mutants:
+                if not same_elements(m.mutant.values, values):
+                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                       killed_by=KillProof.PIN_UP_TO_ORDER)
+        elif self.as_set is not None:
+            self.planned[_PIN_SET] = self.as_set  # with the mutants' round
+        self.stage = self._mutants_stage() if any(m.result is None for m in self.mutants) else _Stage.SURVIVORS
+        self._after_mutant_round()
+
+    def _mutants_stage(self) -> _Stage:
+        """MUTANTS, or first MUTANTS_ALL (Strategy.LEAN, two mutants left or more: one program for them all)."""
+        left = [m for m in self.mutants if m.result is None]
+        if self.options.strategy is not Strategy.LEAN or len(left) < 2 or self.harness is None:
+            return _Stage.MUTANTS
+        try:
+            together = self.harness.rejections([self._split(m.mutant) for m in left])
+        except HarnessError:
+            return _Stage.MUTANTS
+        # a conjunction that is slow proves nothing more than its parts: a short limit, then one by one
+        self.planned[_REJECT_ALL] = replace(together, program=replace(together.program, time_limit=CONJOINED_SECONDS))
+        return _Stage.MUTANTS_ALL
+
+    def _on_mutants_all(self, results: dict[Program, Result]) -> None:
+        """Every mutant left rejected in one program: proved, each rejection is (a proof of the conjunction)."""
+        if self.judged[_REJECT_ALL].proved:
+            for m in self.mutants:
+                if m.result is None:
+                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
+                                       killed_by=KillProof.REJECTION)
             self.stage = _Stage.SURVIVORS
+        else:
+            self.stage = _Stage.MUTANTS
         self._after_mutant_round()
 
     def _on_mutants(self, results: dict[Program, Result]) -> None:
@@ -493,6 +556,8 @@ class _CaseRun:
         h = self.harness
         assert h is not None
         for m in self.mutants:
+            if m.result is not None:
+                continue  # rejected by the order-free pin: no program of its own
             m.rejected = judge(results[m.reject.program], m.reject)
             if m.rejected.proved:
                 m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
@@ -514,7 +579,7 @@ class _CaseRun:
     def _after_mutant_round(self) -> None:
         """With the mutants' round: the candidate search; the case closes once every program is judged."""
         j = self.judged
-        if self.stage in (_Stage.MUTANTS, _Stage.SURVIVORS) and _PIN in j and not j[_PIN].proved \
+        if self.stage in (_Stage.MUTANTS_ALL, _Stage.MUTANTS, _Stage.SURVIVORS) and _PIN in j and not j[_PIN].proved \
                 and not self.candidates_planned:
             # with the mutants' round: the candidates need the pin's model and the mutants' values, not their
             # verdicts; a case whose mutants are all rejected then needs no further round
@@ -674,7 +739,7 @@ class _CaseRun:
                 pass  # no (further) pin check for this case; the case stands as verified
         for m in _mutants_for(self.job, self.case, self.options):
             self.mutants.append(_Mutant(m, h.output(Goal.REJECT, *self._split(m), mutant=m)))
-        self.stage = _Stage.PIN if _PIN in self.planned else _Stage.MUTANTS
+        self.stage = _Stage.PIN if _PIN in self.planned else self._mutants_stage()
         if not self.mutants and _PIN not in self.planned:
             self._close()
         elif self.stage is _Stage.PIN and _PIN in self.judged:
@@ -685,11 +750,12 @@ class _CaseRun:
         `requires` and acceptance were proved first). With a real tolerance the pin admits an interval,
         so the mutants are checked one by one."""
         pin = self.judged.get(_PIN)
-        if pin is None or not pin.proved:
-            return False
-        tolerant = self.options.harness.real_tolerance > 0
+        return pin is not None and pin.proved and not self._tolerant()
+
+    def _tolerant(self) -> bool:
+        """A real output compared within a tolerance: a pin admits an interval, so mutants are checked one by one."""
         _, types, _ = mutation_target(self.job.method, self.case)
-        return not (tolerant and any(_has_real(t) for t in types))
+        return self.options.harness.real_tolerance > 0 and any(_has_real(t) for t in types)
 
     def _confirmed(self) -> list[tuple[tuple[Value, ...], str]]:
         """Other outputs whose acceptance was proved, with where each came from: the pin check's confirmed
@@ -784,11 +850,13 @@ CHOICE_NOTE = ("the spec reaches a `var x :| ...` choice: its ground facts were 
 _TRANSITIONS: dict[_Stage, Callable[[_CaseRun, dict[Program, Result]], None]] = {
     _Stage.CHECK: _CaseRun._on_check,
     _Stage.CLAUSES: _CaseRun._on_clauses,
+    _Stage.ORDER_FREE: _CaseRun._on_order_free,
     _Stage.PRECONDITION: _CaseRun._on_precondition,
     _Stage.PRE_CLAUSE: _CaseRun._on_pre_clause,
     _Stage.REJECT: _CaseRun._on_reject,
     _Stage.CLAUSE: _CaseRun._on_clause,
     _Stage.PIN: _CaseRun._on_pin,
+    _Stage.MUTANTS_ALL: _CaseRun._on_mutants_all,
     _Stage.MUTANTS: _CaseRun._on_mutants,
     _Stage.SURVIVORS: _CaseRun._on_survivors,
 }

@@ -37,7 +37,7 @@ from bot.github import action
 from bot.github.action import COMMENT_ARTIFACT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, NOT_A_PR, NOTHING_CHANGED
 from bot.github.api import GitHubClient
 from bot.options import AUDIT_TOLERANCE, input_env_name
-from bot.symbolic.rounds import DESCRIPTIVE_SECONDS
+from bot.symbolic.rounds import CONJOINED_SECONDS, DESCRIPTIVE_SECONDS
 from bot.verifier import VerifierNotFound
 from support.inprocess import (
     ACTION_INPUTS,
@@ -568,9 +568,10 @@ def _time_limit(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPa
     ran, pr, _ = pr_run(tmp, server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK}, time_limit="7")
     assert ran.code == EXIT_OK, ran.log
     assert fake.engine.time_limit == 7
-    # what the verifier is given: 7 s, and the short limit of the programs that only add a detail
+    # what the verifier is given: 7 s, the short limit of the programs that only add a detail, and that of
+    # the one program rejecting every mutant left (asked one by one when it does not conclude)
     limits = {c.time_limit for c in fake.backend.calls}
-    assert 7 in limits and limits <= {7, DESCRIPTIVE_SECONDS}
+    assert 7 in limits and limits <= {7, DESCRIPTIVE_SECONDS, CONJOINED_SECONDS}
     assert report(pr.repo)["settings"]["time_limit"] == 7
 
 

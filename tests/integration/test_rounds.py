@@ -15,7 +15,7 @@ from bot.dafny.parser import parse_file
 from bot.dafny.values import IntV, SeqV
 from bot.symbolic.program import Outcome, Program, Result
 from bot.symbolic.results import CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
-from bot.symbolic.rounds import DESCRIPTIVE_SECONDS, MethodJob, ScoreOptions, score_methods
+from bot.symbolic.rounds import CONJOINED_SECONDS, DESCRIPTIVE_SECONDS, MethodJob, ScoreOptions, Strategy, score_methods
 from bot.testcases.cases import TestCase
 
 SPEC = """
@@ -39,6 +39,11 @@ class ScriptedEngine:
     def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
         self.rounds.append(list(programs))
         return {p: self.answer(p) for p in programs}
+
+
+# one program per question: the rounds these tests count (the lean strategy's conjoined rejection: test_lean_*)
+EACH3 = ScoreOptions(mutants=3, pin=True, strategy=Strategy.EACH)
+EACH2 = ScoreOptions(mutants=2, pin=True, strategy=Strategy.EACH)
 
 
 def _is_rejection(p: Program) -> bool:
@@ -70,10 +75,13 @@ def case(name: str, x: int, r: int) -> TestCase:
     return TestCase(name, "Inc", (IntV(x),), (IntV(r),), source="t.dfy", line=1)
 
 
-def run(answer: Answer, *cases: TestCase, mutants: int = 3) -> tuple[list[CaseStatus], ScriptedEngine, list]:  # type: ignore[type-arg]
+def run(answer: Answer, *cases: TestCase, mutants: int = 3,
+        strategy: Strategy = Strategy.EACH) -> tuple[list[CaseStatus], ScriptedEngine, list]:  # type: ignore[type-arg]
     engine = ScriptedEngine(answer)
-    # the pin check has its own tests (test_pins_real.py): here the rounds of verdicts alone
-    scores = score_methods([job(*cases)], engine, Dialect.DAFNY2, ScoreOptions(mutants=mutants, pin=False))
+    # the pin check has its own tests (test_pins_real.py): here the rounds of verdicts alone, one program per
+    # question (the lean strategy's conjoined rejection: test_lean_*)
+    scores = score_methods([job(*cases)], engine, Dialect.DAFNY2,
+                           ScoreOptions(mutants=mutants, pin=False, strategy=strategy))
     return [c.status for c in scores[0].cases], engine, list(scores[0].cases)
 
 
@@ -185,7 +193,7 @@ def _pin_run(pin_answer: Outcome) -> tuple[ScriptedEngine, list]:  # type: ignor
         return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
 
     engine = ScriptedEngine(answer)
-    scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, ScoreOptions(mutants=3, pin=True))
+    scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, EACH3)
     return engine, list(scores[0].cases)
 
 
@@ -232,7 +240,7 @@ def _seq_pin_run(pin_answer: Outcome) -> tuple[ScriptedEngine, list]:  # type: i
     assert method is not None
     tc = TestCase("c1", "Twice", (IntV(3),), (SeqV((IntV(3), IntV(3))),), source="t.dfy", line=1)
     engine = ScriptedEngine(answer)
-    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, ScoreOptions(mutants=2, pin=True))
+    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, EACH2)
     return engine, list(scores[0].cases)
 
 
@@ -262,7 +270,7 @@ def test_an_eager_pin_is_read_only_once_the_acceptance_is_proved() -> None:
         return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
 
     engine = ScriptedEngine(answer)
-    scores = score_methods([job(case("c1", 5, 7))], engine, Dialect.DAFNY2, ScoreOptions(mutants=3, pin=True))
+    scores = score_methods([job(case("c1", 5, 7))], engine, Dialect.DAFNY2, EACH3)
     c = scores[0].cases[0]
     assert c.status is CaseStatus.REFUTED
     assert c.mutants == () and c.determinacy is None
@@ -311,7 +319,7 @@ def test_a_timed_out_postcondition_is_accepted_clause_by_clause(monkeypatch: pyt
 
     monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10)  # no pin check with the case's own checks
     engine = ScriptedEngine(_split_answer(Outcome.VERIFIED))
-    scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, ScoreOptions(mutants=3, pin=True))
+    scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, EACH3)
     (c,) = scores[0].cases
     assert c.status is CaseStatus.VERIFIED
     assert "accepted clause by clause" in c.note
@@ -451,3 +459,44 @@ def test_the_tests_own_tolerance_bounds_acceptance_inside_and_rejection_over_it(
     assert accepts and "0.25 < r < 0.75" in accepts[-1].program.method
     pin = h.pin(Goal.PIN)
     assert pin is not None and "0.25 < r < 0.75" in pin.program.method
+
+
+def _conjoined(p: Program) -> bool:
+    return " if * {" in p.method
+
+
+def test_lean_rejects_every_mutant_in_one_program_when_that_is_proved() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p) or _conjoined(p) and "r := 6;" in p.method:
+            return refuted_goal(p)
+        if _conjoined(p) or "returns" not in p.method:
+            return Result(Outcome.VERIFIED)
+        if "r := 6;" in p.method:
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    statuses, engine, cases = run(answer, case("c1", 5, 6), strategy=Strategy.LEAN)
+    assert statuses == [CaseStatus.VERIFIED]
+    assert [(m.status, m.killed_by) for m in cases[0].mutants] == [(MutantStatus.KILLED, KillProof.REJECTION)] * 3
+    # round 2: one program for the three mutants, with the short limit of a question that decides nothing alone
+    assert [len(r) for r in engine.rounds] == [3, 1]
+    (together,) = engine.rounds[1]
+    assert together.time_limit == CONJOINED_SECONDS and together.method.count("assert !(") == 3
+
+
+def test_lean_asks_each_mutant_when_the_conjoined_rejection_is_not_proved() -> None:
+    def answer(p: Program) -> Result:
+        if _vacuity(p) or _conjoined(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return Result(Outcome.VERIFIED)
+        if "r := 6;" in p.method or "r := 7;" in p.method:  # 7: a mutant the spec accepts
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    lean, lean_engine, lean_cases = run(answer, case("c1", 5, 6), strategy=Strategy.LEAN)
+    each, _, each_cases = run(answer, case("c1", 5, 6))
+    assert lean == each
+    assert [(m.value, m.status) for m in lean_cases[0].mutants] == [(m.value, m.status) for m in each_cases[0].mutants]
+    # the conjunction, then each mutant's rejection, then the acceptance of the one not rejected
+    assert [len(r) for r in lean_engine.rounds][:3] == [3, 1, 3]

@@ -633,6 +633,43 @@ class CaseHarness:
         spec = _tagged(self.requires + self.modifies, _PLAIN) + ensures
         return self._planned(kind, goal, header, spec, body, mutant=mutant, clause=clause, limits=help.limits)
 
+    def rejections(self, outputs: Sequence[tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]]) -> Planned:
+        """One program proving the rejection of every one of `outputs` (each as `output`'s expected and post):
+        a nondeterministic branch per output, each assigning it and asserting `!(E1 && ... && En)` under the
+        facts and mentions its own rejection program would have. Verified, it proves each rejection (every
+        branch is a path to the method's end); otherwise it proves nothing, and each is asked alone."""
+        header, start = self._after_call()
+        if _array_outputs(self.method, self.case):
+            header = "\n".join([*_array_output_decls(self.method, self.case), header])
+        header = "\n".join([*_arbitrary_references(self.method, self.case.unchecked)[0], header])
+        prop = [self.case.property] if self.case.property else []
+        rejected = _conj([*self.ens_texts, *prop])
+        branches: list[list[tuple[str, str]]] = []
+        limits: list[str] = []
+        for expected, post in outputs:
+            env = dict(self.inputs)
+            env.update({p.name: v for k, (p, v) in enumerate(zip(self.method.returns, expected, strict=False))
+                        if k not in self.case.unchecked})
+            for idx, v in post:
+                env[self.method.params[idx].name] = v
+            for idx in self._unstated():
+                env.pop(self.method.params[idx].name, None)
+            help = self._help([*self.ens_texts, *prop], env)
+            limits += help.limits
+            branches.append([
+                *_tagged(_outputs(self.method, self.case, expected, post, by_contents=True), _PLAIN),
+                *_tagged(_output_facts(self.method, expected), _HINT),
+                *help.body(False),
+                (f"  assert {help.claim(f'!({rejected})', False)};", _GOAL),
+            ])
+        body = [*self.assume, *start[len(self.assume):]]
+        for k, branch in enumerate(branches):
+            opening = "  if * {" if k == 0 else ("  } else {" if k == len(branches) - 1 else "  } else if * {")
+            body += [(opening, _PLAIN), *((f"  {line}", tag) for line, tag in branch)]
+        body.append(("  }", _PLAIN))
+        spec = _tagged(self.requires + self.modifies, _PLAIN)
+        return self._planned(ProgramKind.MUTANT, Goal.REJECT, header, spec, body, limits=tuple(dict.fromkeys(limits)))
+
     def pin(self, goal: Goal) -> Planned | None:
         """Does the spec admit only the expected output on these inputs (PIN), or only outputs with the
         expected elements in some order (PIN_MULTISET; None when no output is a sequence or array)?
