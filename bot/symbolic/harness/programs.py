@@ -586,15 +586,7 @@ class CaseHarness:
         """Accept or reject concrete outputs (the expected ones, or a mutant's)."""
         kind = ProgramKind.CORRECTNESS if mutant is None else ProgramKind.MUTANT
         accepting = goal in (Goal.ACCEPT, Goal.ACCEPT_CLAUSE)
-        env = dict(self.inputs)
-        # an output the test does not check is arbitrary in a rejection: no fact may use the placeholder value
-        env.update({p.name: v for k, (p, v) in enumerate(zip(self.method.returns, expected, strict=False))
-                    if accepting or k not in self.case.unchecked})
-        for idx, v in post:
-            env[self.method.params[idx].name] = v
-        for idx in self._unstated():
-            # arbitrary after the call: its state before it says nothing of its state after (`old(..)` still does)
-            env.pop(self.method.params[idx].name, None)
+        env = self._output_env(expected, post, accepting)
         prop = [self.case.property] if self.case.property else []
         texts, assume = [*self.ens_texts, *prop], self.assume
         if goal is Goal.ACCEPT_CLAUSE:
@@ -633,6 +625,20 @@ class CaseHarness:
         spec = _tagged(self.requires + self.modifies, _PLAIN) + ensures
         return self._planned(kind, goal, header, spec, body, mutant=mutant, clause=clause, limits=help.limits)
 
+    def _output_env(self, expected: tuple[Value, ...], post: tuple[tuple[int, Value], ...],
+                    accepting: bool) -> dict[str, Value]:
+        """The values the facts of an output program may use: the inputs, the outputs, the post-states."""
+        env = dict(self.inputs)
+        # an output the test does not check is arbitrary in a rejection: no fact may use the placeholder value
+        env.update({p.name: v for k, (p, v) in enumerate(zip(self.method.returns, expected, strict=False))
+                    if accepting or k not in self.case.unchecked})
+        for idx, v in post:
+            env[self.method.params[idx].name] = v
+        for idx in self._unstated():
+            # arbitrary after the call: its state before it says nothing of its state after (`old(..)` still does)
+            env.pop(self.method.params[idx].name, None)
+        return env
+
     def rejections(self, outputs: Sequence[tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]]) -> Planned:
         """One program proving the rejection of every one of `outputs` (each as `output`'s expected and post):
         a nondeterministic branch per output, each assigning it and asserting `!(E1 && ... && En)` under the
@@ -647,14 +653,7 @@ class CaseHarness:
         branches: list[list[tuple[str, str]]] = []
         limits: list[str] = []
         for expected, post in outputs:
-            env = dict(self.inputs)
-            env.update({p.name: v for k, (p, v) in enumerate(zip(self.method.returns, expected, strict=False))
-                        if k not in self.case.unchecked})
-            for idx, v in post:
-                env[self.method.params[idx].name] = v
-            for idx in self._unstated():
-                env.pop(self.method.params[idx].name, None)
-            help = self._help([*self.ens_texts, *prop], env)
+            help = self._help([*self.ens_texts, *prop], self._output_env(expected, post, accepting=False))
             limits += help.limits
             branches.append([
                 *_tagged(_outputs(self.method, self.case, expected, post, by_contents=True), _PLAIN),
