@@ -83,3 +83,25 @@ def test_a_conjoined_rejection_that_fails_falls_back_to_the_same_kills(
         [[(m["value"], m["status"]) for m in c["mutants"]] for c in each["cases"]]
     assert any(m["status"] == "survived" for c in lean["cases"] for m in c["mutants"])
     assert lean["completeness"] == each["completeness"]
+
+
+# --- hostile review -----------------------------------------------------------------------------------
+
+def _scored(tmp_path: Path, spec: Path, strategy: str) -> dict[str, Any]:
+    out = tmp_path / f"{spec.stem}-{strategy}.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--no-suggest", "--strategy", strategy,
+                 "--cache-dir", str(tmp_path / f"cache-{spec.stem}-{strategy}")]) == 0
+    report: dict[str, Any] = json.loads(out.read_text())
+    return report["methods"][0]
+
+
+@pytest.mark.parametrize("strategy", ["lean", "each"])
+def test_the_mutants_of_a_checked_output_are_rejected_beside_an_unchecked_sequence_with_a_witness(
+    dafny_command: str, tmp_path: Path, strategy: str
+) -> None:
+    # hostile review: the rejection programs asserted the unchecked output's witness (`|s| == 3 && s[0] == ...`)
+    # as a hint, where `s` is arbitrary: every one failed on that hint, so no mutant of `k` was ever killed
+    m = _scored(tmp_path, DATA / "strategy" / "unchecked_seq.dfy", strategy)
+    (case,) = m["cases"]
+    assert case["status"] == "verified" and "not checked by the test" in case["note"]
+    assert case["mutants"] and all(x["status"] == "killed" for x in case["mutants"]), case["mutants"]

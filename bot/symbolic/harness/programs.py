@@ -618,7 +618,8 @@ class CaseHarness:
             *assume,
             *start[len(self.assume):],
             *_tagged(_outputs(self.method, self.case, expected, post, by_contents=not accepting), _PLAIN),
-            *_tagged(_output_facts(self.method, expected), _HINT),
+            # an unchecked output is arbitrary in a rejection: no fact of the value it has in `expected`
+            *_tagged(_output_facts(self.method, expected, () if accepting else self.case.unchecked), _HINT),
             *help.body(accepting),
         ]
         if goal is Goal.ACCEPT_CLAUSE:
@@ -658,7 +659,7 @@ class CaseHarness:
             limits += help.limits
             branches.append([
                 *_tagged(_outputs(self.method, self.case, expected, post, by_contents=True), _PLAIN),
-                *_tagged(_output_facts(self.method, expected), _HINT),
+                *_tagged(_output_facts(self.method, expected, self.case.unchecked), _HINT),
                 *help.body(False),
                 (f"  assert {help.claim(f'!({rejected})', False)};", _GOAL),
             ])
@@ -875,10 +876,13 @@ def _same_elements_steps(targets: Sequence[tuple[str, DafnyType, Value]]) -> lis
     return out
 
 
-def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:
-    """Per-element facts about sequence outputs, asserted (they follow from the assignment)."""
+def _output_facts(method: Decl, expected: tuple[Value, ...], skip: Sequence[int] = ()) -> list[str]:
+    """Per-element facts about sequence outputs, asserted (they follow from the assignment); none about the outputs
+    in `skip` (those a rejection leaves unassigned: the test does not check them)."""
     out = []
-    for p, v in zip(method.returns, expected, strict=False):
+    for k, (p, v) in enumerate(zip(method.returns, expected, strict=False)):
+        if k in skip:
+            continue
         if isinstance(p.type, SeqT | StringT) and isinstance(v, SeqV) and v.elems and not contains_array(p.type):
             out.append(f"  assert {' && '.join(input_facts(p.name, v, p.type))};")
     return out
