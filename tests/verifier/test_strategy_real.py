@@ -77,7 +77,7 @@ def test_a_conjoined_rejection_that_fails_falls_back_to_the_same_kills(
 
     lean, asked = run("lean")
     each, _ = run("each")
-    conjoined = [p for p in asked if p.kind is ProgramKind.MUTANT and p.goal is Goal.REJECT and " if * {" in p.method]
+    conjoined = [p for p in asked if p.kind is ProgramKind.MUTANT and p.goal is Goal.REJECT and "SpecScore_k" in p.method]
     assert len(conjoined) == 3  # one per case, each failing: a survivor is among its mutants
     assert [[(m["value"], m["status"]) for m in c["mutants"]] for c in lean["cases"]] == \
         [[(m["value"], m["status"]) for m in c["mutants"]] for c in each["cases"]]
@@ -105,3 +105,31 @@ def test_the_mutants_of_a_checked_output_are_rejected_beside_an_unchecked_sequen
     (case,) = m["cases"]
     assert case["status"] == "verified" and "not checked by the test" in case["note"]
     assert case["mutants"] and all(x["status"] == "killed" for x in case["mutants"]), case["mutants"]
+
+
+def test_one_program_rejects_every_mutant_also_where_the_hints_index_past_a_shorter_one(
+    dafny_command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # hostile review: the conjoined rejection asserted each branch's claim with its mentions (`r[2] == a[2] + 1 ||
+    # !(...)`) in the method's body, where Dafny checks them well-formed: `r[2]` of a shorter mutant is an index
+    # out of range, so the program failed and every mutant was asked again one by one
+    asked: list[Any] = []
+    run = engine.Engine.run
+
+    def recording(self: engine.Engine, programs: Any) -> Any:
+        asked.extend(programs)
+        return run(self, programs)
+
+    monkeypatch.setattr(engine.Engine, "run", recording)
+    spec = DATA / "strategy" / "mentions.dfy"
+    lean = _scored(tmp_path, spec, "lean")
+    monkeypatch.setattr(engine.Engine, "run", run)
+    (case,) = lean["cases"]
+    assert case["determinacy"] == "not-pinned" and len(case["mutants"]) == 5
+    assert all(m["status"] == "killed" and m["killed_by"] == "rejection" for m in case["mutants"])
+    assert any(len(m["value"].split(",")) < 3 for m in case["mutants"])  # a shorter mutant is among them
+    rejections = [p for p in asked if p.kind is ProgramKind.MUTANT and p.goal is Goal.REJECT]
+    assert len(rejections) == 1, [p.method for p in rejections]  # the one program for them all: proved
+    each = _scored(tmp_path, spec, "each")
+    assert [(m["value"], m["status"]) for m in each["cases"][0]["mutants"]] == \
+        [(m["value"], m["status"]) for m in case["mutants"]]
