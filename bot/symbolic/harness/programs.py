@@ -369,6 +369,7 @@ def _hash_name(kind: ProgramKind, goal: Goal, text: str) -> str:
 
 
 _PLAIN, _HINT, _GOAL = "plain", "hint", "goal"
+_SELECTOR = f"{PREFIX}k"  # the parameter choosing the branch of a conjoined rejection (CaseHarness.rejections)
 
 
 def _program(
@@ -610,7 +611,8 @@ class CaseHarness:
             *assume,
             *start[len(self.assume):],
             *_tagged(_outputs(self.method, self.case, expected, post, by_contents=not accepting), _PLAIN),
-            *_tagged(_output_facts(self.method, expected), _HINT),
+            # an unchecked output is arbitrary in a rejection: no fact of the value it has in `expected`
+            *_tagged(_output_facts(self.method, expected, () if accepting else self.case.unchecked), _HINT),
             *help.body(accepting),
         ]
         if goal is Goal.ACCEPT_CLAUSE:
@@ -641,32 +643,41 @@ class CaseHarness:
 
     def rejections(self, outputs: Sequence[tuple[tuple[Value, ...], tuple[tuple[int, Value], ...]]]) -> Planned:
         """One program proving the rejection of every one of `outputs` (each as `output`'s expected and post):
-        a nondeterministic branch per output, each assigning it and asserting `!(E1 && ... && En)` under the
-        facts and mentions its own rejection program would have. Verified, it proves each rejection (every
-        branch is a path to the method's end); otherwise it proves nothing, and each is asked alone."""
-        header, start = self._after_call()
+        a branch per output, chosen by an extra parameter (`SpecScore_k`, 0 to n - 1), each assigning its output
+        under the facts its own rejection program would have, and a postcondition per branch,
+        `ensures SpecScore_k == i ==> !(E1 && ... && En)` with that program's mentions. Verified, it proves each
+        rejection (each branch is the path of one value of the parameter); otherwise it proves nothing, and each
+        is asked alone. The claims are postconditions, as in `output`: there the verifier does not check their
+        well-formedness, and a mention may index past the end of a shorter output (in an `assert` it would fail)."""
+        decls, start = self._havoc(self._unstated())
         if _array_outputs(self.method, self.case):
-            header = "\n".join([*_array_output_decls(self.method, self.case), header])
-        header = "\n".join([*_arbitrary_references(self.method, self.case.unchecked)[0], header])
+            decls = [*_array_output_decls(self.method, self.case), *decls]
+        decls = [*_arbitrary_references(self.method, self.case.unchecked)[0], *decls]
+        params = ", ".join([*(f"{p.name}: {p.type_text}" for p in self.method.params), f"{_SELECTOR}: int"])
+        returns = ", ".join(f"{p.name}: {p.type_text}" for p in self.method.returns)
+        header = "\n".join([*decls, f"method @NAME@({params})" + (f" returns ({returns})" if returns else "")])
         prop = [self.case.property] if self.case.property else []
         rejected = _conj([*self.ens_texts, *prop])
-        branches: list[list[tuple[str, str]]] = []
+        body = [*self.assume, *start]
+        ensures: list[tuple[str, str]] = []
         limits: list[str] = []
-        for expected, post in outputs:
+        for k, (expected, post) in enumerate(outputs):
             help = self._help([*self.ens_texts, *prop], self._output_env(expected, post, accepting=False))
             limits += help.limits
-            branches.append([
+            # the last branch is an `else` (the selector's range makes it branch n - 1): every path assigns the
+            # outputs, as Dafny 4's definite assignment of an array out-parameter asks
+            opening = (f"  if {_SELECTOR} == {k} {{" if k == 0 else "  } else {" if k == len(outputs) - 1
+                       else f"  }} else if {_SELECTOR} == {k} {{")
+            branch = [
                 *_tagged(_outputs(self.method, self.case, expected, post, by_contents=True), _PLAIN),
-                *_tagged(_output_facts(self.method, expected), _HINT),
+                *_tagged(_output_facts(self.method, expected, self.case.unchecked), _HINT),
                 *help.body(False),
-                (f"  assert {help.claim(f'!({rejected})', False)};", _GOAL),
-            ])
-        body = [*self.assume, *start[len(self.assume):]]
-        for k, branch in enumerate(branches):
-            opening = "  if * {" if k == 0 else ("  } else {" if k == len(branches) - 1 else "  } else if * {")
+            ]
             body += [(opening, _PLAIN), *((f"  {line}", tag) for line, tag in branch)]
+            ensures.append((f"  ensures {_SELECTOR} == {k} ==> ({help.claim(f'!({rejected})', False)})", _GOAL))
         body.append(("  }", _PLAIN))
-        spec = _tagged(self.requires + self.modifies, _PLAIN)
+        chosen = f"  requires 0 <= {_SELECTOR} < {len(outputs)}"
+        spec = _tagged([*self.requires, chosen, *self.modifies], _PLAIN) + ensures
         return self._planned(ProgramKind.MUTANT, Goal.REJECT, header, spec, body, limits=tuple(dict.fromkeys(limits)))
 
     def pin(self, goal: Goal) -> Planned | None:
@@ -874,10 +885,13 @@ def _same_elements_steps(targets: Sequence[tuple[str, DafnyType, Value]]) -> lis
     return out
 
 
-def _output_facts(method: Decl, expected: tuple[Value, ...]) -> list[str]:
-    """Per-element facts about sequence outputs, asserted (they follow from the assignment)."""
+def _output_facts(method: Decl, expected: tuple[Value, ...], skip: Sequence[int] = ()) -> list[str]:
+    """Per-element facts about sequence outputs, asserted (they follow from the assignment); none about the outputs
+    in `skip` (those a rejection leaves unassigned: the test does not check them)."""
     out = []
-    for p, v in zip(method.returns, expected, strict=False):
+    for k, (p, v) in enumerate(zip(method.returns, expected, strict=False)):
+        if k in skip:
+            continue
         if isinstance(p.type, SeqT | StringT) and isinstance(v, SeqV) and v.elems and not contains_array(p.type):
             out.append(f"  assert {' && '.join(input_facts(p.name, v, p.type))};")
     return out
