@@ -17,15 +17,15 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.dafny.spans import EnsuresSpan
+from bot.report.comment import TITLE
 from bot.report.fmt import pct, proved_text
 from bot.report.markdown import code, esc, fence
-from bot.report.sentences import rejecting_clause, smallest_wrong
+from bot.report.sentences import rejecting_clause, short, smallest_wrong
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
 from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Surviving
 
 TAG = "dafny-spec-score-review"
-TITLE = "Dafny Spec Score"
 MAX_VALUE = 200  # characters of a value shown in a sentence
 # GitHub refuses a body past 65536 characters, and with one such comment the whole review: room to spare
 MAX_BODY = 60_000
@@ -73,9 +73,8 @@ def finding_key(path: str, method: str, kind: Kind) -> str:
     return hashlib.sha256(f"{path}\0{method}\0{kind.value}".encode()).hexdigest()[:16]
 
 
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
+def _value(text: str) -> str:
+    return short(text, MAX_VALUE)
 
 
 def _against_base(d: MethodDelta) -> str:
@@ -97,9 +96,9 @@ def _rejects(d: MethodDelta, s: MethodScore, case: CaseResult, span: EnsuresSpan
     refuted = sum(c.status is CaseStatus.REFUTED for c in s.cases)
     others = f" ({refuted - 1} other case(s) too: see the summary comment)" if refuted > 1 else ""
     # <code>, not backticks: inside a backtick span GitHub shows escapes as they are, and a backtick closes it
-    by = f"{code(_short(text))} is proved false for it" if text else "its rejection is proved"
-    text = (f"{_against_base(d)}{code(s.method)} rejects an output its tests expect: for {code(_short(case.inputs))} "
-            f"(case {code(case.name)}) the test expects {code(_short(case.expected))}, and {by}{others}.")
+    by = f"{code(_value(text))} is proved false for it" if text else "its rejection is proved"
+    text = (f"{_against_base(d)}{code(s.method)} rejects an output its tests expect: for {code(_value(case.inputs))} "
+            f"(case {code(case.name)}) the test expects {code(_value(case.expected))}, and {by}{others}.")
     return _finding(d, Kind.REJECTS, first, last, [text])
 
 
@@ -108,9 +107,9 @@ def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | N
     first, last = (weak.first, weak.last) if weak else (span.first, span.first) if span else (s.line, s.line)
     count = len(s.witnesses) + len(s.surviving)
     others = f" It accepts {count - 1} other wrong output(s) too (see the summary comment)." if count > 1 else ""
-    lines = [f"{_against_base(d)}{code(s.method)} accepts a wrong output: for {code(_short(w.inputs))} "
-             f"(case {code(w.case)}) the test expects {code(_short(w.expected))}, and the spec also accepts "
-             f"{code(_short(w.value))}.{others}"]
+    lines = [f"{_against_base(d)}{code(s.method)} accepts a wrong output: for {code(_value(w.inputs))} "
+             f"(case {code(w.case)}) the test expects {code(_value(w.expected))}, and the spec also accepts "
+             f"{code(_value(w.value))}.{others}"]
     g = s.suggestions[0] if s.suggestions else None
     # the clause was proved where the verifier put it: after the last specification clause, which may go on
     # over several lines past `g.line` (the line it starts on); never after a `{` on that line
@@ -149,7 +148,7 @@ def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], Ensu
             was = " (it was scored at base)" if d.base is not None and d.base.decided else ""
             first = span.first if span else s.line
             found.append(_finding(d, Kind.UNSCORED, first, first, [
-                f"{code(s.method)} could not be scored at this commit{was}: {esc(_short(why_unscored(s)))}."]))
+                f"{code(s.method)} could not be scored at this commit{was}: {esc(_value(why_unscored(s)))}."]))
         refuted = [c for c in s.cases if c.status is CaseStatus.REFUTED]
         if refuted:
             found.append(_rejects(d, s, refuted[0], span))
