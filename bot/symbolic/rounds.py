@@ -507,8 +507,7 @@ class _CaseRun:
                 self.planned[_PIN_SET] = self.as_set
         if self._pin_rejects_every_mutant():
             for m in self.mutants:
-                m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
-                                   killed_by=KillProof.PIN)
+                self._kill(m, KillProof.PIN)
         self.stage = self._mutants_stage() if any(m.result is None for m in self.mutants) else _Stage.SURVIVORS
         self._after_mutant_round()
 
@@ -519,8 +518,7 @@ class _CaseRun:
             values, _, _ = mutation_target(self.job.method, self.case)
             for m in self.mutants:
                 if not same_elements(m.mutant.values, values):
-                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
-                                       killed_by=KillProof.PIN_UP_TO_ORDER)
+                    self._kill(m, KillProof.PIN_UP_TO_ORDER)
         elif self.as_set is not None:
             self.planned[_PIN_SET] = self.as_set  # with the mutants' round
         self.stage = self._mutants_stage() if any(m.result is None for m in self.mutants) else _Stage.SURVIVORS
@@ -539,13 +537,16 @@ class _CaseRun:
         self.planned[_REJECT_ALL] = replace(together, program=replace(together.program, time_limit=CONJOINED_SECONDS))
         return _Stage.MUTANTS_ALL
 
+    def _kill(self, m: _Mutant, proof: KillProof) -> None:
+        """`m` rejected, and by which proof."""
+        m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""), killed_by=proof)
+
     def _on_mutants_all(self, results: dict[Program, Result]) -> None:
         """Every mutant left rejected in one program: proved, each rejection is (a proof of the conjunction)."""
         if self.judged[_REJECT_ALL].proved:
             for m in self.mutants:
                 if m.result is None:
-                    m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
-                                       killed_by=KillProof.REJECTION)
+                    self._kill(m, KillProof.REJECTION)
             self.stage = _Stage.SURVIVORS
         else:
             self.stage = _Stage.MUTANTS
@@ -560,8 +561,7 @@ class _CaseRun:
                 continue  # rejected by the order-free pin: no program of its own
             m.rejected = judge(results[m.reject.program], m.reject)
             if m.rejected.proved:
-                m.result = replace(self._mutant_result(m.mutant, Decision.REJECTED, None, ""),
-                                   killed_by=KillProof.REJECTION)
+                self._kill(m, KillProof.REJECTION)
             else:
                 m.accept = h.output(Goal.ACCEPT, *self._split(m.mutant), mutant=m.mutant)
         self.stage = _Stage.SURVIVORS
