@@ -36,7 +36,7 @@ from bot.github.api import (
 from bot.github.commands import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
 from bot.github.git import GitError, add_worktree, changed_files, file_at, has_commit, remove_worktree
 from bot.github.pr.affected import affected_specs
-from bot.github.pr.diff import Hunks, hunks
+from bot.github.pr.diff import Hunks, diff_of
 from bot.github.pr.event import EventError, PullRequestEvent, parse_event
 from bot.github.pr.review_plan import plan_review
 from bot.github.tracking import LastRun, TrackingInput, edited_body, issue_body
@@ -166,7 +166,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 raise GitHubError("no token or repository")
             listed = github.changed_files(event.number)
             paths = [f.filename for f in listed]
-            diff = {f.filename: hunks(f.patch or "") for f in listed}
+            diff = diff_of(listed)
         except GitHubError as e:
             emit(out, f"GitHub did not list the changed files ({e}); using git diff instead")
             try:
@@ -427,7 +427,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
     if config.review:
         # the diff comes from GitHub, not from the saved file: comments go only on the pull request's own lines
         try:
-            diff = {f.filename: hunks(f.patch or "") for f in github.changed_files(number)}
+            diff = diff_of(github.changed_files(number))
         except GitHubError as e:
             emit(out, f"the review comments were not placed: {e}", Level.WARNING)
             return EXIT_OK

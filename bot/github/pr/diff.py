@@ -8,7 +8,9 @@ the `patch` GitHub gives for each changed file, so they are GitHub's own.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+
+from bot.github.api import ChangedFile
 
 # "@@ -12,7 +12,8 @@ context": the new side starts at 12 and spans 8 lines (",8" left out means 1)
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
@@ -29,3 +31,8 @@ def hunks(patch: str) -> Hunks:
 def commentable(diff: Mapping[str, Hunks], path: str, start: int, end: int) -> bool:
     """Whether lines `start`..`end` of `path`'s new version lie in one hunk of the pull request's diff."""
     return any(start in h and end in h for h in diff.get(path, ()))
+
+
+def diff_of(files: Iterable[ChangedFile]) -> dict[str, Hunks]:
+    """Each changed file's hunks, by path (none for a file GitHub lists without a patch)."""
+    return {f.filename: hunks(f.patch or "") for f in files}
