@@ -72,6 +72,10 @@ class DafnyFile:
     decls: tuple[Decl, ...]
     datatypes: Datatypes = NO_DATATYPES  # those declared in this file, at any nesting
 
+    def end_line(self, clause: Clause) -> int:
+        """The 1-based line a clause ends on (its `;` included)."""
+        return self.source.count("\n", 0, max(clause.start, clause.end - 1)) + 1
+
     def find(self, name: str) -> Decl | None:
         """The declaration with this qualified name, or else the first with this plain name."""
         for d in self.decls:

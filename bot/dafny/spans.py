@@ -73,7 +73,7 @@ def spans_of(parsed: DafnyFile, source: str) -> dict[str, EnsuresSpan]:
     out: dict[str, EnsuresSpan] = {}
     plain: dict[str, EnsuresSpan] = {}
     for d in parsed.methods():
-        every = [ClauseSpan(c.text, c.line, source.count("\n", 0, max(c.start, c.end - 1)) + 1) for c in d.clauses]
+        every = [ClauseSpan(c.text, c.line, parsed.end_line(c)) for c in d.clauses]
         clauses = tuple(s for s, c in zip(every, d.clauses, strict=True) if c.kind == "ensures")
         spec_last = max((s.last for s in every), default=d.line)
         eol = source.find("\n", d.header_end)

@@ -111,10 +111,8 @@ def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | N
              f"(case {code(w.case)}) the test expects {code(_value(w.expected))}, and the spec also accepts "
              f"{code(_value(w.value))}.{others}"]
     g = s.suggestions[0] if s.suggestions else None
-    # the clause was proved where the verifier put it: after the last specification clause, which may go on
-    # over several lines past `g.line` (the line it starts on); never after a `{` on that line
-    after = span.spec_last if span is not None and span.clauses and g is not None and g.line <= span.spec_last \
-        else g.line if g is not None else 0
+    # the clause goes after the last specification clause (`g.line`), never after a `{` on that line
+    after = g.line if g is not None else 0
     kept = span.text(first, after) if span is not None and span.ends_line and g is not None else ()
     if any(len(line.splitlines()) > 1 for line in kept) or sum(len(line) + 1 for line in kept) > MAX_BODY // 2:
         kept = ()  # a form feed, U+2028, ...: the block would show (and commit) one line as two; or too long

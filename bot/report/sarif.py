@@ -190,10 +190,13 @@ def _weak(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
                f"the test expects {clip(least.expected)} ({clip(least.description)}). Strengthen the ensures clauses.")
     g = s.suggestions[0] if s.suggestions else None
     fix = None
-    if g is not None:
+    # the clause goes after the method's last specification clause, indented like its ensures; as a fix only when
+    # the body does not open on that line (a line inserted after it would be in the body)
+    if g is not None and (span is None or span.ends_line):
         message += f" A verified clause is offered as a fix: ensures {clip(g.clause)}"
-        # the clause goes after the method's last specification clause, indented like its ensures
         fix = Fix(s.file, g.line + 1, f"{_indent(span, clause)}ensures {g.clause}\n", proved_text(g))
+    elif g is not None:
+        message += f" A verified clause goes after line {g.line}: ensures {clip(g.clause)}"
     return [Finding(ACCEPTS_WRONG, _at_clause(s, clause), message, (s.file, s.method), s.method, fix=fix)]
 
 

@@ -130,7 +130,7 @@ class Suggestion:
 
     clause: str  # the expression; the suggestion is `ensures <clause>`
     template: str  # where it came from: a template's name, or "suggester"
-    line: int  # the line after which it goes (the method's last specification clause)
+    line: int  # the line after which it goes (where the method's last specification clause ends)
     cases: int  # test cases whose expected output the strengthened spec is proved to accept (all of them)
     rejected: int  # wrong outputs the spec accepted, proved rejected by the strengthened spec (all of them)
     pinned: int  # cases the strengthened spec pins exactly, ...

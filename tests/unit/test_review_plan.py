@@ -153,8 +153,9 @@ def _suggested(source: str) -> Finding:
     from dataclasses import replace
 
     from bot.dafny.parser import parse_file
-    (m,) = parse_file(source, "add.dfy").methods()
-    line = max(c.line for c in m.clauses)  # as bot.symbolic.suggest.search gives it
+    parsed = parse_file(source, "add.dfy")
+    (m,) = parsed.methods()
+    line = max(parsed.end_line(c) for c in m.clauses)  # as bot.symbolic.suggest.search gives it
     g = Suggestion("r == x + 1", "t", line, 1, 1, 1, 0, 0, 1, "verifies")
     spans = {("add.dfy", "Add"): ensures_spans(source, "add.dfy")["Add"]}
     (f,) = findings(compare([replace(weak()[0], suggestions=(g,))], []), spans, "default", "")

@@ -217,3 +217,25 @@ def test_user_text_is_clipped_and_paths_are_uris() -> None:
 def test_settings_go_in_the_runs_properties() -> None:
     assert log(settings={"seed": 0})["runs"][0]["properties"] == {"settings": {"seed": 0}}
     assert "properties" not in log()["runs"][0]
+
+
+def test_the_fix_goes_after_a_last_clause_over_several_lines_and_never_into_the_body() -> None:
+    from bot.dafny.parser import parse_file
+
+    for source, fixed in [
+        ("method M(x: int) returns (r: int)\n  ensures r > x &&\n    r < x + 9\n{\n}\n", True),
+        ("method M(x: int) returns (r: int)\n  ensures r > x {\n}\n", False),
+    ]:
+        parsed = parse_file(source, "m.dfy")
+        (m,) = parsed.methods()
+        line = max(parsed.end_line(c) for c in m.clauses)  # as bot.symbolic.suggest.search gives it
+        case = CaseResult("T#1", 9, "x = 1", "r = 2", "", "m.dfy", CaseStatus.VERIFIED, "",
+                          (MutantResult("5", "r: 2 -> 5", MutantStatus.SURVIVED),))
+        score = replace(method_score("m.dfy", "M", 1, (case,)),
+                        suggestions=(Suggestion("r == x + 1", "t", line, 1, 1, 1, 0, 0, 1),))
+        log = json.loads(render_sarif([score], {("m.dfy", "M"): ensures_spans(source, "m.dfy")["M"]}, "2.3"))
+        (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "spec/accepts-wrong-output"]
+        assert ("fixes" in result) is fixed
+        if fixed:
+            (change,) = result["fixes"][0]["artifactChanges"]
+            assert change["replacements"][0]["deletedRegion"]["startLine"] == 4  # after `r < x + 9`

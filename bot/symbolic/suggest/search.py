@@ -137,7 +137,8 @@ def with_suggestions(
     found: dict[int, list[tuple[Suggestion, MethodJob]]] = {}
     for (k, cand, again, new, wrong), ok in zip(passed, formed, strict=True):
         if ok:
-            line = max((c.line for c in jobs[k].method.clauses), default=jobs[k].method.line)
+            # after the line the last specification clause ends on (one may go on over several lines)
+            line = max((jobs[k].file.end_line(c) for c in jobs[k].method.clauses), default=jobs[k].method.line)
             found.setdefault(k, []).append((_suggestion(cand, new, wrong, line), again))
     ranked = {k: [g for g, _ in sorted(found[k], key=lambda pair: _rank(pair[0]))] for k in found}
     best = {k: min(found[k], key=lambda pair: _rank(pair[0]))[1] for k in found}
