@@ -93,7 +93,9 @@ class Strategy(Enum):
     EACH = "each"
     # fewer programs: a case not pinned exactly asks its order-free pin before its mutants; when proved, it
     # rejects at once every mutant whose elements differ, and the set-level pin (which it implies) is not asked;
-    # the mutants left are first rejected all in one program, and asked one by one only when that is not proved
+    # the mutants left are first rejected all in one program, and asked one by one only when that is not proved;
+    # a case pinned up to order confirms no other output (none can be a witness), and a suggestion's rescoring
+    # none at all (it reads the pins only)
     LEAN = "lean"
 
 
@@ -105,6 +107,9 @@ class ScoreOptions:
     pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
     suggest: bool = True  # search weak specs for a verified stronger clause (bot/symbolic/suggest)
     strategy: Strategy = Strategy.LEAN
+    # confirm other outputs the spec accepts when a pin check is not proved (the witnesses a report shows); a
+    # suggestion's rescoring reads only what the pins prove, which no witness changes
+    witnesses: bool = True
 
 
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
@@ -579,8 +584,11 @@ class _CaseRun:
     def _after_mutant_round(self) -> None:
         """With the mutants' round: the candidate search; the case closes once every program is judged."""
         j = self.judged
+        # pinned up to order (proved before the mutants, Strategy.LEAN): every output the spec accepts has the
+        # expected elements, so no candidate can be a witness (see _determinacy)
+        up_to_order = _PIN_MULTISET in j and j[_PIN_MULTISET].proved
         if self.stage in (_Stage.MUTANTS_ALL, _Stage.MUTANTS, _Stage.SURVIVORS) and _PIN in j and not j[_PIN].proved \
-                and not self.candidates_planned:
+                and not self.candidates_planned and self.options.witnesses and not up_to_order:
             # with the mutants' round: the candidates need the pin's model and the mutants' values, not their
             # verdicts; a case whose mutants are all rejected then needs no further round
             self.candidates_planned = True

@@ -222,7 +222,7 @@ method Twice(x: int) returns (s: seq<int>)
 """
 
 
-def _seq_pin_run(pin_answer: Outcome) -> tuple[ScriptedEngine, list]:  # type: ignore[type-arg]
+def _seq_pin_run(pin_answer: Outcome, options: ScoreOptions = EACH2) -> tuple[ScriptedEngine, list]:  # type: ignore[type-arg]
     def answer(p: Program) -> Result:
         if p.want_model:  # the exact pin check
             return Result(Outcome.VERIFIED) if pin_answer is Outcome.VERIFIED else refuted_goal(p)
@@ -240,7 +240,7 @@ def _seq_pin_run(pin_answer: Outcome) -> tuple[ScriptedEngine, list]:  # type: i
     assert method is not None
     tc = TestCase("c1", "Twice", (IntV(3),), (SeqV((IntV(3), IntV(3))),), source="t.dfy", line=1)
     engine = ScriptedEngine(answer)
-    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, EACH2)
+    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, options)
     return engine, list(scores[0].cases)
 
 
@@ -256,6 +256,26 @@ def test_the_order_free_pin_is_asked_only_when_the_exact_pin_is_not_proved() -> 
     assert len(engine.rounds) == 2
     assert sum("multiset(" in p.method for p in engine.rounds[1]) == 1
     assert sum(p.time_limit == DESCRIPTIVE_SECONDS for p in engine.rounds[1]) >= 1  # the candidates
+    assert cases[0].determinacy is Determinacy.PINNED_UP_TO_ORDER
+
+
+def test_lean_confirms_no_other_output_once_the_case_is_pinned_up_to_order() -> None:
+    """Every output the spec accepts then has the expected elements: no candidate can be a witness, so none is
+    asked (`each` asks them beside the order-free pin), and the case reads the same."""
+    lean_engine, lean = _seq_pin_run(Outcome.REFUTED, ScoreOptions(mutants=2, pin=True, strategy=Strategy.LEAN))
+    each_engine, each = _seq_pin_run(Outcome.REFUTED)
+    asked = [p for r in lean_engine.rounds for p in r]
+    assert any("multiset(" in p.method for p in asked)  # the order-free pin, proved
+    assert not any(p.time_limit == DESCRIPTIVE_SECONDS for p in asked)  # no candidate
+    assert any(p.time_limit == DESCRIPTIVE_SECONDS for r in each_engine.rounds for p in r)
+    assert lean[0].determinacy is each[0].determinacy is Determinacy.PINNED_UP_TO_ORDER
+    assert (lean[0].witness, lean[0].accepted_wrong) == (each[0].witness, each[0].accepted_wrong) == ("", ())
+
+
+def test_without_witnesses_no_other_output_is_confirmed_and_the_pins_read_the_same() -> None:
+    engine, cases = _seq_pin_run(Outcome.REFUTED, ScoreOptions(mutants=2, pin=True, strategy=Strategy.EACH,
+                                                               witnesses=False))
+    assert not any(p.time_limit == DESCRIPTIVE_SECONDS for r in engine.rounds for p in r)
     assert cases[0].determinacy is Determinacy.PINNED_UP_TO_ORDER
 
 

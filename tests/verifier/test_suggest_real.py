@@ -123,3 +123,28 @@ def test_a_clause_resting_on_an_unchecked_helper_is_never_offered(tmp_path: Path
                     "method T2() { var r := Halve(10); expect r == 5; }\n")
     m = score(tmp_path, spec, "--suggester", suggesting(tmp_path, "r == Half(x)", "r * 2 == x"))["methods"][0]
     assert [s["clause"] for s in m["suggestions"]] == ["ensures r * 2 == x"]  # the one resting on nothing
+
+
+def test_the_lean_rescoring_searches_no_witness_and_suggests_as_each_does(
+    weak: dict[str, dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A suggestion is ranked by what the pins prove; a witness of the strengthened spec changes none of it, so the
+    lean strategy's rescoring confirms no other output, and its suggestions are `each`'s, field for field."""
+    import bot.symbolic.suggest.search as search
+
+    seen: list[bool] = []
+    rescore = search.score_methods
+
+    def recording(jobs: Any, engine: Any, dialect: Any, options: Any, on_phase: Any = None) -> Any:
+        if not options.suggest:  # the rescoring (the first call scores the spec itself)
+            seen.append(options.witnesses)
+        return rescore(jobs, engine, dialect, options, on_phase)
+
+    monkeypatch.setattr(search, "score_methods", recording)
+    each = score(tmp_path, DATA / "suggest" / "weak.dfy", "--strategy", "each")
+    assert seen == [True]  # `each` keeps its witness search: the measurement's old strategy
+    assert {m["method"]: m["suggestions"] for m in each["methods"]} == {
+        name: m["suggestions"] for name, m in weak.items()}
+    seen.clear()
+    score(tmp_path, DATA / "suggest" / "weak.dfy", "--no-cache")
+    assert seen == [False]

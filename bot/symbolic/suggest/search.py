@@ -27,7 +27,7 @@ from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME, read_che
 from bot.symbolic.harness.programs import HarnessError, make_prelude
 from bot.symbolic.program import Outcome, Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, MethodScore, MutantStatus, Suggestion
-from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, score_methods
+from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, Strategy, score_methods
 from bot.symbolic.suggest.templates import Candidate, candidates
 
 # an external suggester: candidate clauses for a weak method (bot/verifier/suggester.py runs one)
@@ -124,7 +124,9 @@ def with_suggestions(
                 plans.append((k, cand, again))
     if not plans:
         return list(scores)
-    rescored = score_methods([p[2] for p in plans], engine, dialect, replace(options, mutants=0, suggest=False))
+    # no witness search (Strategy.LEAN): a suggestion is ranked by what the pins prove, never by a witness
+    rescored = score_methods([p[2] for p in plans], engine, dialect, replace(
+        options, mutants=0, suggest=False, witnesses=options.strategy is not Strategy.LEAN))
     passed: list[tuple[int, Candidate, MethodJob, MethodScore, int]] = []
     for (k, cand, again), new in zip(plans, rescored, strict=True):
         wrong = sum(len(set(outputs)) for _, outputs in again.extra_outputs)
