@@ -13,7 +13,6 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -64,7 +63,7 @@ from bot.symbolic.compare import compare
 from bot.symbolic.gate import pr_gate
 from bot.symbolic.results import CaseStatus, Gate, MethodScore
 from bot.symbolic.rounds import score_methods
-from bot.symbolic.suggest.search import score_and_suggest
+from bot.symbolic.suggest.search import with_suggestions
 from bot.verifier import VerifierInfo, VerifierNotFound
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -207,20 +206,21 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             # never "removed"
             base_built = (build_jobs(base_root, specs, TestFiles(extra=tuple(files_matching(base_root, config.tests))))
                           if have_base else runner.JobSet())
-            with group(out, f"Scoring {len(specs)} spec file(s) at head"):
+            where = "at head and base" if have_base else "at head"
+            with group(out, f"Scoring {len(specs)} spec file(s) {where}"):
                 built = build_jobs(root, specs, TestFiles(extra=tuple(files_matching(root, config.tests))),
                                    expected=tested_methods(base_built.jobs))
-                head = score_and_suggest(built.jobs, verifier.engine, verifier.dialect, options) + built.placeholders
                 errors = built.errors
                 for message in errors:
                     emit(out, message, Level.ERROR)
-            base: list[MethodScore] = []
-            if have_base:
-                with group(out, "Scoring the same files at base"):
-                    # base is only compared against: no suggestions for it
-                    base = (score_methods(base_built.jobs, verifier.engine, verifier.dialect,
-                                          replace(options, suggest=False))
-                            + base_built.placeholders)
+                # head and base in one run: their rounds go side by side (a round waits for its slowest program)
+                scored = score_methods([*built.jobs, *base_built.jobs], verifier.engine, verifier.dialect, options)
+                head_scores = scored[:len(built.jobs)]
+                if options.suggest:  # base is only compared against: no suggestions for it
+                    head_scores = with_suggestions(built.jobs, head_scores, verifier.engine, verifier.dialect,
+                                                   options)
+                head = head_scores + built.placeholders
+                base: list[MethodScore] = (scored[len(built.jobs):] + base_built.placeholders) if have_base else []
         except TooManyFiles as e:
             # scoring a part of the changes would let the check pass with methods left unscored
             emit(out, str(e), Level.ERROR)
