@@ -25,7 +25,6 @@ from dataclasses import dataclass, replace
 from bot.symbolic.program import Outcome, Program, Result
 from bot.verifier import CRASHED, NO_RESULT, Backend, is_transient
 from bot.verifier.cache import ResultCache
-from bot.verifier.output import retimed
 
 PROBE_NAME = "SpecScoreEnginePreludeProbe"
 # Dafny 2.3 makes no verification task of an empty body (measured): assert something.
@@ -56,15 +55,6 @@ class EngineStats:
 class _Item:
     key: str
     program: Program
-    limit: int  # the program's own time limit (Engine.limit_of)
-
-    def method(self, batch_limit: int) -> str:
-        """The method's text; a program whose own limit is lower than its batch's carries it as `{:timeLimit N}`,
-        so programs of every limit share their prelude's batches (each batch costs a verifier start-up)."""
-        p = self.program
-        if self.limit >= batch_limit:
-            return p.method
-        return p.method.replace(f" {p.name}(", f" {{:timeLimit {self.limit}}} {p.name}(", 1)
 
 
 @dataclass(frozen=True)
@@ -134,11 +124,14 @@ class Engine:
         for twin in twins:
             if twin in results:
                 run.settle_twins(twin, results[twin])
-        groups: dict[tuple[str, bool], list[_Item]] = {}
+        groups: dict[tuple[str, int, bool], list[_Item]] = {}
         for key, program in unique.items():
             if key not in results and key not in answered:
-                group = (program.prelude, bool(program.checks))
-                groups.setdefault(group, []).append(_Item(key, program, self.limit_of(program)))
+                # one limit per batch: Dafny 2.3 honours a method's `{:timeLimit N}` only when it is the first one
+                # its prover checks (measured: later methods ran at the batch's limit, and a later one at the
+                # earlier one's), so a lower limit cannot ride on the method in a shared batch
+                group = (program.prelude, self.limit_of(program), bool(program.checks))
+                groups.setdefault(group, []).append(_Item(key, program))
         run.report()
         runs = run.execute(self._plan(list(groups.items()))) if groups else 0
 
@@ -156,7 +149,7 @@ class Engine:
         """The time limit `program` is verified with: its own when lower than the engine's."""
         return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
 
-    def _plan(self, groups: list[tuple[tuple[str, bool], list[_Item]]]) -> list[_Task]:
+    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]]) -> list[_Task]:
         """Batches of at most batch_size, one prelude each; split further until every worker has one.
 
         A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets small
@@ -165,20 +158,19 @@ class Engine:
         while the other idles.
         """
         batches: list[_Task] = []
-        for (prelude, whole), items in groups:
+        for (prelude, limit, whole), items in groups:
             if whole:  # each verifies its whole file: one per batch
-                batches += [_Task(prelude, (item,), item.limit, item.program.checks) for item in items]
+                batches += [_Task(prelude, (item,), limit, item.program.checks) for item in items]
                 continue
             size = self._size(prelude)
-            batches += [_Task(prelude, part, max(i.limit for i in part))
-                        for part in _even(items, math.ceil(len(items) / size))]
+            batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
         while len(batches) < self.jobs:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
             task = batches[largest]
             if len(task.items) < 2:
                 break
             batches[largest : largest + 1] = [
-                _Task(task.prelude, part, max(i.limit for i in part)) for part in _even(list(task.items), 2)
+                _Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)
             ]
         return sorted(batches, key=lambda t: -self._estimate(t))
 
@@ -251,7 +243,7 @@ class _EngineRound:
             def submit(task: _Task) -> None:
                 nonlocal runs
                 runs += 1
-                methods = [(item.program.name, item.method(task.limit)) for item in task.items]
+                methods = [(item.program.name, item.program.method) for item in task.items]
                 if not task.items:
                     methods = [(PROBE_NAME, PROBE_METHOD)]
                 wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
@@ -284,8 +276,7 @@ class _EngineRound:
             for parked in self.parked.pop(task.prelude, []):
                 follow += self._after_failure(parked)
             return follow
-        found = {item.key: _own_limit(outcomes.get(item.program.name, missing), item.limit, task.limit)
-                 for item in task.items}
+        found = {item.key: outcomes.get(item.program.name, missing) for item in task.items}
         if len(task.items) > 1 and all(r.outcome is Outcome.ERROR for r in found.values()):
             return self._after_failure(task)
         if not task.checks:  # a background check's time says nothing of its harness programs' time
@@ -308,7 +299,7 @@ class _EngineRound:
             blame = probe if is_transient(probe) else Result(Outcome.ERROR, PRELUDE_BROKEN + probe.message)
             self._settle({item.key: blame for item in task.items})
             return []
-        return [_Task(task.prelude, part, max(i.limit for i in part)) for part in _even(list(task.items), 2)]
+        return [_Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)]
 
     def _settle(self, found: dict[str, Result]) -> None:
         found = dict(found)
@@ -326,13 +317,6 @@ class _EngineRound:
     def settle_twins(self, key: str, result: Result) -> None:
         """Answer the plain twins of `key` (a program wanting models) with its result, without models."""
         self._settle({twin: replace(result, model="") for twin in self.twins.get(key, [])})
-
-
-def _own_limit(result: Result, limit: int, batch_limit: int) -> Result:
-    """A time-out under the program's own `{:timeLimit}` names that limit, not its batch's."""
-    if result.outcome is not Outcome.TIMEOUT or limit >= batch_limit:
-        return result
-    return replace(result, message=retimed(result.message, batch_limit, limit))
 
 
 def _outcomes(future: Future[dict[str, Result]]) -> tuple[dict[str, Result], Result]:

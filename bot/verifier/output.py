@@ -132,17 +132,9 @@ def for_all(names: Sequence[str], outcome: Outcome, message: str, seconds: float
     return {name: Result(outcome, message, share) for name in names}
 
 
-def _timeout_head(time_limit: int) -> str:
-    return f"verification timed out (time limit {time_limit} s)"
-
-
 def timeout_message(time_limit: int, details: Sequence[str]) -> str:
-    return _timeout_head(time_limit) + (":\n" + "\n".join(details) if details else "")
-
-
-def retimed(message: str, batch_limit: int, limit: int) -> str:
-    """A time-out message of a program that ran under its own lower limit (`{:timeLimit N}`) in its batch."""
-    return message.replace(_timeout_head(batch_limit), _timeout_head(limit), 1)
+    head = f"verification timed out (time limit {time_limit} s)"
+    return head + (":\n" + "\n".join(details) if details else "")
 
 
 def tail(text: str, limit: int = 4000) -> str:

@@ -445,59 +445,27 @@ class LimitRecordingBackend(FakeBackend):
     def __init__(self) -> None:
         super().__init__()
         self.limits: list[tuple[int, tuple[str, ...]]] = []
-        self.texts: dict[str, str] = {}
 
     def verify_batch(self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int) -> dict[str, Result]:
         self.limits.append((time_limit, tuple(name for name, _ in methods)))
-        self.texts.update(methods)
         return super().verify_batch(prelude, methods, time_limit)
 
 
-def test_a_program_with_a_lower_time_limit_shares_the_batch_with_its_own_limit_and_is_keyed_by_it(
-    tmp_path: Path,
-) -> None:
+def test_a_program_with_a_lower_time_limit_is_batched_apart_and_keyed_by_it(tmp_path: Path) -> None:
     backend = LimitRecordingBackend()
     engine = Engine(backend, jobs=1, time_limit=20, cache=ResultCache(tmp_path))
     plain = programs(3)
-    short = [Program(plain[0].prelude, f"SpecScore_s{i}", f"method SpecScore_s{i}() {{ }}", time_limit=5)
-             for i in range(2)]
+    short = [replace(p, name=p.name + "s", method=p.method.replace("SpecScore_h", "SpecScore_s"), time_limit=5)
+             for p in programs(2)]
     capped = replace(programs(1)[0], name="SpecScore_c", method="method SpecScore_c() { }", time_limit=99)
     results = engine.run([*plain, *short, capped])
     assert all(r.outcome is Outcome.VERIFIED for r in results.values())
-    # one batch (one verifier start) at the engine's limit; a limit above it is the engine's
-    assert [(limit, set(names)) for limit, names in backend.limits] == [
-        (20, {*(p.name for p in plain), *(p.name for p in short), "SpecScore_c"})]
-    for p in short:  # the lower limit rides on the method itself
-        assert backend.texts[p.name] == p.method.replace(f" {p.name}(", f" {{:timeLimit 5}} {p.name}(", 1)
-        assert "{:timeLimit 5}" in backend.texts[p.name]
-    assert backend.texts["SpecScore_c"] == capped.method and backend.texts[plain[0].name] == plain[0].method
+    by_limit = {limit: set(names) for limit, names in sorted(backend.limits)}
+    # a limit above the engine's is the engine's: that program shares the batch of the plain ones
+    assert by_limit == {5: {p.name for p in short}, 20: {*(p.name for p in plain), "SpecScore_c"}}
     # the cache key holds the limit: the same text with the engine's limit is another entry
     again = Engine(LimitRecordingBackend(), jobs=1, time_limit=20, cache=ResultCache(tmp_path))
     twin = replace(short[0], time_limit=None)
     again.run([twin])
     assert again.stats.cache_hits == 0
     assert again.limit_of(short[0]) == 5 and again.limit_of(twin) == 20
-
-
-SLOW = """\
-method SpecScore_slow(x: bv64, y: bv64)
-  requires 1 < x < 0x1_0000_0000 && 1 < y < 0x1_0000_0000
-{
-  assert x * y != 0x3fff_fff6_0000_0013;
-}"""
-
-
-@pytest.mark.dafny
-def test_real_engine_a_lower_limit_in_a_shared_batch_is_the_methods_own(dafny: VerifierInfo) -> None:
-    """One verifier run for programs of two limits; the one under 1 s times out at its own limit, named in its
-    message, and the other is verified under the batch's."""
-    prelude = "function F(): int { 1 }"
-    slow = Program(prelude, "SpecScore_slow", SLOW, time_limit=1)
-    plain = Program(prelude, "SpecScore_plain", "method SpecScore_plain() { assert F() == 1; }")
-    engine = Engine(make_backend(dafny), jobs=1, time_limit=20)
-    results = engine.run([slow, plain])
-    assert engine.stats.verifier_runs == 1
-    assert results[plain].outcome is Outcome.VERIFIED
-    assert results[slow].outcome is Outcome.TIMEOUT
-    assert "time limit 1 s" in results[slow].message and "time limit 20 s" not in results[slow].message
-    assert results[slow].seconds < 10  # the verifier's own account: its limit, not the batch's 20 s, stopped it
