@@ -532,6 +532,10 @@ def gate_scenario(head: Mapping[str, Content], base: Mapping[str, Content] | Non
 
 TRIGGERED = WEAK_ADD + "\npredicate HostileTrigger() { true }\n"
 add("gate", "unresolvable-line", gate_scenario({"specs/add.dfy": WEAK_ADD + "const Broken: int := true;\n"}))
+# a constant no spec reaches whose value breaks its type: Dafny 2.3 then proves `false` from the declarations alone
+# (measured: `assert false` verifies beside `const c: nat := -1`), so every program would verify, mutants' rejections
+# included; only the vacuity probe of each case sees it (a weakened spec must not pass as complete)
+add("gate", "unreached-inconsistent-const", gate_scenario({"specs/add.dfy": WEAK_ADD + "const Hidden: nat := -1\n"}))
 add("gate", "all-cases-violate-requires",
     gate_scenario({"specs/add.dfy": WEAK_ADD.replace("ensures r >= x", "requires x > 100\n  ensures r >= x")}))
 add("gate", "toml-broken-syntax-ensures-true",
