@@ -107,8 +107,9 @@ class ScoreOptions:
     pin: bool = True  # prove, per accepted case, whether the spec admits only the expected output
     suggest: bool = True  # search weak specs for a verified stronger clause (bot/symbolic/suggest)
     strategy: Strategy = Strategy.LEAN
-    # confirm other outputs the spec accepts when a pin check is not proved (the witnesses a report shows); a
-    # suggestion's rescoring reads only what the pins prove, which no witness changes
+    # confirm the candidate outputs a failed pin check sends (the witnesses a report shows); a suggestion's
+    # rescoring reads only what the pins prove, which no witness changes. The search for values of outputs the test
+    # leaves unchecked is not this: an acceptance needs it
     witnesses: bool = True
 
 
@@ -700,7 +701,7 @@ class _CaseRun:
         confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol)]
         up_to_order = _PIN_MULTISET in j and j[_PIN_MULTISET].proved
         as_set = _PIN_SET in j and j[_PIN_SET].proved
-        if as_set and not up_to_order and beyond and all(same_set(v, values) for v, _ in beyond):
+        if as_set and not up_to_order and beyond and all(same_set(v, values, tol) for v, _ in beyond):
             # the set is pinned, and the witness has its elements in other numbers: a wrong output still, shown
             witness, source = beyond[0]
             return Determinacy.PINNED_AS_SET, self._shown(witness, types, names), source
@@ -931,15 +932,16 @@ def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType])
     return decode_all(model, list(zip(names, types, strict=True)))
 
 
-def same_set(a: tuple[Value, ...], b: tuple[Value, ...]) -> bool:
-    """Outputs equal but for the order and number of elements of their sequences and arrays."""
+def same_set(a: tuple[Value, ...], b: tuple[Value, ...], rel: float = 0.0) -> bool:
+    """Outputs equal but for the order and number of elements of their sequences and arrays, and for real outputs
+    within the relative tolerance (which the set-level pin admits too)."""
     if len(a) != len(b):
         return False
     for x, y in zip(a, b, strict=True):
         if isinstance(x, SeqV | ArrayV) and isinstance(y, SeqV | ArrayV):
             if set(x.elems) != set(y.elems):
                 return False
-        elif x != y:
+        elif not close((x,), (y,), rel):
             return False
     return True
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from bot.audit.model import Verdict
 from bot.audit.verdicts import pin_disagrees, verdict
+from bot.dafny.values import IntV, RealV, SeqV
 from bot.report.json_report import method_dict
 from bot.report.text import render_text
 from bot.symbolic.compare import compare
 from bot.symbolic.results import CaseResult, CaseStatus, Determinacy, MutantResult, MutantStatus, method_score
+from bot.symbolic.rounds import same_set
 
 
 def case(determinacy: Determinacy | None, witness: str = "") -> CaseResult:
@@ -42,3 +46,13 @@ def test_a_case_pinned_at_base_and_not_at_head_is_a_regression() -> None:
     assert delta.regression and [w.value for w in delta.lost_pins] == ["1003"]
     (same,) = compare([base], [base])
     assert not same.regression and same.lost_pins == ()
+
+
+def test_a_witness_within_the_real_tolerance_keeps_the_set_level_pin() -> None:
+    """Other numbers of the same elements, and a real output within the tolerance: what the set-level pin admits."""
+    expected = (SeqV((IntV(1), IntV(2))), RealV(Fraction(1, 3)))
+    witness = (SeqV((IntV(1), IntV(1), IntV(2))), RealV(Fraction(3334, 10000)))
+    assert same_set(witness, expected, 0.01)
+    assert not same_set(witness, expected)  # compared exactly without a tolerance
+    assert not same_set((SeqV((IntV(1), IntV(3))), expected[1]), expected, 0.01)  # another set
+    assert not same_set((witness[0], RealV(Fraction(1, 2))), expected, 0.01)  # beyond the tolerance
