@@ -220,7 +220,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                     head_scores = with_suggestions(built.jobs, head_scores, verifier.engine, verifier.dialect,
                                                    options)
                 head = head_scores + built.placeholders
-                base: list[MethodScore] = (scored[len(built.jobs):] + base_built.placeholders) if have_base else []
+                base = scored[len(built.jobs):] + base_built.placeholders  # none without a base checkout
         except TooManyFiles as e:
             # scoring a part of the changes would let the check pass with methods left unscored
             emit(out, str(e), Level.ERROR)

@@ -409,7 +409,7 @@ class _CaseRun:
             return None
         if j[_VACUITY].proved:
             return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
-        if _CONSISTENCY in j and j[_CONSISTENCY].proved:
+        if self._proved(_CONSISTENCY):
             return self._finish(CaseStatus.INCONSISTENT, None, INCONSISTENT_MESSAGE)
         if _ACCEPT not in self.planned:
             return self._after_witness(results)
@@ -514,8 +514,7 @@ class _CaseRun:
         if self._pin_rejects_every_mutant():
             for m in self.mutants:
                 self._kill(m, KillProof.PIN)
-        self.stage = self._mutants_stage() if any(m.result is None for m in self.mutants) else _Stage.SURVIVORS
-        self._after_mutant_round()
+        self._to_mutants()
 
     def _on_order_free(self, results: dict[Program, Result]) -> None:
         """The order-free pin check, the exact one not proved (Strategy.LEAN)."""
@@ -527,6 +526,10 @@ class _CaseRun:
                     self._kill(m, KillProof.PIN_UP_TO_ORDER)
         elif self.as_set is not None:
             self.planned[_PIN_SET] = self.as_set  # with the mutants' round
+        self._to_mutants()
+
+    def _to_mutants(self) -> None:
+        """After the pin checks: the mutants they left, or straight to the survivors' stage when none is left."""
         self.stage = self._mutants_stage() if any(m.result is None for m in self.mutants) else _Stage.SURVIVORS
         self._after_mutant_round()
 
@@ -542,6 +545,10 @@ class _CaseRun:
         # a conjunction that is slow proves nothing more than its parts: a short limit, then one by one
         self.planned[_REJECT_ALL] = replace(together, program=replace(together.program, time_limit=CONJOINED_SECONDS))
         return _Stage.MUTANTS_ALL
+
+    def _proved(self, key: Key) -> bool:
+        """Whether the program asked for `key` was judged, and proved its goal."""
+        return key in self.judged and self.judged[key].proved
 
     def _kill(self, m: _Mutant, proof: KillProof) -> None:
         """`m` rejected, and by which proof."""
@@ -587,7 +594,7 @@ class _CaseRun:
         j = self.judged
         # pinned up to order (proved before the mutants, Strategy.LEAN): every output the spec accepts has the
         # expected elements, so no candidate can be a witness (see _determinacy)
-        up_to_order = _PIN_MULTISET in j and j[_PIN_MULTISET].proved
+        up_to_order = self._proved(_PIN_MULTISET)
         if self.stage in (_Stage.MUTANTS_ALL, _Stage.MUTANTS, _Stage.SURVIVORS) and _PIN in j and not j[_PIN].proved \
                 and not self.candidates_planned and self.options.witnesses and not up_to_order:
             # with the mutants' round: the candidates need the pin's model and the mutants' values, not their
@@ -699,8 +706,8 @@ class _CaseRun:
         # a real output within the tolerance of the expected one is the expected output, not a witness
         beyond = [(v, src) for v, src in confirmed if not same_elements(v, values) and not close(v, values, tol)]
         confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol)]
-        up_to_order = _PIN_MULTISET in j and j[_PIN_MULTISET].proved
-        as_set = _PIN_SET in j and j[_PIN_SET].proved
+        up_to_order = self._proved(_PIN_MULTISET)
+        as_set = self._proved(_PIN_SET)
         if as_set and not up_to_order and beyond and all(same_set(v, values, tol) for v, _ in beyond):
             # the set is pinned, and the witness has its elements in other numbers: a wrong output still, shown
             witness, source = beyond[0]
@@ -769,9 +776,8 @@ class _CaseRun:
     def _confirmed(self) -> list[tuple[tuple[Value, ...], str]]:
         """Other outputs whose acceptance was proved, with where each came from: the pin check's confirmed
         candidates, then the surviving mutants."""
-        j = self.judged
         found = [(v, src) for k, (v, src) in enumerate(self.candidates)
-                 if Key(Ask.CANDIDATE, k) in j and j[Key(Ask.CANDIDATE, k)].proved]
+                 if self._proved(Key(Ask.CANDIDATE, k))]
         return found + [(m.mutant.values, MUTANT) for m in self.mutants
                         if m.result is not None and m.result.status is MutantStatus.SURVIVED]
 
