@@ -29,6 +29,7 @@ from bot.verifier import (
     is_transient,
     make_backend,
 )
+from bot.verifier import server as server_module
 from bot.verifier.output import FILE_NAME
 from bot.verifier.process import ProcessRun
 from bot.verifier.server import Pool, ServerCommand, fingerprint, read_answer
@@ -204,6 +205,67 @@ def test_a_server_whose_state_a_program_changed_is_not_used_again(server: DafnyS
     # the spec's next batches go to the command line: a server for each would cost more than a process
     again = server.verify_batch(changing, [("SpecScore_u", "method SpecScore_u() {\n  assert 1 < 2;\n}")], 5)
     assert again["SpecScore_u"].outcome is Outcome.VERIFIED and server.server_pids() == []
+
+
+@pytest.mark.dafny
+def test_the_canary_talks_to_a_stand_in_and_sees_what_z3_would_be_sent(server: DafnyServerBackend) -> None:
+    got = server.verify_batch(PRELUDE, [MIXED[0]], 5)
+    assert got["SpecScore_ok"].outcome is Outcome.VERIFIED
+    taken = server._pool.take()
+    assert taken is not None
+    try:
+        # the stand-in answers the canary; the batches' own goals go to z3 through the relay
+        assert taken.canary_prover is not None and taken.canary_prover.endswith("z3-stand-in")
+        assert taken.relay is not None and taken.relay != taken.canary_prover
+        answer, clean = taken._clean(60.0)
+        assert clean and answer.returncode == 0
+    finally:
+        server._pool.give_back(taken)
+
+
+@pytest.mark.dafny
+def test_a_stand_in_that_answers_otherwise_leaves_z3_for_the_canaries(
+    server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a stand-in that says `sat`: the canary is not verified with it, so z3 itself answers the canaries
+    monkeypatch.setattr(server_module, "_STAND_IN", server_module._STAND_IN.replace('b"unsat"', 'b"sat"'))
+    monkeypatch.setattr(server_module._stand_in, "usable", True)
+    server.close()
+    got = server.verify_batch(PRELUDE, MIXED[:3], 5)
+    assert [got[n].outcome for n, _ in MIXED[:3]] == [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]
+    assert server_module._stand_in.usable is False
+    assert server.server_pids()  # the server stays: its canaries are z3's
+    taken = server._pool.take()
+    assert taken is not None
+    try:
+        assert taken.canary_prover == taken.relay
+        assert taken._clean(60.0)[1]
+    finally:
+        server._pool.give_back(taken)
+    server.close()
+
+
+@pytest.mark.dafny
+def test_a_stand_in_that_never_answers_costs_one_server(
+    server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the canary's request hangs: that host is gone (its batch goes to the command line, as for any server that
+    # fails to start), and the next server checks its canaries with z3
+    monkeypatch.setattr(server_module, "_STAND_IN", "import time\ntime.sleep(600)\n")
+    monkeypatch.setattr(server_module, "STAND_IN_WALL", 3.0)
+    monkeypatch.setattr(server_module._stand_in, "usable", True)
+    server.close()
+    want = [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]
+    got = server.verify_batch(PRELUDE, MIXED[:3], 5)
+    assert [got[n].outcome for n, _ in MIXED[:3]] == want
+    assert server_module._stand_in.usable is False and server.server_pids() == []
+    again = server.verify_batch(PRELUDE, MIXED[:3], 5)
+    assert [again[n].outcome for n, _ in MIXED[:3]] == want
+    assert len(server.server_pids()) == 1
+    taken = server._pool.take()
+    assert taken is not None and taken.canary_prover == taken.relay
+    server._pool.give_back(taken)
+    server.close()
 
 
 @pytest.mark.dafny
