@@ -23,8 +23,9 @@ What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506
 * Some programs change state the verifier keeps (after a spec with `set i | 0 <= i < a.Length :: a[i]`, the
   built-in `nat`'s quantifiers carry another `:qid` in every later program): after every request the server
   verifies a canary program and compares what it sends z3 with what it sent when fresh; a server that differs is
-  not used again (`_Server.clean`), and the batches of that spec go to the command line. The canary's prover is
-  a stand-in (`_STAND_IN`): only what is sent is compared, and its goal is valid.
+  not used again (`_Server.clean`), and the batches of that spec go to the command line. Only what is sent is
+  compared and the canary's goal is valid, so a stand-in answers it instead of z3 (`_STAND_IN`); after a canary
+  that is not clean with it, z3 does, for the rest of the process.
 * z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
 
 A server that outlives the wall-clock limit (the command line's, `Dafny2Backend.wall_limit`) is killed with its process
@@ -321,7 +322,8 @@ class _Server:
     def calibrate(self, z3_path: str | None, wall: float) -> bool:
         """The server's first request, in a fresh process: the canary program, to learn the z3 the server runs, the
         number of the prelude's first quantifier, and the formula a fresh process sends for it; then the z3 relay
-        is written and checked with the canary. False when any of that fails."""
+        is written and checked with the canary, and so is the stand-in that answers the later canaries (z3 answers
+        them when it does not do). False when any of that fails but the stand-in's check."""
         log = self._log()
         answer = self._canary([*_CANARY_ARGS, f"/proverLog:{log}", *([f"/z3exe:{z3_path}"] if z3_path else [])], wall)
         prover = z3_path or next((m.group("path") for m in _PROVER.finditer(answer.text)), None)
@@ -337,14 +339,19 @@ class _Server:
                 self.canary_prover = self._script("z3-stand-in", _STAND_IN)
         except OSError:
             return False
-        if self.canary_prover == self.relay:
-            return self.clean(wall)
+        stand_in, self.canary_prover = self.canary_prover, self.relay
+        if not self.clean(wall):  # the relay itself, once, before any batch goes through it
+            return False
+        if stand_in == self.relay:
+            return True
+        self.canary_prover = stand_in
         answer, clean = self._clean(min(wall, STAND_IN_WALL))
         if clean:
             return True
-        _stand_in.usable = False  # z3 itself for the canaries of this process's servers from now on
+        # z3 itself for the canaries of this server and of the process's later ones
+        _stand_in.usable = False
         self.canary_prover = self.relay
-        return answer.status == "ok" and self.clean(wall)  # a hung request keeps the host: a new server then
+        return answer.status == "ok"  # a hung or dead request leaves no host to use: a new server then
 
     def _script(self, name: str, code: str) -> str:
         """A Python script in the server's folder, and the executable that runs it (what `/z3exe:` takes).

@@ -208,7 +208,11 @@ def test_a_server_whose_state_a_program_changed_is_not_used_again(server: DafnyS
 
 
 @pytest.mark.dafny
-def test_the_canary_talks_to_a_stand_in_and_sees_what_z3_would_be_sent(server: DafnyServerBackend) -> None:
+def test_the_canary_talks_to_a_stand_in_and_sees_what_z3_would_be_sent(
+    server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module._stand_in, "usable", True)
+    server.close()
     got = server.verify_batch(PRELUDE, [MIXED[0]], 5)
     assert got["SpecScore_ok"].outcome is Outcome.VERIFIED
     taken = server._pool.take()
@@ -265,6 +269,25 @@ def test_a_stand_in_that_never_answers_costs_one_server(
     taken = server._pool.take()
     assert taken is not None and taken.canary_prover == taken.relay
     server._pool.give_back(taken)
+    server.close()
+
+
+@pytest.mark.dafny
+def test_a_relay_that_does_not_answer_is_seen_before_any_batch(
+    server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the relay is checked with the canary when a server starts: a broken one fails the start (and three in a
+    # row leave the command line), it never dies under a batch
+    monkeypatch.setattr(server_module, "_RELAY", "import sys\nsys.exit(0)\n")
+    monkeypatch.setattr(server_module._stand_in, "usable", True)
+    monkeypatch.setattr(server._pool, "failures", 0)  # restored after: the process's pool is shared
+    server.close()
+    for _ in range(server_module.MAX_FAILURES + 1):
+        got = server.verify_batch(PRELUDE, MIXED[:3], 5)
+        assert [got[n].outcome for n, _ in MIXED[:3]] == [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]
+        assert server.server_pids() == []
+    assert server._pool.failures == server_module.MAX_FAILURES
+    assert server_module._stand_in.usable is True  # the stand-in was never the cause
     server.close()
 
 
