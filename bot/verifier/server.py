@@ -335,14 +335,12 @@ class _Server:
         try:
             relay = _RELAY.format(z3=prover, base=int(first.group(1)))
             self.relay = self.canary_prover = self._script("z3-relay", relay)
-            if _stand_in.usable:
-                self.canary_prover = self._script("z3-stand-in", _STAND_IN)
+            stand_in = self._script("z3-stand-in", _STAND_IN) if _stand_in.usable else None
         except OSError:
             return False
-        stand_in, self.canary_prover = self.canary_prover, self.relay
         if not self.clean(wall):  # the relay itself, once, before any batch goes through it
             return False
-        if stand_in == self.relay:
+        if stand_in is None:
             return True
         self.canary_prover = stand_in
         answer, clean = self._clean(min(wall, STAND_IN_WALL))
