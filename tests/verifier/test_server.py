@@ -4,6 +4,7 @@ killed, and stand-in servers)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -207,24 +208,44 @@ def test_a_server_whose_state_a_program_changed_is_not_used_again(server: DafnyS
     assert again["SpecScore_u"].outcome is Outcome.VERIFIED and server.server_pids() == []
 
 
+FIRST_THREE = [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]  # MIXED[:3], as the command line answers them
+
+
+def _new_servers(server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No server left from earlier tests, and the next one tries the stand-in (the flag is the process's)."""
+    monkeypatch.setattr(server_module._stand_in, "usable", True)
+    server.close()
+
+
+def _first_three(server: DafnyServerBackend) -> list[Outcome]:
+    got = server.verify_batch(PRELUDE, MIXED[:3], 5)
+    return [got[n].outcome for n, _ in MIXED[:3]]
+
+
+@contextlib.contextmanager
+def _idle_server(server: DafnyServerBackend) -> Iterator[server_module._Server]:
+    """A server of the pool, to look into, given back after."""
+    taken = server._pool.take()
+    assert taken is not None
+    try:
+        yield taken
+    finally:
+        server._pool.give_back(taken)
+
+
 @pytest.mark.dafny
 def test_the_canary_talks_to_a_stand_in_and_sees_what_z3_would_be_sent(
     server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module._stand_in, "usable", True)
-    server.close()
+    _new_servers(server, monkeypatch)
     got = server.verify_batch(PRELUDE, [MIXED[0]], 5)
     assert got["SpecScore_ok"].outcome is Outcome.VERIFIED
-    taken = server._pool.take()
-    assert taken is not None
-    try:
+    with _idle_server(server) as taken:
         # the stand-in answers the canary; the batches' own goals go to z3 through the relay
         assert taken.canary_prover is not None and taken.canary_prover.endswith("z3-stand-in")
         assert taken.relay is not None and taken.relay != taken.canary_prover
         answer, clean = taken._clean(60.0)
         assert clean and answer.returncode == 0
-    finally:
-        server._pool.give_back(taken)
 
 
 @pytest.mark.dafny
@@ -233,19 +254,13 @@ def test_a_stand_in_that_answers_otherwise_leaves_z3_for_the_canaries(
 ) -> None:
     # a stand-in that says `sat`: the canary is not verified with it, so z3 itself answers the canaries
     monkeypatch.setattr(server_module, "_STAND_IN", server_module._STAND_IN.replace('b"unsat"', 'b"sat"'))
-    monkeypatch.setattr(server_module._stand_in, "usable", True)
-    server.close()
-    got = server.verify_batch(PRELUDE, MIXED[:3], 5)
-    assert [got[n].outcome for n, _ in MIXED[:3]] == [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]
+    _new_servers(server, monkeypatch)
+    assert _first_three(server) == FIRST_THREE
     assert server_module._stand_in.usable is False
     assert server.server_pids()  # the server stays: its canaries are z3's
-    taken = server._pool.take()
-    assert taken is not None
-    try:
+    with _idle_server(server) as taken:
         assert taken.canary_prover == taken.relay
         assert taken._clean(60.0)[1]
-    finally:
-        server._pool.give_back(taken)
     server.close()
 
 
@@ -257,18 +272,13 @@ def test_a_stand_in_that_never_answers_costs_one_server(
     # fails to start), and the next server checks its canaries with z3
     monkeypatch.setattr(server_module, "_STAND_IN", "import time\ntime.sleep(600)\n")
     monkeypatch.setattr(server_module, "STAND_IN_WALL", 3.0)
-    monkeypatch.setattr(server_module._stand_in, "usable", True)
-    server.close()
-    want = [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]
-    got = server.verify_batch(PRELUDE, MIXED[:3], 5)
-    assert [got[n].outcome for n, _ in MIXED[:3]] == want
+    _new_servers(server, monkeypatch)
+    assert _first_three(server) == FIRST_THREE
     assert server_module._stand_in.usable is False and server.server_pids() == []
-    again = server.verify_batch(PRELUDE, MIXED[:3], 5)
-    assert [again[n].outcome for n, _ in MIXED[:3]] == want
+    assert _first_three(server) == FIRST_THREE
     assert len(server.server_pids()) == 1
-    taken = server._pool.take()
-    assert taken is not None and taken.canary_prover == taken.relay
-    server._pool.give_back(taken)
+    with _idle_server(server) as taken:
+        assert taken.canary_prover == taken.relay
     server.close()
 
 
@@ -279,12 +289,10 @@ def test_a_relay_that_does_not_answer_is_seen_before_any_batch(
     # the relay is checked with the canary when a server starts: a broken one fails the start (and three in a
     # row leave the command line), it never dies under a batch
     monkeypatch.setattr(server_module, "_RELAY", "import sys\nsys.exit(0)\n")
-    monkeypatch.setattr(server_module._stand_in, "usable", True)
     monkeypatch.setattr(server._pool, "failures", 0)  # restored after: the process's pool is shared
-    server.close()
+    _new_servers(server, monkeypatch)
     for _ in range(server_module.MAX_FAILURES + 1):
-        got = server.verify_batch(PRELUDE, MIXED[:3], 5)
-        assert [got[n].outcome for n, _ in MIXED[:3]] == [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]
+        assert _first_three(server) == FIRST_THREE
         assert server.server_pids() == []
     assert server._pool.failures == server_module.MAX_FAILURES
     assert server_module._stand_in.usable is True  # the stand-in was never the cause
