@@ -7,15 +7,26 @@ logic alone (the real-verifier tests are in test_verdicts_real.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import pytest
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import parse_file
-from bot.dafny.values import IntV, SeqV
-from bot.symbolic.program import Outcome, Program, Result
+from bot.dafny.values import IntV, RealV, SeqV
+from bot.symbolic.harness.programs import HarnessOptions
+from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.symbolic.results import CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
-from bot.symbolic.rounds import CONJOINED_SECONDS, DESCRIPTIVE_SECONDS, MethodJob, ScoreOptions, Strategy, score_methods
+from bot.symbolic.rounds import (
+    CONJOINED_SECONDS,
+    DESCRIPTIVE_SECONDS,
+    FIRST_ACCEPT_SECONDS,
+    PIN_PART_SECONDS,
+    MethodJob,
+    ScoreOptions,
+    Strategy,
+    score_methods,
+)
 from bot.testcases.cases import TestCase
 
 SPEC = """
@@ -520,3 +531,263 @@ def test_lean_asks_each_mutant_when_the_conjoined_rejection_is_not_proved() -> N
     assert [(m.value, m.status) for m in lean_cases[0].mutants] == [(m.value, m.status) for m in each_cases[0].mutants]
     # the conjunction, then each mutant's rejection, then the acceptance of the one not rejected
     assert [len(r) for r in lean_engine.rounds][:3] == [3, 1, 3]
+
+
+# --- lean: a short first limit on a large acceptance, and pin checks of the leading clauses --------------------
+
+LEAN3 = ScoreOptions(mutants=3, pin=True, strategy=Strategy.LEAN)
+
+
+def _is_pin(p: Program) -> bool:
+    return p.kind is ProgramKind.PIN
+
+
+def _first_limit_answer(full: Outcome, pin_part: Outcome) -> Answer:
+    """The whole postcondition times out on 6 at the short first limit and answers `full` at the full limit; each
+    clause alone: `r > x` proved, `r == x + 1` timed out (so the clauses decide nothing) unless `full` is proved,
+    when both are; a pin check assuming `r > x` alone, or the whole, answers `pin_part`."""
+
+    def answer(p: Program) -> Result:
+        if _is_pin(p):
+            # the whole's pin check (it wants a model) is proved with the part's
+            proved = ("assume {:axiom} (r > x);" in p.method or p.want_model) and pin_part is Outcome.VERIFIED
+            return Result(Outcome.VERIFIED) if proved else refuted_goal(p)
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method:
+            return Result(Outcome.VERIFIED)  # the precondition
+        if "r := 6;" not in p.method:
+            return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+        if _is_rejection(p):
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
+        if _ensures_lines(p) == 2:
+            if p.time_limit == FIRST_ACCEPT_SECONDS:
+                return Result(Outcome.TIMEOUT, f"timed out after {FIRST_ACCEPT_SECONDS} seconds")
+            return Result(full) if full is not Outcome.REFUTED else refuted_goal(p)
+        if "ensures r > x" in p.method or full is Outcome.VERIFIED:
+            return Result(Outcome.VERIFIED)
+        return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
+
+    return answer
+
+
+def _lean_large(answer: Answer, monkeypatch: pytest.MonkeyPatch, strategy: Strategy = Strategy.LEAN
+                ) -> tuple[ScriptedEngine, list]:  # type: ignore[type-arg]
+    import bot.symbolic.rounds
+
+    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10)  # every case is large
+    engine = ScriptedEngine(answer)
+    options = ScoreOptions(mutants=3, pin=True, strategy=strategy)
+    scores = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, options)
+    return engine, list(scores[0].cases)
+
+
+def test_lean_gives_a_large_acceptance_a_short_first_limit_and_pins_it_by_its_leading_clauses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    engine, cases = _lean_large(_first_limit_answer(Outcome.VERIFIED, Outcome.VERIFIED), monkeypatch)
+    (c,) = cases
+    assert c.status is CaseStatus.VERIFIED and "took over 4 s, its first limit" in c.note
+    accept = [p for p in engine.rounds[0] if "r := 6;" in p.method]
+    assert [p.time_limit for p in accept] == [FIRST_ACCEPT_SECONDS]
+    # round 3: the pin check of every clause but the last, with the short limit of a detail, and no model
+    # wanted (it would satisfy a part of the spec only); proved, it kills every mutant with no program of its own
+    (part,) = engine.rounds[2]
+    assert _is_pin(part) and part.goal is Goal.PIN and part.time_limit == PIN_PART_SECONDS
+    assert "assume {:axiom} (r > x);" in part.method and "r == x + 1" not in part.method and not part.want_model
+    assert len(engine.rounds) == 3
+    assert [(m.status, m.killed_by) for m in c.mutants] == [(MutantStatus.KILLED, KillProof.PIN)] * 3
+    assert c.determinacy is Determinacy.PINNED and "pin checks of its first ensures clause alone (proved)" in c.note
+
+
+def test_lean_pin_parts_that_fail_say_nothing_and_the_mutants_are_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine, cases = _lean_large(_first_limit_answer(Outcome.VERIFIED, Outcome.REFUTED), monkeypatch)
+    (c,) = cases
+    assert c.status is CaseStatus.VERIFIED
+    assert c.determinacy is None and "(not proved)" in c.note  # not "not pinned": a part proves no witness
+    assert [(m.status, m.killed_by) for m in c.mutants] == [(MutantStatus.KILLED, KillProof.REJECTION)] * 3
+    # no candidate output to confirm: a failed part gives no model, and the search would ask the whole
+    assert not any(p.time_limit == DESCRIPTIVE_SECONDS and not _is_pin(p) for r in engine.rounds for p in r)
+
+
+@pytest.mark.parametrize("full", [Outcome.VERIFIED, Outcome.TIMEOUT])
+def test_lean_asks_the_whole_again_at_the_full_limit_when_the_clauses_do_not_decide(
+    full: Outcome, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def answer(p: Program) -> Result:
+        if _ensures_lines(p) == 1 and "ensures r == x + 1" in p.method and not _is_rejection(p):
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")  # the clauses do not decide
+        return _first_limit_answer(full, Outcome.VERIFIED)(p)
+
+    engine, cases = _lean_large(answer, monkeypatch)
+    (c,) = cases
+    # round 3: the whole at the full limit, beside the rejections; its answer is the verdict
+    again = [p for p in engine.rounds[2] if "r := 6;" in p.method and not _is_rejection(p)]
+    assert [(_ensures_lines(p), p.time_limit) for p in again] == [(2, None)]
+    assert "clause by clause" not in c.note
+    if full is Outcome.VERIFIED:
+        # accepted at the full limit: the whole's pin check follows, as with one limit
+        assert c.status is CaseStatus.VERIFIED and c.determinacy is Determinacy.PINNED
+        assert any(_is_pin(p) and p.want_model for p in engine.rounds[3])
+    else:
+        assert c.status is CaseStatus.UNKNOWN and c.reason is Undecided.TIMEOUT
+        assert f"{FIRST_ACCEPT_SECONDS} seconds" not in c.message
+
+
+def test_each_keeps_the_full_limit_and_asks_no_pin_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine, cases = _lean_large(_split_answer(Outcome.VERIFIED), monkeypatch, Strategy.EACH)
+    assert all(p.time_limit is None for p in engine.rounds[0])
+    assert not any(_is_pin(p) for r in engine.rounds for p in r)
+    assert cases[0].determinacy is None and "no pin check" in cases[0].note
+
+
+def test_lean_keeps_the_full_limit_for_a_small_acceptance_a_single_clause_or_a_property(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bot.symbolic.rounds
+
+    def limits(spec: str, name: str, tc: TestCase) -> list[int | None]:
+        file = parse_file(spec, "s.dfy")
+        method = file.find(name)
+        assert method is not None
+        engine = ScriptedEngine(lambda p: refuted_goal(p))
+        score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, LEAN3)
+        return [p.time_limit for p in engine.rounds[0] if p.kind is ProgramKind.CORRECTNESS]
+
+    assert limits(SPEC, "Inc", case("c1", 5, 6)) == [None]  # small: the full limit (and the first batch's mates)
+    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10)  # every case is large from here on
+    assert limits(SPEC, "Inc", case("c1", 5, 6)) == [FIRST_ACCEPT_SECONDS]
+    # one clause: no clause to fall back on, so a time-out would decide `unknown`
+    one = "method Id(x: int) returns (r: int)\n  ensures r == x\n"
+    assert limits(one, "Id", TestCase("c1", "Id", (IntV(5),), (IntV(5),), source="t.dfy", line=1)) == [None]
+    # a property expectation is one more clause, never asked alone
+    prop = TestCase("c1", "Inc", (IntV(5),), (IntV(6),), source="t.dfy", line=1, property="r > 0")
+    assert limits(SPEC, "Inc", prop) == [None]
+    # the limit at or under the first one: a single limit
+    from bot.settings import Settings
+
+    assert Settings(time_limit=FIRST_ACCEPT_SECONDS).score_options().first_limit is None
+    assert Settings().score_options().first_limit == FIRST_ACCEPT_SECONDS
+
+
+def test_lean_reads_an_acceptance_at_the_full_limit_beside_a_proved_clause_rejection_as_vacuous(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def answer(p: Program) -> Result:
+        if "r := 6;" in p.method and "ensures !(r == x + 1)" in p.method:
+            return Result(Outcome.VERIFIED)  # clause 2 proved false of 6 ...
+        if "r := 6;" in p.method and _ensures_lines(p) == 1 and "ensures r == x + 1" in p.method:
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
+        return _first_limit_answer(Outcome.VERIFIED, Outcome.VERIFIED)(p)  # ... and the whole proved true of it
+
+    _, cases = _lean_large(answer, monkeypatch)
+    (c,) = cases
+    # both proved: the assumptions are contradictory, and nothing about this case is evidence
+    assert c.status is CaseStatus.VACUOUS and c.mutants == () and c.determinacy is None
+
+
+def test_lean_refutes_by_a_proved_clause_where_the_whole_at_the_full_limit_fails_with_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def answer(p: Program) -> Result:
+        if "r := 6;" in p.method and "ensures !(r == x + 1)" in p.method:
+            return Result(Outcome.VERIFIED)  # clause 2 proved false of 6
+        if "r := 6;" in p.method and _ensures_lines(p) == 1 and "ensures r == x + 1" in p.method:
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
+        return _first_limit_answer(Outcome.ERROR, Outcome.VERIFIED)(p)
+
+    _, cases = _lean_large(answer, monkeypatch)
+    (c,) = cases
+    # a proved rejection outranks the verifier's error, as for the rejection of the whole
+    assert c.status is CaseStatus.REFUTED and c.clause == "ensures r == x + 1"
+
+
+SEQ_TWO = """
+method Pair(x: int) returns (s: seq<int>)
+  ensures multiset(s) == multiset([x, x + 1])
+  ensures |s| == 2
+{
+  s := [x, x + 1];
+}
+"""
+
+
+def test_lean_pins_up_to_order_by_its_leading_clauses_and_asks_no_program_for_mutants_that_change_elements(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bot.symbolic.rounds
+
+    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10)
+
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
+            return Result(Outcome.REFUTED, f"line {line}: assertion violation")
+        if _is_pin(p):  # the part's order-free pin is proved, its exact pin is not
+            return Result(Outcome.VERIFIED) if "ensures multiset(s)" in p.method else refuted_goal(p)
+        if "s := [3, 4];" in p.method:
+            if p.time_limit == FIRST_ACCEPT_SECONDS:
+                return Result(Outcome.TIMEOUT, "timed out after 4 seconds")
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    file = parse_file(SEQ_TWO, "pair.dfy")
+    method = file.find("Pair")
+    assert method is not None
+    tc = TestCase("c1", "Pair", (IntV(3),), (SeqV((IntV(3), IntV(4))),), source="t.dfy", line=1)
+    engine = ScriptedEngine(answer)
+    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2,
+                           ScoreOptions(mutants=4, pin=True, strategy=Strategy.LEAN))
+    (c,) = scores[0].cases
+    assert c.status is CaseStatus.VERIFIED and c.determinacy is Determinacy.PINNED_UP_TO_ORDER
+    by_pin = [m for m in c.mutants if m.killed_by is KillProof.PIN_UP_TO_ORDER]
+    assert by_pin and all(m.status is MutantStatus.KILLED for m in c.mutants)
+    # a program only for the mutants that keep the elements (a swap); none for the others
+    asked = [p for r in engine.rounds for p in r if p.kind is ProgramKind.MUTANT]
+    assert len(asked) <= len(c.mutants) - len(by_pin)
+    assert not any(_is_pin(p) and p.want_model for r in engine.rounds for p in r)  # the whole's: never asked
+
+
+REAL_PAIR = """
+method Halves(x: real) returns (s: seq<real>)
+  ensures multiset(s) == multiset([x / 2.0, x])
+  ensures |s| == 2
+{
+  s := [x / 2.0, x];
+}
+"""
+
+
+def test_lean_pin_parts_with_a_real_tolerance_pin_up_to_order_but_kill_no_mutant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within a tolerance the order-free pin admits other reals in the interval: it is reported, as the whole's
+    would be, and each mutant still needs its own rejection."""
+    import bot.symbolic.rounds
+
+    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10)
+
+    def answer(p: Program) -> Result:
+        if _vacuity(p):
+            line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
+            return Result(Outcome.REFUTED, f"line {line}: assertion violation")
+        if _is_pin(p):
+            return Result(Outcome.VERIFIED) if "ensures multiset(s)" in p.method else refuted_goal(p)
+        if p.time_limit == FIRST_ACCEPT_SECONDS:
+            return Result(Outcome.TIMEOUT, "timed out after 4 seconds")
+        expected = p.kind is ProgramKind.CORRECTNESS
+        return (refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)) if expected else \
+            (Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p))
+
+    file = parse_file(REAL_PAIR, "halves.dfy")
+    method = file.find("Halves")
+    assert method is not None
+    tc = TestCase("c1", "Halves", (RealV(Fraction(4)),), (SeqV((RealV(Fraction(2)), RealV(Fraction(4)))),),
+                  source="t.dfy", line=1)
+    options = ScoreOptions(mutants=3, pin=True, strategy=Strategy.LEAN,
+                           harness=HarnessOptions(real_tolerance=0.001))
+    engine = ScriptedEngine(answer)
+    (c,) = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, options)[0].cases
+    assert c.status is CaseStatus.VERIFIED and "accepted clause by clause" in c.note
+    assert c.determinacy is Determinacy.PINNED_UP_TO_ORDER
+    assert c.mutants and all(m.killed_by is KillProof.REJECTION for m in c.mutants)

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.symbolic.program import Goal, Program, ProgramKind, Result
+from bot.symbolic import rounds
+from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.verifier import engine
 from support.paths import DATA
 
@@ -61,6 +62,35 @@ def test_a_case_pinned_up_to_order_asks_no_program_for_mutants_that_change_its_e
         [(m["value"], m["status"]) for m in case["mutants"]]
     assert each["cases"][0]["determinacy"] == "pinned-up-to-order" and each["completeness"] == lean["completeness"]
     assert len([p for p in asked_each if p.kind is ProgramKind.MUTANT]) > len(rejections(asked))
+
+
+def test_a_case_accepted_clause_by_clause_is_pinned_up_to_order_by_its_leading_clauses(
+    dafny_command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole acceptance times out at its short first limit (forced here: every other program is the real
+    verifier's); the clauses are proved one by one, and the real verifier proves the order-free pin from every
+    clause but the last. The case then reads as with the whole's pin checks."""
+    run = engine.Engine.run
+
+    def first_limit_times_out(self: engine.Engine, programs: Sequence[Program]) -> dict[Program, Result]:
+        short = [p for p in programs if p.time_limit == rounds.FIRST_ACCEPT_SECONDS]
+        results = run(self, [p for p in programs if p not in short])
+        return results | {p: Result(Outcome.TIMEOUT, "timed out") for p in short}
+
+    monkeypatch.setattr(rounds, "EAGER_PIN_BELOW", 10)  # every case is large: its acceptance gets the first limit
+    spec = DATA / "strategy" / "parts.dfy"
+    each, _ = scored(tmp_path, spec, "each", monkeypatch)
+    monkeypatch.setattr(engine.Engine, "run", first_limit_times_out)
+    lean, asked = scored(tmp_path, spec, "lean", monkeypatch)
+    (case,) = lean["cases"]
+    assert case["status"] == "verified" and "accepted clause by clause" in case["note"], case
+    parts = [p for p in asked if p.kind is ProgramKind.PIN]
+    assert {p.goal for p in parts} == {Goal.PIN, Goal.PIN_MULTISET}  # the parts only: the whole is never asked
+    assert all("|r| == |a|" not in p.method.split("{", 1)[1] for p in parts)
+    assert case["determinacy"] == each["cases"][0]["determinacy"] == "pinned-up-to-order"
+    assert any(m["killed_by"] == "pin-up-to-order" for m in case["mutants"])
+    assert [(m["value"], m["status"]) for m in case["mutants"]] == \
+        [(m["value"], m["status"]) for m in each["cases"][0]["mutants"]]
 
 
 def test_a_conjoined_rejection_that_fails_falls_back_to_the_same_kills(

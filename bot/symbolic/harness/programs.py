@@ -680,9 +680,11 @@ class CaseHarness:
         spec = _tagged([*self.requires, chosen, *self.modifies], _PLAIN) + ensures
         return self._planned(ProgramKind.MUTANT, Goal.REJECT, header, spec, body, limits=tuple(dict.fromkeys(limits)))
 
-    def pin(self, goal: Goal) -> Planned | None:
+    def pin(self, goal: Goal, clauses: int | None = None) -> Planned | None:
         """Does the spec admit only the expected output on these inputs (PIN), or only outputs with the
         expected elements in some order (PIN_MULTISET; None when no output is a sequence or array)?
+        With `clauses`, only the first that many ensures clauses are assumed: proved, the pin holds of the
+        whole postcondition too (it admits no more than its part); failed, it says nothing, and gives no model.
 
         The outputs are left arbitrary (unassigned out-parameters; arrays changed in place are havocked
         by a call of a body-less method), the spec is assumed of them, and the goal says they equal the
@@ -708,8 +710,9 @@ class CaseHarness:
         fresh_decls, fresh_calls = _arbitrary_references(m, range(len(m.returns)))
         body = [*self.assume, *calls, *fresh_calls]
         havoc = [*havoc, *fresh_decls]
-        if self.ens_texts:
-            body.append((f"  assume {{:axiom}} {_conj(self.ens_texts)};", _PLAIN))
+        assumed = self.ens_texts if clauses is None else self.ens_texts[:clauses]
+        if assumed:
+            body.append((f"  assume {{:axiom}} {_conj(assumed)};", _PLAIN))
         body += _tagged(self._help(self.req_texts, dict(self.inputs)).facts, _HINT)
         if goal is Goal.PIN_MULTISET:
             # distinct elements and a pinned set pin the multiset: the step the solver does not take alone
@@ -719,7 +722,8 @@ class CaseHarness:
         spec = _tagged(self.requires + self.modifies, _PLAIN) + [(f"  ensures {' && '.join(claims)}", _GOAL)]
         planned = self._planned(ProgramKind.PIN, goal, header, spec, body)
         # the solver's counterexample to the exact pin names another output the spec may accept
-        return replace(planned, program=replace(planned.program, want_model=True)) if goal is Goal.PIN else planned
+        wanted = goal is Goal.PIN and clauses is None
+        return replace(planned, program=replace(planned.program, want_model=True)) if wanted else planned
 
     def _pin_claim(self, name: str, t: DafnyType, v: Value, mode: str) -> str:
         if isinstance(t, RealT) and isinstance(v, RealV) and self.options.real_tolerance > 0:

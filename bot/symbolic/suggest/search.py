@@ -124,9 +124,11 @@ def with_suggestions(
                 plans.append((k, cand, again))
     if not plans:
         return list(scores)
-    # no witness search (Strategy.LEAN): a suggestion is ranked by what the pins prove, never by a witness
+    # no witness search (Strategy.LEAN): a suggestion is ranked by what the pins prove, never by a witness; and the
+    # whole's pins, which the leading clauses' would not give (the suggested clause is the last)
     rescored = score_methods([p[2] for p in plans], engine, dialect, replace(
-        options, mutants=0, suggest=False, witnesses=options.strategy is not Strategy.LEAN))
+        options, mutants=0, suggest=False, witnesses=options.strategy is not Strategy.LEAN, first_limit=None,
+        leading_pins=False))
     passed: list[tuple[int, Candidate, MethodJob, MethodScore, int]] = []
     for (k, cand, again), new in zip(plans, rescored, strict=True):
         wrong = sum(len(set(outputs)) for _, outputs in again.extra_outputs)
