@@ -52,6 +52,7 @@ from typing import Any
 
 from bench.constants import DEFAULT_OUT, ROOT, SAMPLE_SECONDS, SMALL_TASKS, SNAPSHOT, WHEEL_Z3
 from bench.machine import (
+    differing_fields,
     differing_tasks,
     engine_has_server_option,
     find_wheel_z3,
@@ -204,9 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(Row.of("each", f"engine, cold cache, {tasks_phrase(len(ids))}, `--strategy each` (one "
                                "program per question)", each, len(each_programs)))
             notes.append(strategy_note(programs, each_programs, cold.seconds, each.seconds))
-            differ = differing_tasks(cold_out / "results.json", each_out / "results.json")
+            differ = differing_fields(cold_out / "results.json", each_out / "results.json")
             notes.append("results.json with `--strategy each`: " + (
-                f"differs in tasks {', '.join(differ)} (compare killed_by: the order-free pin's kills)" if differ
+                f"differs in tasks {differ}, by field (see README: Fewer programs)" if differ
                 else "identical to the default run's"))
         has_server = engine_has_server_option()
         if has_server and args.server_comparison and "--no-server" not in args.engine_option:

@@ -110,6 +110,32 @@ def differing_tasks(a: Path, b: Path) -> tuple[str, ...]:
     return tuple(sorted((k for k in left.keys() | right.keys() if left.get(k) != right.get(k)), key=_id_order))
 
 
+def differing_fields(a: Path, b: Path) -> str:
+    """The tasks whose entries differ between two results.json files, each with the names of the fields that
+    differ in it: `572 (killed_by), 632 (killed_by, note)` ("" when none; `?` when they cannot be read)."""
+    try:
+        left = {t["task_id"]: t for t in json.loads(a.read_text())["tasks"]}
+        right = {t["task_id"]: t for t in json.loads(b.read_text())["tasks"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return "?"
+    parts = []
+    for k in differing_tasks(a, b):
+        names = sorted(_fields_differing(left.get(k), right.get(k), "task"))
+        parts.append(f"{k} ({', '.join(names)})")
+    return ", ".join(parts)
+
+
+def _fields_differing(x: object, y: object, name: str) -> set[str]:
+    """The names of the innermost fields where `x` and `y` differ (`name` for themselves)."""
+    if x == y:
+        return set()
+    if isinstance(x, dict) and isinstance(y, dict):
+        return set().union(*(_fields_differing(x.get(k), y.get(k), k) for k in x.keys() | y.keys()))
+    if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        return set().union(*(_fields_differing(u, v, name) for u, v in zip(x, y, strict=True)))
+    return {name}
+
+
 def _id_order(task_id: str) -> tuple[int, str]:
     return (int(task_id), "") if task_id.isdigit() else (sys.maxsize, task_id)
 

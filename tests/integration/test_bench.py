@@ -188,6 +188,17 @@ def test_differing_tasks(tmp_path: Path) -> None:
     assert b_machine.differing_tasks(a, tmp_path / "missing.json") == ("?",)
 
 
+def test_differing_fields_name_the_innermost_fields_that_differ(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    case = {"note": "", "mutants": [{"killed_by": "rejection", "status": "killed"}]}
+    other = {"note": "x", "mutants": [{"killed_by": "pin", "status": "killed"}]}
+    a.write_text(json.dumps({"tasks": [{"task_id": "7", "cases": [case]}, {"task_id": "2", "v": 1}]}))
+    b.write_text(json.dumps({"tasks": [{"task_id": "7", "cases": [other]}, {"task_id": "2", "v": 2}]}))
+    assert b_machine.differing_fields(a, b) == "2 (v), 7 (killed_by, note)"
+    assert b_machine.differing_fields(a, a) == ""
+    assert b_machine.differing_fields(a, tmp_path / "missing.json") == "?"
+
+
 def test_a_fork_before_exec_is_not_counted_twice() -> None:
     server = ["mono", f"/tmp/specscore-host-1/{b_constants.SERVER_EXE}", "/usr/lib/dafny/Dafny.exe"]
     assert b_sampler.is_unexeced_fork(server, server)
