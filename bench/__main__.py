@@ -205,9 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(Row.of("each", f"engine, cold cache, {tasks_phrase(len(ids))}, `--strategy each` (one "
                                "program per question)", each, len(each_programs)))
             notes.append(strategy_note(programs, each_programs, cold.seconds, each.seconds))
-            differ = differing_fields(cold_out / "results.json", each_out / "results.json")
+            fields = differing_fields(cold_out / "results.json", each_out / "results.json")
             notes.append("results.json with `--strategy each`: " + (
-                f"differs in tasks {differ}, by field (see README: Fewer programs)" if differ
+                f"differs in tasks {fields}, by field (see README: Fewer programs)" if fields
                 else "identical to the default run's"))
         has_server = engine_has_server_option()
         if has_server and args.server_comparison and "--no-server" not in args.engine_option:

@@ -16,7 +16,7 @@ from bot.dafny.parser import parse_file
 from bot.dafny.values import IntV, RealV, SeqV
 from bot.symbolic.harness.programs import HarnessOptions
 from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
-from bot.symbolic.results import CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
+from bot.symbolic.results import CaseResult, CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
 from bot.symbolic.rounds import (
     CONJOINED_SECONDS,
     DESCRIPTIVE_SECONDS,
@@ -73,6 +73,23 @@ def _goal_line(p: Program) -> int:
 
 def refuted_goal(p: Program) -> Result:
     return Result(Outcome.REFUTED, f"line {_goal_line(p)}: postcondition violation")
+
+
+def vacuity_fails(p: Program) -> Result:
+    """The vacuity probe's `assert false` fails on its own line (a sequence output's probe has no goal line)."""
+    line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
+    return Result(Outcome.REFUTED, f"line {line}: assertion violation")
+
+
+def score_one(spec: str, name: str, tc: TestCase, answer: Answer,
+              options: ScoreOptions) -> tuple[ScriptedEngine, CaseResult]:
+    """The one case `tc` of method `name` of `spec`, scored with the scripted `answer`."""
+    file = parse_file(spec, "spec.dfy")
+    method = file.find(name)
+    assert method is not None
+    engine = ScriptedEngine(answer)
+    (case_result,) = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, options)[0].cases
+    return engine, case_result
 
 
 def job(*cases: TestCase) -> MethodJob:
@@ -238,21 +255,16 @@ def _seq_pin_run(pin_answer: Outcome, options: ScoreOptions = EACH2) -> tuple[Sc
         if p.want_model:  # the exact pin check
             return Result(Outcome.VERIFIED) if pin_answer is Outcome.VERIFIED else refuted_goal(p)
         if _vacuity(p):
-            line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
-            return Result(Outcome.REFUTED, f"line {line}: assertion violation")
+            return vacuity_fails(p)
         if "multiset(" in p.method:  # the order-free pin check
             return Result(Outcome.VERIFIED)
         if "s := [3, 3];" in p.method:
             return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
         return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
 
-    file = parse_file(SEQ_SPEC, "twice.dfy")
-    method = file.find("Twice")
-    assert method is not None
     tc = TestCase("c1", "Twice", (IntV(3),), (SeqV((IntV(3), IntV(3))),), source="t.dfy", line=1)
-    engine = ScriptedEngine(answer)
-    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, options)
-    return engine, list(scores[0].cases)
+    engine, c = score_one(SEQ_SPEC, "Twice", tc, answer, options)
+    return engine, [c]
 
 
 def test_the_order_free_pin_is_asked_only_when_the_exact_pin_is_not_proved() -> None:
@@ -321,17 +333,26 @@ def _ensures_lines(p: Program) -> int:
     return sum(line.strip().startswith("ensures") for line in p.method.splitlines())
 
 
+def _inc_basics(p: Program) -> Result | None:
+    """What the scripts of `Inc` on 5 answer alike: the vacuity probe fails, `requires` holds, and every output
+    but the expected 6 is rejected (None for a program about 6)."""
+    if _vacuity(p):
+        return refuted_goal(p)
+    if "returns" not in p.method:
+        return Result(Outcome.VERIFIED)  # the precondition
+    if "r := 6;" not in p.method:
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+    return None
+
+
 def _split_answer(clause_two: Outcome) -> Answer:
     """The whole postcondition times out on the expected output 6; its clauses alone: `r > x` is proved,
     `r == x + 1` answers `clause_two`; every mutant's rejection is proved."""
 
     def answer(p: Program) -> Result:
-        if _vacuity(p):
-            return refuted_goal(p)
-        if "returns" not in p.method:
-            return Result(Outcome.VERIFIED)  # the precondition
-        if "r := 6;" not in p.method:
-            return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+        basic = _inc_basics(p)
+        if basic is not None:
+            return basic
         if _is_rejection(p):
             return refuted_goal(p)
         if p.want_model:
@@ -552,12 +573,9 @@ def _first_limit_answer(full: Outcome, pin_part: Outcome) -> Answer:
             # the whole's pin check (it wants a model) is proved with the part's
             proved = ("assume {:axiom} (r > x);" in p.method or p.want_model) and pin_part is Outcome.VERIFIED
             return Result(Outcome.VERIFIED) if proved else refuted_goal(p)
-        if _vacuity(p):
-            return refuted_goal(p)
-        if "returns" not in p.method:
-            return Result(Outcome.VERIFIED)  # the precondition
-        if "r := 6;" not in p.method:
-            return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+        basic = _inc_basics(p)
+        if basic is not None:
+            return basic
         if _is_rejection(p):
             return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
         if _ensures_lines(p) == 2:
@@ -647,11 +665,7 @@ def test_lean_keeps_the_full_limit_for_a_small_acceptance_a_single_clause_or_a_p
     import bot.symbolic.rounds
 
     def limits(spec: str, name: str, tc: TestCase) -> list[int | None]:
-        file = parse_file(spec, "s.dfy")
-        method = file.find(name)
-        assert method is not None
-        engine = ScriptedEngine(lambda p: refuted_goal(p))
-        score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, LEAN3)
+        engine, _ = score_one(spec, name, tc, refuted_goal, LEAN3)
         return [p.time_limit for p in engine.rounds[0] if p.kind is ProgramKind.CORRECTNESS]
 
     assert limits(SPEC, "Inc", case("c1", 5, 6)) == [None]  # small: the full limit (and the first batch's mates)
@@ -721,8 +735,7 @@ def test_lean_pins_up_to_order_by_its_leading_clauses_and_asks_no_program_for_mu
 
     def answer(p: Program) -> Result:
         if _vacuity(p):
-            line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
-            return Result(Outcome.REFUTED, f"line {line}: assertion violation")
+            return vacuity_fails(p)
         if _is_pin(p):  # the part's order-free pin is proved, its exact pin is not
             return Result(Outcome.VERIFIED) if "ensures multiset(s)" in p.method else refuted_goal(p)
         if "s := [3, 4];" in p.method:
@@ -731,14 +744,8 @@ def test_lean_pins_up_to_order_by_its_leading_clauses_and_asks_no_program_for_mu
             return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
         return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
 
-    file = parse_file(SEQ_TWO, "pair.dfy")
-    method = file.find("Pair")
-    assert method is not None
     tc = TestCase("c1", "Pair", (IntV(3),), (SeqV((IntV(3), IntV(4))),), source="t.dfy", line=1)
-    engine = ScriptedEngine(answer)
-    scores = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2,
-                           ScoreOptions(mutants=4, pin=True, strategy=Strategy.LEAN))
-    (c,) = scores[0].cases
+    engine, c = score_one(SEQ_TWO, "Pair", tc, answer, ScoreOptions(mutants=4, pin=True, strategy=Strategy.LEAN))
     assert c.status is CaseStatus.VERIFIED and c.determinacy is Determinacy.PINNED_UP_TO_ORDER
     by_pin = [m for m in c.mutants if m.killed_by is KillProof.PIN_UP_TO_ORDER]
     assert by_pin and all(m.status is MutantStatus.KILLED for m in c.mutants)
@@ -769,8 +776,7 @@ def test_lean_pin_parts_with_a_real_tolerance_pin_up_to_order_but_kill_no_mutant
 
     def answer(p: Program) -> Result:
         if _vacuity(p):
-            line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
-            return Result(Outcome.REFUTED, f"line {line}: assertion violation")
+            return vacuity_fails(p)
         if _is_pin(p):
             return Result(Outcome.VERIFIED) if "ensures multiset(s)" in p.method else refuted_goal(p)
         if p.time_limit == FIRST_ACCEPT_SECONDS:
@@ -779,15 +785,11 @@ def test_lean_pin_parts_with_a_real_tolerance_pin_up_to_order_but_kill_no_mutant
         return (refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)) if expected else \
             (Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p))
 
-    file = parse_file(REAL_PAIR, "halves.dfy")
-    method = file.find("Halves")
-    assert method is not None
     tc = TestCase("c1", "Halves", (RealV(Fraction(4)),), (SeqV((RealV(Fraction(2)), RealV(Fraction(4)))),),
                   source="t.dfy", line=1)
     options = ScoreOptions(mutants=3, pin=True, strategy=Strategy.LEAN,
                            harness=HarnessOptions(real_tolerance=0.001))
-    engine = ScriptedEngine(answer)
-    (c,) = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, options)[0].cases
+    _, c = score_one(REAL_PAIR, "Halves", tc, answer, options)
     assert c.status is CaseStatus.VERIFIED and "accepted clause by clause" in c.note
     assert c.determinacy is Determinacy.PINNED_UP_TO_ORDER
     assert c.mutants and all(m.killed_by is KillProof.REJECTION for m in c.mutants)
