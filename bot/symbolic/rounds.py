@@ -461,13 +461,12 @@ class _CaseRun:
         h = self.harness
         assert h is not None
         j = self.judged
+        limit = self.planned[_ACCEPT].program.time_limit  # the first limit, when it had one
         if all(j[Key(Ask.ACCEPT_CLAUSE, k)].proved for k in range(len(h.ens_texts))):
-            limit = self.planned[_ACCEPT].program.time_limit
             took = f"took over {limit} s, its first limit" if limit is not None else "timed out"
             self.note = join_notes(self.note, f"accepted clause by clause (the whole postcondition {took})")
             return self._start_mutants(whole_timed_out=True)
         self._start_rejection()
-        limit = self.planned[_ACCEPT].program.time_limit
         if limit is not None:
             # the clauses did not decide: the whole again at the full limit, with the rejection, so that the
             # verdict is the one the full limit gives
@@ -553,19 +552,14 @@ class _CaseRun:
             self.planned[_PIN_MULTISET] = self.order_free  # with the mutants' round: no round of its own
             if self.as_set is not None:
                 self.planned[_PIN_SET] = self.as_set
-        if self._pin_rejects_every_mutant():
-            for m in self.mutants:
-                self._kill(m, KillProof.PIN)
+        self._kill_by_exact_pin()
         self._to_mutants()
 
     def _on_order_free(self, results: dict[Program, Result]) -> None:
         """The order-free pin check, the exact one not proved (Strategy.LEAN)."""
         if self.judged[_PIN_MULTISET].proved:
             # the set-level pin follows from it: not asked
-            values, _, _ = mutation_target(self.job.method, self.case)
-            for m in self.mutants:
-                if not same_elements(m.mutant.values, values):
-                    self._kill(m, KillProof.PIN_UP_TO_ORDER)
+            self._kill_by_order_free_pin()
         elif self.as_set is not None:
             self.planned[_PIN_SET] = self.as_set  # with the mutants' round
         self._to_mutants()
@@ -835,21 +829,29 @@ class _CaseRun:
         ordered = next((key for key in self.planned if key.ask is Ask.PIN_MULTISET_PART), None)
         if exact is not None and j[exact].proved:
             j[_PIN] = j[exact]
-            if self._pin_rejects_every_mutant():
-                for m in self.mutants:
-                    self._kill(m, KillProof.PIN)
+            self._kill_by_exact_pin()
         elif exact is not None and ordered is not None and j[ordered].proved:
             j[_PIN], j[_PIN_MULTISET] = j[exact], j[ordered]
             if not self._tolerant():  # with a real tolerance an order-free pin kills nothing, as in _on_pin
-                values, _, _ = mutation_target(self.job.method, self.case)
-                for m in self.mutants:
-                    if not same_elements(m.mutant.values, values):
-                        self._kill(m, KillProof.PIN_UP_TO_ORDER)
-        k = len(self.harness.ens_texts) - 1 if self.harness is not None else 0
+                self._kill_by_order_free_pin()
+        k = next(key.index for key in (exact, ordered) if key is not None)
         which = "its first ensures clause" if k == 1 else f"its first {k} ensures clauses"
         proved = "proved" if _PIN in j else "not proved"
         self.note = join_notes(self.note, f"pin checks of {which} alone ({proved})")
         self._to_mutants()
+
+    def _kill_by_exact_pin(self) -> None:
+        """The exact pin proved: every mutant rejected by it (not with a real tolerance, see below)."""
+        if self._pin_rejects_every_mutant():
+            for m in self.mutants:
+                self._kill(m, KillProof.PIN)
+
+    def _kill_by_order_free_pin(self) -> None:
+        """The order-free pin proved: every mutant whose elements differ rejected by it."""
+        values, _, _ = mutation_target(self.job.method, self.case)
+        for m in self.mutants:
+            if not same_elements(m.mutant.values, values):
+                self._kill(m, KillProof.PIN_UP_TO_ORDER)
 
     def _pin_rejects_every_mutant(self) -> bool:
         """A proved exact pin check says every output other than the expected one is rejected (the case's
