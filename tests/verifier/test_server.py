@@ -233,6 +233,15 @@ def _idle_server(server: DafnyServerBackend) -> Iterator[server_module._Server]:
         server._pool.give_back(taken)
 
 
+def _broken_stand_in(server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch, code: str) -> None:
+    """A stand-in running `code` planted for new servers; the first batch is answered as the command line answers
+    it, and the stand-in is given up for the rest of the process."""
+    monkeypatch.setattr(server_module, "_STAND_IN", code)
+    _new_servers(server, monkeypatch)
+    assert _first_three(server) == FIRST_THREE
+    assert server_module._stand_in.usable is False
+
+
 @pytest.mark.dafny
 def test_the_canary_talks_to_a_stand_in_and_sees_what_z3_would_be_sent(
     server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch
@@ -253,10 +262,7 @@ def test_a_stand_in_that_answers_otherwise_leaves_z3_for_the_canaries(
     server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a stand-in that says `sat`: the canary is not verified with it, so z3 itself answers the canaries
-    monkeypatch.setattr(server_module, "_STAND_IN", server_module._STAND_IN.replace('b"unsat"', 'b"sat"'))
-    _new_servers(server, monkeypatch)
-    assert _first_three(server) == FIRST_THREE
-    assert server_module._stand_in.usable is False
+    _broken_stand_in(server, monkeypatch, server_module._STAND_IN.replace('b"unsat"', 'b"sat"'))
     assert server.server_pids()  # the server stays: its canaries are z3's
     with _idle_server(server) as taken:
         assert taken.canary_prover == taken.relay
@@ -270,11 +276,9 @@ def test_a_stand_in_that_never_answers_costs_one_server(
 ) -> None:
     # the canary's request hangs: that host is gone (its batch goes to the command line, as for any server that
     # fails to start), and the next server checks its canaries with z3
-    monkeypatch.setattr(server_module, "_STAND_IN", "import time\ntime.sleep(600)\n")
     monkeypatch.setattr(server_module, "STAND_IN_WALL", 3.0)
-    _new_servers(server, monkeypatch)
-    assert _first_three(server) == FIRST_THREE
-    assert server_module._stand_in.usable is False and server.server_pids() == []
+    _broken_stand_in(server, monkeypatch, "import time\ntime.sleep(600)\n")
+    assert server.server_pids() == []
     assert _first_three(server) == FIRST_THREE
     assert len(server.server_pids()) == 1
     with _idle_server(server) as taken:
