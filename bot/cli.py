@@ -96,7 +96,10 @@ def open_verifier(args: argparse.Namespace, progress: Callable[[int, int], None]
     settings = given_settings(args)
     cache_dir = None if args.no_cache else Path(args.cache_dir or default_cache_dir(os.environ))
     try:
-        return runner.open_verifier(settings, args.dafny, cache_dir, args.z3 or default_z3(os.environ), progress)
+        # `--strategy each` asks as before, the prelude sent to z3 before every check included
+        reuse = getattr(args, "strategy", Strategy.LEAN.value) != Strategy.EACH.value
+        return runner.open_verifier(settings, args.dafny, cache_dir, args.z3 or default_z3(os.environ), progress,
+                                    reuse)
     except VerifierNotFound as e:
         raise UsageError(str(e)) from e
 

@@ -59,12 +59,14 @@ def open_verifier(
     cache_dir: Path | None = None,
     z3: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    reuse: bool = True,
 ) -> Verifier:
     """Detect the verifier (raises VerifierNotFound) and open the engine; no cache when `cache_dir` is None
-    or cannot be written (a warning says so: scoring without a cache is slower, never wrong)."""
+    or cannot be written (a warning says so: scoring without a cache is slower, never wrong). `reuse`: see
+    `make_backend` (off for `--strategy each`, which asks as before)."""
     info = detect(dafny)
     cache = usable_cache(cache_dir) if cache_dir is not None else None
-    backend = make_backend(info, z3_path=z3, server=settings.server)
+    backend = make_backend(info, z3_path=z3, server=settings.server, reuse=reuse)
     engine = Engine(backend, jobs=settings.jobs or default_jobs(), time_limit=settings.time_limit, cache=cache,
                     progress=progress)
     return Verifier(engine, info, dialect_for(info))

@@ -131,13 +131,14 @@ class Backend(Protocol):
         ...
 
 
-def make_backend(info: VerifierInfo, z3_path: str | None = None, server: bool = True) -> Backend:
+def make_backend(info: VerifierInfo, z3_path: str | None = None, server: bool = True, reuse: bool = True) -> Backend:
     """The backend for this Dafny: up to 2.x, the Dafny.exe the `dafny` command runs kept alive when `server` (and
     it and mcs are found, see `find_server`), else the 2.x command line (/xml); `dafny verify` from 3 on (always
-    one process per batch)."""
+    one process per batch). `reuse`: the server's z3 keeps the prelude from one check to the next
+    (bot/verifier/prelude_reuse.py)."""
     if info.major <= 2:
         command = find_server(info) if server else None
         if command is not None:
-            return DafnyServerBackend(info, command, z3_path=z3_path)
+            return DafnyServerBackend(info, command, z3_path=z3_path, reuse=reuse)
         return Dafny2Backend(info, z3_path=z3_path)
     return Dafny4Backend(info, z3_path=z3_path, options=probe_verify_options(info))

@@ -27,6 +27,8 @@ What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506
   compared and the canary's goal is valid, so a stand-in answers it instead of z3 (`_STAND_IN`); after a canary
   that is not clean with it, z3 does, for the rest of the process.
 * z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
+* Boogie resets z3 and sends its whole prelude before every check: the relay keeps the part the checks share at
+  z3's level 0 instead (bot/verifier/prelude_reuse.py; not with `reuse=False`, `--strategy each`).
 
 A server that outlives the wall-clock limit (the command line's, `Dafny2Backend.wall_limit`) is killed with its process
 group and replaced, and its batch gets the command line's result for a killed run (a transient time-out). A
@@ -66,6 +68,7 @@ from bot.verifier.version import VerifierInfo
 
 DRIVER_EXE = "Dafny.exe"
 HOST_SOURCE = Path(__file__).with_name("host.cs")
+REUSE_SOURCE = Path(__file__).with_name("prelude_reuse.py")  # the relay's first part
 HOST_EXE = "specscore-host.exe"  # the compiled host (what a process listing shows)
 COMPILER = "mcs"  # mono's C# compiler; Debian's `dafny` package depends on it
 CLIENT_EOM = b"[[DAFNY-CLIENT: EOM]]"
@@ -164,6 +167,7 @@ def compile_host(command: ServerCommand, folder: str) -> str | None:
 _RELAY = """import os, re, subprocess, sys, threading
 Z3 = {z3!r}
 BASE = {base}
+REUSE = {reuse}
 SKOLEM = re.compile(rb":skolemid \\|(\\d+)\\|")
 
 
@@ -181,6 +185,7 @@ proc = subprocess.Popen([Z3, *sys.argv[1:]], stdin=subprocess.PIPE, preexec_fn=d
 def relay():
     offset = None
     pending = b""
+    reuse = PreludeReuse() if REUSE else None
     try:
         while True:
             chunk = os.read(0, 1 << 16)
@@ -193,8 +198,11 @@ def relay():
                     offset = None if found is None else int(found.group(1)) - BASE
                 if offset:
                     text = SKOLEM.sub(lambda m: b":skolemid |%d|" % (int(m.group(1)) - offset), text)
-                proc.stdin.write(text)
-                proc.stdin.flush()
+                if reuse is not None:
+                    text = b"".join(reuse.feed(line) for line in text.splitlines(keepends=True))
+                if text:
+                    proc.stdin.write(text)
+                    proc.stdin.flush()
             if not chunk:
                 break
     except OSError:
@@ -230,6 +238,11 @@ while True:
         if command in ANSWERS:
             os.write(1, ANSWERS[command] + b"\\n")
 """
+
+
+def _relay(z3: str, base: int, reuse: bool) -> str:
+    """The relay's script: PreludeReuse's module (its source: the relay runs without the package), then the relay."""
+    return f"{REUSE_SOURCE.read_text(encoding='utf-8')}\n\n{_RELAY.format(z3=z3, base=base, reuse=reuse)}"
 
 
 class _StandIn:
@@ -289,7 +302,8 @@ def read_answer(line: bytes) -> tuple[str, int | None, str]:
 class _Server:
     """One host process, in its own session (so z3 dies with it), in a folder of its own."""
 
-    def __init__(self, command: Sequence[str]) -> None:
+    def __init__(self, command: Sequence[str], reuse: bool = True) -> None:
+        self.reuse = reuse  # the relay keeps the prelude z3 holds (bot/verifier/prelude_reuse.py)
         self.requests = 0
         self.folder = tempfile.mkdtemp(prefix="specscore-server-")
         self.start_error = ""
@@ -333,7 +347,7 @@ class _Server:
             return False
         self.fresh = fingerprint(sent)
         try:
-            relay = _RELAY.format(z3=prover, base=int(first.group(1)))
+            relay = _relay(prover, int(first.group(1)), self.reuse)
             self.relay = self.canary_prover = self._script("z3-relay", relay)
             stand_in = self._script("z3-stand-in", _STAND_IN) if _stand_in.usable else None
         except OSError:
@@ -470,9 +484,10 @@ class Pool:
     """Idle servers; a worker takes one for a batch and gives it back, so there are at most as many servers as
     batches verified at once (the engine's jobs). The host is compiled when the first server is needed."""
 
-    def __init__(self, command: ServerCommand, z3_path: str | None = None) -> None:
+    def __init__(self, command: ServerCommand, z3_path: str | None = None, reuse: bool = True) -> None:
         self.command = command
         self.z3_path = z3_path
+        self.reuse = reuse
         self.lock = threading.Lock()
         self.idle: list[_Server] = []
         self.busy: set[_Server] = set()
@@ -504,7 +519,7 @@ class Pool:
             with self.lock:
                 self.failures = MAX_FAILURES  # the compiler will not do better next time
             return None
-        server = _Server([self.command.runtime, host, self.command.driver])
+        server = _Server([self.command.runtime, host, self.command.driver], self.reuse)
         with self.lock:
             self.busy.add(server)
         if not server.calibrate(self.z3_path, CALIBRATION_WALL):
@@ -552,21 +567,21 @@ class Pool:
 # The pools of one process, shared by its backends (a test session's runs, the Action's base and head): a new
 # server costs a runtime start and a calibration, and a new pool the host's compilation, about a second each. A
 # server given back is clean (Pool.give_back), so the next run, like the next batch, gets one as good as new.
-_POOLS: dict[tuple[ServerCommand, str | None], tuple[tuple[tuple[str, str], ...], Pool]] = {}
+_POOLS: dict[tuple[ServerCommand, str | None, bool], tuple[tuple[tuple[str, str], ...], Pool]] = {}
 _EVERY_POOL: list[Pool] = []  # stopped at exit, those replaced too (a backend may still hold one)
 _POOLS_LOCK = threading.Lock()
 
 
-def shared_pool(command: ServerCommand, z3_path: str | None) -> Pool:
+def shared_pool(command: ServerCommand, z3_path: str | None, reuse: bool = True) -> Pool:
     """The process's pool for this server command and solver. Servers started in another child environment are
     stopped and the pool replaced, so idle servers never pile up (at most one pool's per command)."""
     env = tuple(sorted(child_environment(os.environ).items()))
     with _POOLS_LOCK:
-        found = _POOLS.get((command, z3_path))
+        found = _POOLS.get((command, z3_path, reuse))
         if found is not None and found[0] == env:
             return found[1]
-        pool = Pool(command, z3_path)
-        _POOLS[(command, z3_path)] = (env, pool)
+        pool = Pool(command, z3_path, reuse)
+        _POOLS[(command, z3_path, reuse)] = (env, pool)
         _EVERY_POOL.append(pool)
     if found is not None:
         found[1].close()
@@ -605,19 +620,22 @@ class DafnyServerBackend:
         z3_path: str | None = None,
         wall_base: float = 30.0,
         wall_per_method: float | None = None,
+        reuse: bool = True,
     ) -> None:
         self._info = info
+        self.reuse = reuse
         self.command_line = Dafny2Backend(info, z3_path=z3_path, wall_base=wall_base, wall_per_method=wall_per_method)
         self._lock = threading.Lock()
         self._changing: set[str] = set()  # preludes after whose batches a server was not clean: command line
-        self._pool = shared_pool(server, z3_path)  # its servers are stopped at exit, or by close()
+        self._pool = shared_pool(server, z3_path, reuse)  # its servers are stopped at exit, or by close()
 
     @property
     def info(self) -> VerifierInfo:
         return self._info
 
     def flags_id(self, time_limit: int) -> str:
-        return self.command_line.flags_id(time_limit)
+        # a program near its limit may end otherwise when z3 keeps the prelude: its own cache entries
+        return self.command_line.flags_id(time_limit) + (" +prelude-reuse" if self.reuse else "")
 
     def server_pids(self) -> list[int]:
         """The live server processes (each the leader of its process group)."""

@@ -177,7 +177,8 @@ def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fake]:
         assert dafny == "dafny"
         return INFO
 
-    def make_backend(info: VerifierInfo, z3_path: str | None = None, server: bool = True) -> FakeBackend:
+    def make_backend(info: VerifierInfo, z3_path: str | None = None, server: bool = True,
+                     reuse: bool = True) -> FakeBackend:
         assert info == INFO
         made.servers.append(server)
         return backend
