@@ -7,25 +7,37 @@ time. Measured on a batch of 33 small programs of the development audit, replayi
 the same 33 answers in the same order.
 
 So the relay keeps the longest part of the preludes that is the same from one check to the next (whole commands
-only) at z3's level 0, and sends each check's rest inside a scope of its own, closed when Boogie closes the check's
-scope. z3 then holds exactly the commands Boogie sent when it checks: only their scopes differ. When anything else
-happens (a prelude that does not start with what z3 holds, a command at level 0 besides the prelude, a check
-without a scope), the relay sends exactly what Boogie sent, `(reset)` included, and starts over.
+only) at z3's level 0, and sends each check's rest inside a scope of its own, closed when the next prelude comes.
+z3 then holds exactly the commands Boogie sent at each check and after it: only their scopes differ. The relay reads
+the stream as Boogie writes it, one command or one line of a long command per line, and trusts nothing else:
+- a prelude that does not start with what z3 holds, a command at level 0 besides the check's (`(check-sat)`,
+  `(labels)`, ...), a reset with a scope still open, or a check without a scope: that prelude is sent as Boogie
+  sent it, reset included;
+- a scope or reset command spelt otherwise than Boogie spells it, or a quoted symbol or string that does not end on
+  its line: from then on, the stream goes to z3 exactly as Boogie sent it.
 
 No import besides `re`: the relay (bot/verifier/server.py) is this module's source followed by its own.
 """
 
 import re
 
-_SCOPE = re.compile(rb"\((push|pop) (\d+)\)")
-# commands that leave z3's assertions as they are: said at level 0, they keep what z3 holds there
-_NEUTRAL = (b";", b"(get-", b"(exit", b"(check-sat", b"(labels", b"(echo")
-_NOT_PRELUDE = (b"(check-sat", b"(get-", b"(exit", b"(reset")  # besides scopes: a prelude is over before them
+_SCOPE = re.compile(rb"\((push|pop) ([1-9][0-9]*)\)")
+# a scope or reset command anywhere in a line that is not one of them as Boogie spells it: not Boogie's stream
+_CONTROL = re.compile(rb"\(\s*(?:push|pop|reset)\b")
+# what Boogie says about a check; at level 0 it leaves z3's assertions as they are
+_NEUTRAL = frozenset({b"(check-sat)", b"(labels)", b"(get-model)", b"(get-info :reason-unknown)",
+                      b"(get-info :name)", b"(exit)"})
+_QUOTED = re.compile(rb'\|[^|]*\||"[^"]*"')  # a quoted symbol or a string (`""` inside one: two of them)
 
 
-def _balance(line: bytes) -> int:
-    # symbols and comments in Boogie's stream hold no parentheses: counting them finds the commands' ends
-    return line.count(b"(") - line.count(b")")
+def _balance(line: bytes) -> int | None:
+    """Opened minus closed parentheses of a line, outside quoted symbols, strings and comments; None when a quote
+    does not end on the line."""
+    bare = _QUOTED.sub(b"", line) if b"|" in line or b'"' in line else line
+    if b"|" in bare or b'"' in bare:
+        return None
+    bare = bare.split(b";", 1)[0]
+    return bare.count(b"(") - bare.count(b")")
 
 
 def common_commands(a: list[bytes], b: list[bytes]) -> int:
@@ -33,9 +45,10 @@ def common_commands(a: list[bytes], b: list[bytes]) -> int:
     depth = 0
     end = 0
     for k, (x, y) in enumerate(zip(a, b, strict=False)):  # the shorter one ends what they share
-        if x != y:
+        balance = _balance(x)
+        if x != y or balance is None:
             break
-        depth += _balance(x)
+        depth += balance
         if depth == 0:
             end = k + 1
     return end
@@ -51,47 +64,57 @@ class PreludeReuse:
         self.prelude: list[bytes] | None = []  # the lines since the last reset (or the start), while buffering
         self.after_reset = False  # a `(reset)` came before this prelude (the first prelude has none)
         self.depth = 0  # scopes Boogie opened
-        self.own = 0  # scopes the relay opened (a check's own part), closed with Boogie's last
+        self.own = 0  # scopes the relay opened (a check's own part), closed when the next prelude comes
+        self.plain = False  # the stream is not as expected: sent as it comes from now on
 
     def feed(self, line: bytes) -> bytes:
+        if self.plain:
+            return line
         command = line.strip()
+        if line.count(b"|") % 2 or line.count(b'"') % 2 or (
+                command != b"(reset)" and _SCOPE.fullmatch(command) is None and _CONTROL.search(line)):
+            return self._give_up(line)
         if self.prelude is not None:
             return self._buffer(line, command)
         if command == b"(reset)":
-            if self.depth > 0 or self.own:
-                self.held = None  # a scope is still open: only a reset brings z3 back to its level 0
-            self.prelude, self.after_reset = [], True
+            if self.depth != 0:
+                self.held = None  # Boogie's scope is still open: only a reset brings z3 back to its level 0
+            self.prelude, self.after_reset, self.depth = [], True, 0
             return b""
         scope = _SCOPE.fullmatch(command)
         if scope is not None:
             self.depth += int(scope.group(2)) * (1 if scope.group(1) == b"push" else -1)
-            if self.depth <= 0 and self.own:
-                closing, self.own, self.depth = self.own, 0, 0
-                return line + b"(pop %d)\n" % closing
-            return line
-        if self.depth <= 0 and command and not command.startswith(_NEUTRAL):
+        elif self.depth == 0 and command and command not in _NEUTRAL and not command.startswith(b";"):
             self.held = None  # something else at level 0: z3 no longer holds only the prelude there
         return line
+
+    def _give_up(self, line: bytes) -> bytes:
+        """From here on, exactly what Boogie sends: a prelude held back goes first, with its reset."""
+        self.plain = True
+        if self.prelude is None:
+            return line
+        return self._whole(self.prelude) + line
 
     def _buffer(self, line: bytes, command: bytes) -> bytes:
         prelude = self.prelude
         assert prelude is not None
-        if command.startswith(b"(get-info"):
-            return line  # answered from z3's options, whatever it holds (Boogie asks its name first)
+        if command == b"(get-info :name)":
+            return line  # z3's name, whatever it holds (Boogie asks it before its first prelude)
         if command != b"(push 1)":
-            if _SCOPE.fullmatch(command) is None and not command.startswith(_NOT_PRELUDE):
+            if _SCOPE.fullmatch(command) is None and command != b"(reset)" and command not in _NEUTRAL \
+                    and not command.startswith((b"(get-", b"(echo")):
                 # line ends are whitespace to z3; Boogie ends the first prelude's lines otherwise than the next's
                 prelude.append(line[:-2] + b"\n" if line.endswith(b"\r\n") else line)
                 return b""
             # something besides a prelude: exactly what Boogie sent, and z3's level 0 is no longer known
-            self.prelude, self.held, self.previous, self.depth, self.own = None, None, None, 0, 0
+            self.prelude, self.held, self.previous = None, None, None
             return self._whole(prelude) + self.feed(line)
         self.prelude, self.depth = None, 1
         text = b"".join(prelude)
         if self.held is not None and text.startswith(self.held):
-            # z3 holds the shared part at level 0 (Boogie's scopes and the relay's are all closed): the rest only
-            self.own = 1
-            return b"(push 1)\n" + text[len(self.held):] + line
+            # z3 holds the shared part at level 0, under the previous check's own scope: that closed, the rest
+            closing, self.own = self.own, 1
+            return (b"(pop %d)\n" % closing if closing else b"") + b"(push 1)\n" + text[len(self.held):] + line
         shared = common_commands(self.previous, prelude) if self.previous is not None else 0
         if shared * 2 >= len(prelude):
             # a new shared part: z3 reset, the shared part at level 0, the rest in a scope
@@ -99,8 +122,9 @@ class PreludeReuse:
             reset = b"(reset)\n" if self.after_reset else b""
             return reset + self.held + b"(push 1)\n" + b"".join(prelude[shared:]) + line
         # nothing shared yet (the first prelude, or another one): as Boogie sent it
-        self.held, self.previous, self.own = None, prelude, 0
+        self.held, self.previous = None, prelude
         return self._whole(prelude) + line
 
     def _whole(self, prelude: list[bytes]) -> bytes:
+        self.own = 0  # the reset closes every scope
         return (b"(reset)\n" if self.after_reset else b"") + b"".join(prelude)

@@ -37,7 +37,9 @@ def test_the_shared_prelude_is_sent_once_and_each_check_holds_what_boogie_sent()
     assert held_at_checks(sent) == held_at_checks(b"".join(lines))
     assert sent.count(AXIOMS[1]) == 2  # the first whole, the second sets the shared part; then never again
     assert sent.count(b"(reset)") == 1
-    assert sent.endswith(b"(pop 1)\n(pop 1)\n")  # the check's own scope closes with Boogie's
+    # each check's own scope stays open after Boogie's, as its part stayed at level 0 in Boogie's stream, and
+    # closes when the next prelude comes
+    assert sent.count(b"(pop 1)\n(push 1)\n") == 2 and sent.endswith(b"(labels)\n(pop 1)\n")
 
 
 def test_a_prelude_that_does_not_start_with_what_z3_holds_gets_a_reset() -> None:
@@ -111,3 +113,57 @@ def test_random_streams_hold_what_boogie_sent_at_every_check() -> None:
             checks.append(lines)
         lines = stream(*checks)
         assert held_at_checks(relayed(lines)) == held_at_checks(b"".join(lines))
+
+
+def test_after_a_check_z3_holds_what_boogie_left_at_level_0() -> None:
+    # a check at level 0 after Boogie's scope closed: the check's own part is still there, as in Boogie's stream
+    lines = stream(check("a"), check("b"), [*check("c"), b"(check-sat)\n"], check("d"))
+    sent = relayed(lines)
+    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
+
+
+def plain(lines: list[bytes]) -> bytes:
+    """What z3 gets when the relay gives up at the first line it does not trust: Boogie's stream, as sent (the
+    prelude held back sent first, then the rest)."""
+    return b"".join(lines)
+
+
+def test_a_scope_command_spelt_otherwise_sends_the_rest_as_boogie_sent_it() -> None:
+    for odd in (b"(push)\n", b"( pop 1)\n", b"(push  1)\n", b"(reset )x\n", b"(pop 0)\n"):
+        lines = stream(check("a"), check("b"))
+        lines.insert(len(lines) - 2, odd)  # inside b's scope
+        lines += [b"(reset)\n", *check("c"), b"(reset)\n", *check("d")]
+        sent = relayed(lines)
+        tail = b"".join(lines[len(lines) - 2 - len(check("c")) - len(check("d")) - 2:])
+        assert sent.endswith(tail), odd  # from the odd line on: exactly Boogie's stream, resets included
+
+
+def test_a_quote_that_does_not_end_on_its_line_sends_the_rest_as_boogie_sent_it() -> None:
+    for odd in (b"(assert (! true :qid |a\n", b'(echo "(pop 1)\n'):
+        lines = [*OPTIONS, odd, b"(pop 1)\n", b')|))\n', *check("a")[2:], b"(reset)\n", *check("b")]
+        assert relayed(lines) == plain(lines), odd
+
+
+def test_a_quote_over_several_lines_of_a_check_is_sent_as_boogie_sent_it() -> None:
+    # a symbol quoted over three lines, the middle one a reset to the eye: z3 reads one symbol
+    c = check("c")
+    at = c.index(b"(check-sat)\n")
+    c[at:at] = [b"(assert (! true :qid |x\n", b"(reset)\n", b"y|))\n"]
+    lines = stream(check("a"), check("b"), c, check("d"))
+    sent = relayed(lines)
+    assert sent.endswith(b"".join(lines[lines.index(b"(assert (! true :qid |x\n"):]))
+
+
+def test_parentheses_in_quoted_symbols_are_not_counted() -> None:
+    quoted = [b"(assert (forall ((x Int)) (! (> (f x) 0)\n", b" :qid |q)))|\n", b" :skolemid |1|\n", b")))\n"]
+    first = [*OPTIONS, b"(declare-fun f (Int) Int)\n"]
+    checks = [[*first, *quoted, f"(declare-fun {v} () Int)\n".encode(), f"(assert (= {v} 1))\n".encode(),
+               b"(push 1)\n", f"(assert (not (= {v} 1)))\n".encode(), b"(check-sat)\n", b"(pop 1)\n"]
+              for v in ("b", "c", "d")]
+    lines = stream(*checks)
+    sent = relayed(lines)
+    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
+    # the shared part ends after the quantifier (its quoted `)))` counted for nothing), before `b`'s declaration
+    assert sent.count(b" :qid |q)))|") == 2
+    assert sent.count(b"(push 1)\n(declare-fun d () Int)\n") == 1
+    assert common_commands(quoted, quoted) == 4 and common_commands(quoted[:2], quoted[:2]) == 0
