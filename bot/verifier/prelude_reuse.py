@@ -11,10 +11,12 @@ only) at z3's level 0, and sends each check's rest inside a scope of its own, cl
 z3 then holds exactly the commands Boogie sent at each check and after it: only their scopes differ. The relay reads
 the stream as Boogie writes it, one command or one line of a long command per line, and trusts nothing else:
 - a prelude that does not start with what z3 holds, a command at level 0 besides the check's (`(check-sat)`,
-  `(labels)`, ...), a reset with a scope still open, or a check without a scope: that prelude is sent as Boogie
-  sent it, reset included;
-- a scope or reset command spelt otherwise than Boogie spells it, or a quoted symbol or string that does not end on
-  its line: from then on, the stream goes to z3 exactly as Boogie sent it.
+  `(labels)`, ...), an option set after a prelude (options outlive scopes), a reset with a scope still open, or a
+  check without a scope: that prelude is sent as Boogie sent it, reset included;
+- a scope or reset command spelt otherwise than Boogie spells it or begun on the line before, more pops than
+  pushes, a quoted symbol or string that does not end on its line, an escaped `|`, or a carriage return that ends
+  no line: from then on, the stream goes to z3 exactly as Boogie sent it.
+Boogie renames a symbol that is an SMT-LIB keyword, so no term of its own reads `(pop 1)` or `(reset)`.
 
 No import besides `re`: the relay (bot/verifier/server.py) is this module's source followed by its own.
 """
@@ -22,11 +24,14 @@ No import besides `re`: the relay (bot/verifier/server.py) is this module's sour
 import re
 
 _SCOPE = re.compile(rb"\((push|pop) ([1-9][0-9]*)\)")
-# a scope or reset command anywhere in a line that is not one of them as Boogie spells it: not Boogie's stream
-_CONTROL = re.compile(rb"\(\s*(?:push|pop|reset)\b")
+# a scope or reset command anywhere in a line that is not one of them as Boogie spells it, or begun on the line
+# before: not Boogie's stream (Boogie renames a symbol that is a keyword, so no term reads `(pop 1)`)
+_CONTROL = re.compile(rb"\(\s*(?:push|pop|reset)\b|^\s*(?:push|pop|reset)\b")
 # what Boogie says about a check; at level 0 it leaves z3's assertions as they are
 _NEUTRAL = frozenset({b"(check-sat)", b"(labels)", b"(get-model)", b"(get-info :reason-unknown)",
                       b"(get-info :name)", b"(exit)"})
+# commands z3 answers (Boogie may wait for the answer), which a prelude does not hold
+_ANSWERED = (b"(check-sat", b"(get-", b"(echo", b"(eval", b"(simplify", b"(labels", b"(exit")
 _QUOTED = re.compile(rb'\|[^|]*\||"[^"]*"')  # a quoted symbol or a string (`""` inside one: two of them)
 
 
@@ -71,8 +76,11 @@ class PreludeReuse:
         if self.plain:
             return line
         command = line.strip()
-        if line.count(b"|") % 2 or line.count(b'"') % 2 or (
+        if line.count(b"|") % 2 or line.count(b'"') % 2 or b"\\|" in line or (
+                b"\r" in line and line.find(b"\r") != len(line) - 2) or (
                 command != b"(reset)" and _SCOPE.fullmatch(command) is None and _CONTROL.search(line)):
+            # z3 reads such a line otherwise than line by line: a quote going on, an escaped `|`, a carriage return
+            # that is not a line end (a comment goes on to the next `\n`), a scope command spelt another way
             return self._give_up(line)
         if self.prelude is not None:
             return self._buffer(line, command)
@@ -84,6 +92,10 @@ class PreludeReuse:
         scope = _SCOPE.fullmatch(command)
         if scope is not None:
             self.depth += int(scope.group(2)) * (1 if scope.group(1) == b"push" else -1)
+            if self.depth < 0:
+                return self._give_up(line)  # more pops than pushes: z3 would take the relay's own scope
+        elif command.startswith(b"(set-option"):
+            self.held = None  # options outlive scopes, and only a prelude sent again sets them back
         elif self.depth == 0 and command and command not in _NEUTRAL and not command.startswith(b";"):
             self.held = None  # something else at level 0: z3 no longer holds only the prelude there
         return line
@@ -101,8 +113,7 @@ class PreludeReuse:
         if command == b"(get-info :name)":
             return line  # z3's name, whatever it holds (Boogie asks it before its first prelude)
         if command != b"(push 1)":
-            if _SCOPE.fullmatch(command) is None and command != b"(reset)" and command not in _NEUTRAL \
-                    and not command.startswith((b"(get-", b"(echo")):
+            if _SCOPE.fullmatch(command) is None and command != b"(reset)" and not command.startswith(_ANSWERED):
                 # line ends are whitespace to z3; Boogie ends the first prelude's lines otherwise than the next's
                 prelude.append(line[:-2] + b"\n" if line.endswith(b"\r\n") else line)
                 return b""
@@ -116,7 +127,7 @@ class PreludeReuse:
             closing, self.own = self.own, 1
             return (b"(pop %d)\n" % closing if closing else b"") + b"(push 1)\n" + text[len(self.held):] + line
         shared = common_commands(self.previous, prelude) if self.previous is not None else 0
-        if shared * 2 >= len(prelude):
+        if shared and shared * 2 >= len(prelude):
             # a new shared part: z3 reset, the shared part at level 0, the rest in a scope
             self.held, self.previous, self.own = b"".join(prelude[:shared]), prelude[:shared], 1
             reset = b"(reset)\n" if self.after_reset else b""

@@ -167,3 +167,64 @@ def test_parentheses_in_quoted_symbols_are_not_counted() -> None:
     assert sent.count(b" :qid |q)))|") == 2
     assert sent.count(b"(push 1)\n(declare-fun d () Int)\n") == 1
     assert common_commands(quoted, quoted) == 4 and common_commands(quoted[:2], quoted[:2]) == 0
+
+
+def passes_through_from(lines: list[bytes], odd: bytes) -> bool:
+    """Whether everything from the line `odd` on reached z3 exactly as Boogie sent it."""
+    return relayed(lines).endswith(b"".join(lines[lines.index(odd):]))
+
+
+def test_more_pops_than_pushes_sends_the_rest_as_boogie_sent_it() -> None:
+    # the extra pop is z3's error in Boogie's stream; through the relay it would close the relay's own scope
+    lines = stream(check("a"), check("b"))
+    extra = len(lines)
+    lines += [b"(pop 1)\n", b"(assert (> g 5))\n", b"(reset)\n", *check("c")]
+    assert relayed(lines).endswith(b"".join(lines[extra:]))
+
+
+def test_a_carriage_return_that_ends_no_line_sends_the_rest_as_boogie_sent_it() -> None:
+    b = check("b")
+    b[-1:] = [b"; x\r", b"(pop 1)\n"]  # z3 reads on to the `\n`: the comment swallows what looks like a pop
+    lines = stream(check("a"), b, check("c"), check("d"))
+    assert passes_through_from(lines, b"; x\r")
+
+
+def test_an_escaped_bar_sends_the_rest_as_boogie_sent_it() -> None:
+    c = check("c")
+    c.insert(c.index(b"(check-sat)\n"), b"(assert (! true :named |x\\|))\n")
+    lines = stream(check("a"), check("b"), c, check("d"))
+    assert passes_through_from(lines, b"(assert (! true :named |x\\|))\n")
+
+
+def test_a_scope_command_begun_on_the_line_before_sends_the_rest_as_boogie_sent_it() -> None:
+    c = check("c")
+    c[c.index(b"(pop 1)\n"):] = [b"(\n", b"pop 1)\n"]
+    lines = stream(check("a"), check("b"), c, check("d"))
+    assert passes_through_from(lines, b"pop 1)\n")
+
+
+def test_an_option_set_in_a_check_is_set_back_by_the_next_prelude() -> None:
+    b = check("b")
+    b.insert(b.index(b"(check-sat)\n"), b"(set-option :TIMEOUT 1)\n")  # options outlive scopes
+    lines = stream(check("a"), b, check("c"), check("d"))
+    sent = relayed(lines)
+    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
+    after = sent[sent.index(b"(set-option :TIMEOUT 1)\n"):]
+    assert after.count(b"(reset)") == 1 and OPTIONS[1] in after  # c's prelude again, its options with it
+
+
+def test_an_empty_prelude_does_not_end_the_reuse() -> None:
+    lines = stream(check("a"), check("b"), [b"(push 1)\n", b"(check-sat)\n", b"(pop 1)\n"],
+                   check("c"), check("d"), check("e"))
+    sent = relayed(lines)
+    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
+    # a whole, b shared, c whole after the empty one, d shared again: e reuses it
+    assert sent.count(AXIOMS[1]) == 4 and sent.endswith(b"".join(check("e")[len(OPTIONS) + len(AXIOMS):]))
+
+
+def test_a_command_z3_answers_is_never_held_back_with_a_prelude() -> None:
+    for answered in (b"(check-sat )\n", b"(check-sat-assuming (p))\n", b"(eval g)\n", b"(simplify g)\n",
+                     b"(echo \"x\")\n"):
+        r = PreludeReuse()
+        assert r.feed(OPTIONS[0]) == b""
+        assert r.feed(answered).endswith(answered), answered  # sent at once, after what was held back
