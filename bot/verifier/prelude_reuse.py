@@ -24,15 +24,27 @@ No import besides `re`: the relay (bot/verifier/server.py) is this module's sour
 import re
 
 _SCOPE = re.compile(rb"\((push|pop) ([1-9][0-9]*)\)")
-# a scope or reset command anywhere in a line that is not one of them as Boogie spells it, or begun on the line
-# before: not Boogie's stream (Boogie renames a symbol that is a keyword, so no term reads `(pop 1)`)
-_CONTROL = re.compile(rb"\(\s*(?:push|pop|reset)\b|^\s*(?:push|pop|reset)\b")
 # what Boogie says about a check; at level 0 it leaves z3's assertions as they are
 _NEUTRAL = frozenset({b"(check-sat)", b"(labels)", b"(get-model)", b"(get-info :reason-unknown)",
                       b"(get-info :name)", b"(exit)"})
 # commands z3 answers (Boogie may wait for the answer), which a prelude does not hold
 _ANSWERED = (b"(check-sat", b"(get-", b"(echo", b"(eval", b"(simplify", b"(labels", b"(exit")
 _QUOTED = re.compile(rb'\|[^|]*\||"[^"]*"')  # a quoted symbol or a string (`""` inside one: two of them)
+_QUOTED_ON_LINE = re.compile(rb'\|[^|\n]*\||"[^"\n]*"')
+# z3 reads such text otherwise than line by line: a carriage return that ends no line (a comment goes on to the next
+# `\n`), an escaped `|`, a scope or reset command anywhere (in a prelude) or begun on the line before
+_ODD = re.compile(rb"\r(?!\n)|\\\||\(\s*(?:push|pop|reset)\b|^\s*(?:push|pop|reset)\b", re.MULTILINE)
+
+
+def _odd(text: bytes) -> bool:
+    """Whether `text` (lines of Boogie's stream) holds what the relay does not read as z3 does: see _ODD, and a quoted
+    symbol or string that does not end on its line."""
+    if _ODD.search(text):
+        return True
+    if b"|" not in text and b'"' not in text:
+        return False
+    bare = _QUOTED_ON_LINE.sub(b"", text)
+    return b"|" in bare or b'"' in bare
 
 
 def _balance(line: bytes) -> int | None:
@@ -75,21 +87,17 @@ class PreludeReuse:
     def feed(self, line: bytes) -> bytes:
         if self.plain:
             return line
-        command = line.strip()
-        if line.count(b"|") % 2 or line.count(b'"') % 2 or b"\\|" in line or (
-                b"\r" in line and line.find(b"\r") != len(line) - 2) or (
-                command != b"(reset)" and _SCOPE.fullmatch(command) is None and _CONTROL.search(line)):
-            # z3 reads such a line otherwise than line by line: a quote going on, an escaped `|`, a carriage return
-            # that is not a line end (a comment goes on to the next `\n`), a scope command spelt another way
-            return self._give_up(line)
         if self.prelude is not None:
-            return self._buffer(line, command)
+            return self._buffer(line)
+        command = line.strip()
+        scope = _SCOPE.fullmatch(command)
+        if command != b"(reset)" and scope is None and _odd(line):
+            return self._give_up(line)
         if command == b"(reset)":
             if self.depth != 0:
                 self.held = None  # Boogie's scope is still open: only a reset brings z3 back to its level 0
             self.prelude, self.after_reset, self.depth = [], True, 0
             return b""
-        scope = _SCOPE.fullmatch(command)
         if scope is not None:
             self.depth += int(scope.group(2)) * (1 if scope.group(1) == b"push" else -1)
             if self.depth < 0:
@@ -107,33 +115,46 @@ class PreludeReuse:
             return line
         return self._whole(self.prelude) + line
 
-    def _buffer(self, line: bytes, command: bytes) -> bytes:
+    def _buffer(self, line: bytes) -> bytes:
+        """A line while a prelude is held back (checked as a whole when its check's scope opens: `_push`)."""
         prelude = self.prelude
         assert prelude is not None
-        if command == b"(get-info :name)":
-            return line  # z3's name, whatever it holds (Boogie asks it before its first prelude)
-        if command != b"(push 1)":
-            if _SCOPE.fullmatch(command) is None and command != b"(reset)" and not command.startswith(_ANSWERED):
-                # line ends are whitespace to z3; Boogie ends the first prelude's lines otherwise than the next's
-                prelude.append(line[:-2] + b"\n" if line.endswith(b"\r\n") else line)
-                return b""
-            # something besides a prelude: exactly what Boogie sent, and z3's level 0 is no longer known
-            self.prelude, self.held, self.previous = None, None, None
-            return self._whole(prelude) + self.feed(line)
+        command = line.strip()
+        if command[:1] == b"(":  # (most of a prelude's lines go on a command: no need to look further)
+            if command == b"(push 1)":
+                return self._push(line)
+            if command == b"(get-info :name)":
+                return line  # z3's name, whatever it holds (Boogie asks it before its first prelude)
+            if command == b"(reset)" or command.startswith(_ANSWERED):
+                # something besides a prelude: exactly what Boogie sent, and z3's level 0 is no longer known
+                self.prelude, self.held, self.previous = None, None, None
+                return self._whole(prelude) + self.feed(line)
+        prelude.append(line)
+        return b""
+
+    def _push(self, line: bytes) -> bytes:
+        """The check's scope opens: what of the prelude z3 gets."""
+        prelude = self.prelude
+        assert prelude is not None
+        # line ends are whitespace to z3; Boogie ends the first prelude's lines otherwise than the next's
+        text = b"".join(prelude).replace(b"\r\n", b"\n")
+        reuse = self.held is not None and text.startswith(self.held)
+        if _odd(text[len(self.held):] if reuse and self.held is not None else text):  # (the held part was checked)
+            return self._give_up(line)
         self.prelude, self.depth = None, 1
-        text = b"".join(prelude)
-        if self.held is not None and text.startswith(self.held):
+        if reuse and self.held is not None:
             # z3 holds the shared part at level 0, under the previous check's own scope: that closed, the rest
             closing, self.own = self.own, 1
             return (b"(pop %d)\n" % closing if closing else b"") + b"(push 1)\n" + text[len(self.held):] + line
-        shared = common_commands(self.previous, prelude) if self.previous is not None else 0
-        if shared and shared * 2 >= len(prelude):
+        lines = text.splitlines(keepends=True)
+        shared = common_commands(self.previous, lines) if self.previous is not None else 0
+        if shared and shared * 2 >= len(lines):
             # a new shared part: z3 reset, the shared part at level 0, the rest in a scope
-            self.held, self.previous, self.own = b"".join(prelude[:shared]), prelude[:shared], 1
+            self.held, self.previous, self.own = b"".join(lines[:shared]), lines[:shared], 1
             reset = b"(reset)\n" if self.after_reset else b""
-            return reset + self.held + b"(push 1)\n" + b"".join(prelude[shared:]) + line
+            return reset + self.held + b"(push 1)\n" + b"".join(lines[shared:]) + line
         # nothing shared yet (the first prelude, or another one): as Boogie sent it
-        self.held, self.previous = None, prelude
+        self.held, self.previous = None, lines
         return self._whole(prelude) + line
 
     def _whole(self, prelude: list[bytes]) -> bytes:

@@ -228,3 +228,12 @@ def test_a_command_z3_answers_is_never_held_back_with_a_prelude() -> None:
         r = PreludeReuse()
         assert r.feed(OPTIONS[0]) == b""
         assert r.feed(answered).endswith(answered), answered  # sent at once, after what was held back
+
+
+def test_a_prelude_z3_would_read_otherwise_goes_as_boogie_sent_it() -> None:
+    # a carriage return ending no line in a prelude: z3 would read the relay's `(push 1)` after the shared part as
+    # the rest of that comment, and the check's own part would stay at level 0
+    for odd in (b"; x\r", b"(assert (! true :qid |a\n", b"; (pop 1)\n"):
+        tail = [b"b|))\n"] if b"|" in odd else []
+        lines = stream(*(check(v, [odd, *tail]) for v in "abc"))
+        assert relayed(lines) == b"".join(lines), odd
