@@ -29,7 +29,7 @@ _NEUTRAL = frozenset({b"(check-sat)", b"(labels)", b"(get-model)", b"(get-info :
                       b"(get-info :name)", b"(exit)"})
 # commands z3 answers (Boogie may wait for the answer), which a prelude does not hold
 _ANSWERED = (b"(check-sat", b"(get-", b"(echo", b"(eval", b"(simplify", b"(labels", b"(exit")
-_QUOTED = re.compile(rb'\|[^|]*\||"[^"]*"')  # a quoted symbol or a string (`""` inside one: two of them)
+# a quoted symbol or a string ending on its line (`""` inside a string: two of them)
 _QUOTED_ON_LINE = re.compile(rb'\|[^|\n]*\||"[^"\n]*"')
 # z3 reads such text otherwise than line by line: a carriage return that ends no line (a comment goes on to the next
 # `\n`), an escaped `|`, a scope or reset command anywhere (in a prelude) or begun on the line before
@@ -50,7 +50,7 @@ def _odd(text: bytes) -> bool:
 def _balance(line: bytes) -> int | None:
     """Opened minus closed parentheses of a line, outside quoted symbols, strings and comments; None when a quote
     does not end on the line."""
-    bare = _QUOTED.sub(b"", line) if b"|" in line or b'"' in line else line
+    bare = _QUOTED_ON_LINE.sub(b"", line) if b"|" in line or b'"' in line else line
     if b"|" in bare or b'"' in bare:
         return None
     bare = bare.split(b";", 1)[0]
@@ -138,14 +138,15 @@ class PreludeReuse:
         assert prelude is not None
         # line ends are whitespace to z3; Boogie ends the first prelude's lines otherwise than the next's
         text = b"".join(prelude).replace(b"\r\n", b"\n")
-        reuse = self.held is not None and text.startswith(self.held)
-        if _odd(text[len(self.held):] if reuse and self.held is not None else text):  # (the held part was checked)
+        held = self.held if self.held is not None and text.startswith(self.held) else None
+        rest = text[len(held):] if held is not None else text
+        if _odd(rest):  # (the held part was checked when it was first sent)
             return self._give_up(line)
         self.prelude, self.depth = None, 1
-        if reuse and self.held is not None:
+        if held is not None:
             # z3 holds the shared part at level 0, under the previous check's own scope: that closed, the rest
             closing, self.own = self.own, 1
-            return (b"(pop %d)\n" % closing if closing else b"") + b"(push 1)\n" + text[len(self.held):] + line
+            return (b"(pop %d)\n" % closing if closing else b"") + b"(push 1)\n" + rest + line
         lines = text.splitlines(keepends=True)
         shared = common_commands(self.previous, lines) if self.previous is not None else 0
         if shared and shared * 2 >= len(lines):
