@@ -120,7 +120,7 @@ class Dafny2Backend:
         wall = self.wall_limit(time_limit, len(names) + 2 * len(checks))
         model_name = MODEL_FILE if wanted else None
         argv = self.command(names, time_limit, "report.xml", model_name, checks)
-        layout, run, report, model = run_batch(prelude, methods, argv, wall, model_name, runner)
+        layout, run, report, model = run_batch(prelude, methods, argv, wall, model_name, runner, wanted)
         if checks:
             return self._whole(layout, names, run, report, time_limit, wall)
         results = self._results(layout, names, run, report, time_limit, wall)

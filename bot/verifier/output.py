@@ -17,6 +17,9 @@ from bot.verifier.process import CRASHED, INCLUDE_LEFT, KILLED, NOT_RUN, Process
 
 FILE_NAME = "batch.dfy"  # relative, so messages never name a temporary directory
 MODEL_FILE = "model.txt"  # Dafny 2 `/mv:` file, asked for only when some method wants its models
+# the methods whose models are read, as Boogie names them (`mangle`), one a line: the server's z3 relay sends their
+# checks as Boogie does (bot/verifier/prelude_reuse.py); the command line's z3 does not read it
+FRESH_FILE = "fresh-checks.txt"
 MODEL_FILE_LIMIT = 256 * 1024 * 1024  # a larger model file is not read (about 15 KB per failed assertion)
 
 
@@ -329,16 +332,20 @@ def run_batch(
     wall: float,
     model_name: str | None = None,
     runner: Callable[[Sequence[str], str, float], ProcessRun] = run_process,
+    wanted: Collection[str] = (),
 ) -> tuple[Layout, ProcessRun, bytes | None, bytes | None]:
     """Write the batch file in a fresh directory, run the verifier there (`runner(argv, folder, wall)`: a new
     process, or a request to a kept-alive one); return its report file, if any, and the model file
-    `model_name` (when asked for, written and not over MODEL_FILE_LIMIT bytes).
+    `model_name` (when asked for, written and not over MODEL_FILE_LIMIT bytes); `wanted`: the methods whose models
+    are read (FRESH_FILE).
 
     The report is the command's last file argument before the program (`/xml:F` or `LogFileName=F`)."""
     layout = Layout.build(prelude, methods)
     report_name = "report.xml" if any(a.startswith("/xml:") for a in argv) else "log.json"
     with tempfile.TemporaryDirectory(prefix="specscore-") as tmp:
         Path(tmp, FILE_NAME).write_text(layout.text, encoding="utf-8")
+        if wanted:
+            Path(tmp, FRESH_FILE).write_text("".join(f"{mangle(name)}\n" for name in wanted), encoding="utf-8")
         run = runner(argv, tmp, wall)
         report_path = Path(tmp, report_name)
         report = report_path.read_bytes() if report_path.exists() else None

@@ -28,7 +28,8 @@ What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506
   that is not clean with it, z3 does, for the rest of the process.
 * z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
 * Boogie resets z3 and sends its whole prelude before every check: the relay keeps the part the checks share at
-  z3's level 0 instead (bot/verifier/prelude_reuse.py; not with `reuse=False`, `--strategy each`).
+  z3's level 0 instead (bot/verifier/prelude_reuse.py; not with `reuse=False`, `--strategy each`), but for the
+  checks whose counterexamples are read, named in the batch's folder (FRESH_FILE): they get z3 as Boogie left it.
 
 A server that outlives the wall-clock limit (the command line's, `Dafny2Backend.wall_limit`) is killed with its process
 group and replaced, and its batch gets the command line's result for a killed run (a transient time-out). A
@@ -62,7 +63,7 @@ from pathlib import Path
 
 from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
-from bot.verifier.output import FILE_NAME
+from bot.verifier.output import FILE_NAME, FRESH_FILE
 from bot.verifier.process import ProcessRun, child_environment
 from bot.verifier.version import VerifierInfo
 
@@ -168,6 +169,7 @@ _RELAY = """import os, re, subprocess, sys, threading
 Z3 = {z3!r}
 BASE = {base}
 REUSE = {reuse}
+FRESH = {fresh!r}
 SKOLEM = re.compile(rb":skolemid \\|(\\d+)\\|")
 
 
@@ -182,10 +184,19 @@ def die_with_parent():
 proc = subprocess.Popen([Z3, *sys.argv[1:]], stdin=subprocess.PIPE, preexec_fn=die_with_parent)
 
 
+def fresh():
+    # the checks whose models are read (the batch's folder is z3's working directory)
+    try:
+        with open(FRESH, "rb") as names:
+            return frozenset(names.read(1 << 20).split())
+    except OSError:
+        return frozenset()
+
+
 def relay():
     offset = None
     pending = b""
-    reuse = PreludeReuse() if REUSE else None
+    reuse = PreludeReuse(fresh()) if REUSE else None
     try:
         while True:
             chunk = os.read(0, 1 << 16)
@@ -242,7 +253,8 @@ while True:
 
 def _relay(z3: str, base: int, reuse: bool) -> str:
     """The relay's script: PreludeReuse's module (its source: the relay runs without the package), then the relay."""
-    return f"{REUSE_SOURCE.read_text(encoding='utf-8')}\n\n{_RELAY.format(z3=z3, base=base, reuse=reuse)}"
+    relay = _RELAY.format(z3=z3, base=base, reuse=reuse, fresh=FRESH_FILE)
+    return f"{REUSE_SOURCE.read_text(encoding='utf-8')}\n\n{relay}"
 
 
 class _StandIn:
@@ -634,8 +646,9 @@ class DafnyServerBackend:
         return self._info
 
     def flags_id(self, time_limit: int) -> str:
-        # a program near its limit may end otherwise when z3 keeps the prelude: its own cache entries
-        return self.command_line.flags_id(time_limit) + (" +prelude-reuse" if self.reuse else "")
+        # a program near its limit may end otherwise when z3 keeps the prelude: its own cache entries (`2`: since the
+        # checks whose models are read get a reset, entries made before hold other models)
+        return self.command_line.flags_id(time_limit) + (" +prelude-reuse2" if self.reuse else "")
 
     def server_pids(self) -> list[int]:
         """The live server processes (each the leader of its process group)."""

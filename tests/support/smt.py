@@ -21,3 +21,19 @@ def held_at_checks(data: bytes) -> list[list[bytes]]:
         elif command and not command.startswith((b"(get-", b"(labels", b";")):
             scopes[-1].append(line)
     return found
+
+
+def sent_since_reset_at_checks(data: bytes) -> list[bytes]:
+    """What a solver was sent since its last `(reset)` (or its start) at each `(check-sat)`, scopes included, with
+    line ends as z3 reads them: what decides its answer and its model."""
+    found: list[bytes] = []
+    since: list[bytes] = []
+    for line in data.replace(b"\r\n", b"\n").splitlines(keepends=True):
+        command = line.strip()
+        if command == b"(reset)":
+            since = []
+            continue
+        since.append(line)
+        if command == b"(check-sat)":
+            found.append(b"".join(since))
+    return found

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.verifier.prelude_reuse import PreludeReuse, common_commands
-from support.smt import held_at_checks
+from bot.verifier.prelude_reuse import PreludeReuse, check_name, common_commands
+from support.smt import held_at_checks, sent_since_reset_at_checks
 
 OPTIONS = [b"(set-option :print-success false)\n", b"(set-option :TIMEOUT 20000)\n"]
 AXIOMS = [b"(declare-fun f (Int) Int)\n", b"(assert (forall ((x Int)) (! (> (f x) 0)\n :qid |q1|\n)))\n",
@@ -15,8 +15,12 @@ AXIOMS = [b"(declare-fun f (Int) Int)\n", b"(assert (forall ((x Int)) (! (> (f x
 def check(name: str, extra: list[bytes] | None = None, axioms: list[bytes] = AXIOMS) -> list[bytes]:
     """One of Boogie's checks after a reset: the prelude, its own declarations, then the scoped VC."""
     own = [f"(declare-fun {name} () Int)\n".encode(), f"(assert (= (type {name}) 1))\n".encode()]
-    return [*OPTIONS, *axioms, *(extra or []), *own, b"(push 1)\n",
+    return [*OPTIONS, *axioms, *(extra or []), *own, b"(push 1)\n", vc_id(name),
             f"(assert (not (> (f {name}) 0)))\n".encode(), b"(check-sat)\n", b"(labels)\n", b"(pop 1)\n"]
+
+
+def vc_id(name: str) -> bytes:
+    return f"(set-info :boogie-vc-id Impl$$_module.__default.{name})\n".encode()
 
 
 def stream(*checks: list[bytes]) -> list[bytes]:
@@ -26,8 +30,8 @@ def stream(*checks: list[bytes]) -> list[bytes]:
     return out
 
 
-def relayed(lines: list[bytes]) -> bytes:
-    r = PreludeReuse()
+def relayed(lines: list[bytes], fresh: frozenset[bytes] = frozenset()) -> bytes:
+    r = PreludeReuse(fresh)
     return b"".join(r.feed(line) for line in lines)
 
 
@@ -234,3 +238,62 @@ def test_a_prelude_z3_would_read_otherwise_goes_as_boogie_sent_it() -> None:
         tail = [b"b|))\n"] if b"|" in odd else []
         lines = stream(*(check(v, [odd, *tail]) for v in "abc"))
         assert relayed(lines) == b"".join(lines), odd
+
+
+# ---------------------------------------------------------------------------------------------------
+# Checks whose models are read: as Boogie sent them
+
+
+def test_a_check_whose_model_is_read_gets_what_boogie_sent_since_its_reset() -> None:
+    lines = stream(check("a"), check("b"), check("c"), check("d"), check("e"))
+    sent = relayed(lines, frozenset({b"c"}))
+    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
+    boogie, z3 = sent_since_reset_at_checks(b"".join(lines)), sent_since_reset_at_checks(sent)
+    assert z3[2] == boogie[2]  # c: reset, the whole prelude at level 0, its scope: a fresh z3's model
+    assert z3[3] != boogie[3]  # d: the shared part at level 0 again (sent a fourth time), its own part in a scope
+    assert sent.count(AXIOMS[1]) == 4 and sent.count(b"(reset)") == 3
+
+
+def test_the_first_check_can_be_fresh_and_the_next_ones_share_its_prelude() -> None:
+    lines = stream(check("a"), check("b"), check("c"))
+    sent = relayed(lines, frozenset({b"a"}))
+    assert sent_since_reset_at_checks(sent)[0] == sent_since_reset_at_checks(b"".join(lines))[0]
+    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
+    assert sent.count(AXIOMS[1]) == 2  # b sets the shared part from a's prelude; c reuses it
+
+
+def test_a_scope_not_followed_by_a_checks_name_is_reused_as_without_fresh_checks() -> None:
+    lines = stream(check("a"), check("b"), check("c"))
+    unnamed = [line for line in lines if not line.startswith(b"(set-info")]
+    assert relayed(unnamed, frozenset({b"b"})) == relayed(unnamed)
+    assert relayed(lines, frozenset({b"x"})) == relayed(lines)
+
+
+def test_a_checks_name_is_the_last_part_of_boogies_name() -> None:
+    assert check_name(b"(set-info :boogie-vc-id Impl$$_module.__default.SpecScore__9a)\n") == b"SpecScore__9a"
+    assert check_name(b"(set-info :boogie-vc-id CheckWellformed$$M.C.f)\r\n") == b"f"
+    assert check_name(b"(set-info :boogie-vc-id |Impl$$x|)\n") is None
+    assert check_name(b"(push 1)\n") is None
+
+
+def test_random_streams_with_fresh_checks_send_those_as_boogie_did() -> None:
+    rng = random.Random(11)
+    for _ in range(300):
+        checks = []
+        for k in range(rng.randint(1, 6)):
+            extra = [b"(assert (= g %d))\n" % rng.randint(0, 2)] if rng.random() < 0.3 else []
+            lines = check(f"v{k}", extra)
+            if rng.random() < 0.15:
+                lines = lines[:-1]  # a scope left open at the reset
+            if rng.random() < 0.1:
+                lines.append(b"(get-model)\n")
+            checks.append(lines)
+        fresh = frozenset(b"v%d" % k for k in range(len(checks)) if rng.random() < 0.4)
+        lines = stream(*checks)
+        boogie = b"".join(lines)
+        sent = relayed(lines, fresh)
+        assert held_at_checks(sent) == held_at_checks(boogie)
+        for k, (ours, theirs) in enumerate(zip(sent_since_reset_at_checks(sent),
+                                               sent_since_reset_at_checks(boogie), strict=True)):
+            if b"v%d" % k in fresh:
+                assert ours == theirs

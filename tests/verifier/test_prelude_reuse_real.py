@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.verifier import Dafny2Backend, detect
-from bot.verifier.output import FILE_NAME
+from bot.verifier.output import FILE_NAME, mangle
 from bot.verifier.prelude_reuse import PreludeReuse
-from support.smt import held_at_checks
+from support.smt import held_at_checks, sent_since_reset_at_checks
 
 PRELUDE = "function F(x: int): int { x + 1 }\npredicate P(s: seq<int>) { forall i :: 0 <= i < |s| ==> s[i] > 0 }\n"
 METHODS = [
@@ -57,13 +57,21 @@ def test_the_relay_sends_the_shared_prelude_once_and_z3_answers_every_check_the_
     assert len(relayed) * 2 < len(sent)  # the shared part went once or twice, not five times
     assert relayed.count(b"(reset)") <= 2
 
+    # c's counterexample is read: its check goes as Boogie sent it, and the checks after it share the prelude again
+    fresh = PreludeReuse(frozenset({mangle("SpecScore_c").encode()}))
+    fresh_relayed = b"".join(fresh.feed(line) for line in sent.splitlines(keepends=True))
+    assert held_at_checks(fresh_relayed) == held_at_checks(sent)
+    checks = list(zip(sent_since_reset_at_checks(fresh_relayed), sent_since_reset_at_checks(sent), strict=True))
+    assert [ours == theirs for ours, theirs in checks] == [True, False, True, False, False]  # a: nothing shared yet
+    assert fresh_relayed.count(b"(reset)") <= 4
+
     z3 = _z3()
     answers = []
-    for data in (sent, relayed):
+    for data in (sent, relayed, fresh_relayed):
         path = tmp_path / "in.smt2"
         path.write_bytes(data)
         done = subprocess.run([z3, str(path)], capture_output=True, timeout=300, check=False)
         answers.append(ANSWER.findall(done.stdout))
     assert len(answers[0]) == len(METHODS)
-    assert answers[1] == answers[0]
+    assert answers[1] == answers[0] == answers[2]
     assert answers[0].count(b"unsat") == 3  # a, b and d proved; c and the vacuity probe e not
