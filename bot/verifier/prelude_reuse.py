@@ -94,6 +94,8 @@ class PreludeReuse:
     def __init__(self, fresh: frozenset[bytes] = frozenset()) -> None:
         self.fresh = fresh
         self.pushed: bytes | None = None  # a check's `(push 1)`, held back until its name comes (with `fresh`)
+        self.recording: list[bytes] | None = None  # what Boogie sent since the reset, for a reused `fresh` check
+        self.watch: bytes | None = None  # the replay of a `fresh` check whose `(check-sat)` was fed (`take_watch`)
         self.held: bytes | None = None  # what z3 holds at level 0 besides its options, None: not known
         self.previous: list[bytes] | None = None  # the last prelude sent whole, or the shared part: what the next
         # prelude is compared with
@@ -108,6 +110,36 @@ class PreludeReuse:
             return line
         if self.prelude is not None:
             return self._buffer(line)
+        out = self._line(line)
+        if self.recording is not None:
+            self._record(line)
+        return out
+
+    def take_watch(self) -> bytes | None:
+        """The replay of a `fresh` check whose `(check-sat)` was just fed, once (see `replayed`)."""
+        watch, self.watch = self.watch, None
+        return watch
+
+    def replayed(self) -> None:
+        """z3 was sent the replay after its answer: it holds what Boogie sent since the reset, at the levels Boogie
+        sent it; the next prelude sets the shared part again."""
+        self.held, self.own = None, 0
+
+    def _record(self, line: bytes) -> None:
+        """A line of a reused `fresh` check, up to its `(check-sat)`; anything else about scopes ends the record."""
+        recording = self.recording
+        assert recording is not None
+        command = line.strip()
+        if command == b"(check-sat)":
+            self.watch, self.recording = b"".join([*recording, line]), None
+        elif command == b"(get-info :name)":
+            pass  # Boogie asks it before each of its questions: no part of the formula, and not to be answered twice
+        elif self.plain or self.prelude is not None or _SCOPE.fullmatch(command) or command.startswith(_ANSWERED):
+            self.recording = None  # another answer before the check's (its replay would answer it again), a scope
+        else:
+            recording.append(line)
+
+    def _line(self, line: bytes) -> bytes:
         command = line.strip()
         scope = _SCOPE.fullmatch(command)
         if command != b"(reset)" and scope is None and _odd(line):
@@ -140,9 +172,11 @@ class PreludeReuse:
         assert prelude is not None
         if self.pushed is not None:
             pushed, self.pushed = self.pushed, None
-            if check_name(line) in self.fresh:
-                return self._fresh(pushed) + line
-            return self._push(pushed) + self.feed(line)
+            text = self._push(pushed)
+            if check_name(line) in self.fresh and self.own and not self.plain:
+                # z3 holds the prelude otherwise than Boogie sent it: what to send it again, from a reset
+                self.recording = [b"(reset)\n", *prelude, pushed]
+            return text + self.feed(line)
         command = line.strip()
         if command[:1] == b"(":  # (most of a prelude's lines go on a command: no need to look further)
             if command == b"(push 1)":
@@ -185,15 +219,56 @@ class PreludeReuse:
         self.held, self.previous = None, lines
         return self._whole(prelude) + line
 
-    def _fresh(self, line: bytes) -> bytes:
-        """A `fresh` check's scope opens: its prelude as Boogie sent it. z3 no longer holds a shared part alone:
-        the next prelude sets one again, shared with this one."""
-        prelude = self.prelude
-        assert prelude is not None
-        self.previous = b"".join(prelude).replace(b"\r\n", b"\n").splitlines(keepends=True)
-        self.prelude, self.depth, self.held = None, 1, None
-        return self._whole(prelude) + line
-
     def _whole(self, prelude: list[bytes]) -> bytes:
         self.own = 0  # the reset closes every scope
         return (b"(reset)\n" if self.after_reset else b"") + b"".join(prelude)
+
+
+# z3's answer to a check, alone on its line
+_ANSWER = re.compile(rb"\s*(sat|unsat|unknown)\s*")
+# why z3 answered `unknown` when it ran out of time or memory (not a counterexample it could not confirm)
+_GAVE_UP = re.compile(rb'\s*\(:reason-unknown "(?:timeout|canceled|memout|max\. resource|resource)')
+REASON = b"(get-info :reason-unknown)\n"
+
+
+class AnswerWatch:
+    """z3's output after a `fresh` check's `(check-sat)` (its replay: `PreludeReuse.take_watch`), line by line:
+    `read` says what goes to Boogie and what to z3. `unsat` is a proof either way and goes on. Any other answer
+    is z3's from the kept prelude: z3 is sent the replay, whose answer goes to Boogie instead, and so does what it
+    answers next (the model). A time-out is not replayed (a second one would cost as much again): an `unknown`
+    whose reason is time or memory goes on as it is."""
+
+    def __init__(self, reuse: PreludeReuse, replay: bytes) -> None:
+        self.reuse = reuse
+        self.replay = replay
+        self.stage = "answer"  # then "reason" (asked why `unknown`), "replayed"; "done" once answered
+        self.first = b""  # the first answer, while its reason is asked
+
+    @property
+    def done(self) -> bool:
+        return self.stage == "done"
+
+    def read(self, line: bytes) -> tuple[bytes, bytes]:
+        """For one line z3 wrote: (for Boogie, for z3)."""
+        if self.stage == "answer" and _ANSWER.fullmatch(line):
+            if line.strip() == b"unsat":
+                self.stage = "done"
+                return line, b""
+            if line.strip() == b"unknown":
+                self.stage, self.first = "reason", line
+                return b"", REASON
+            return b"", self._replay()
+        if self.stage == "reason":  # z3 was idle after its answer: this line answers the relay's question
+            if _GAVE_UP.match(line):
+                self.stage = "done"
+                return self.first, b""
+            return b"", self._replay()
+        if self.stage == "replayed" and _ANSWER.fullmatch(line):
+            self.stage = "done"
+        return line, b""  # anything else z3 says (an error about an option, say) goes on
+
+    def _replay(self) -> bytes:
+        self.stage = "replayed"
+        self.reuse.replayed()
+        return self.replay
+

@@ -181,7 +181,12 @@ def die_with_parent():
         pass
 
 
-proc = subprocess.Popen([Z3, *sys.argv[1:]], stdin=subprocess.PIPE, preexec_fn=die_with_parent)
+proc = subprocess.Popen([Z3, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE if REUSE else None,
+                        preexec_fn=die_with_parent)
+lock = threading.Lock()  # z3's input: Boogie's stream, and a replay
+settled = threading.Event()  # no check's answer is watched (AnswerWatch)
+settled.set()
+watching = []
 
 
 def fresh():
@@ -191,6 +196,19 @@ def fresh():
             return frozenset(names.read(1 << 20).split())
     except OSError:
         return frozenset()
+
+
+def send(data):
+    if data:
+        with lock:
+            proc.stdin.write(data)
+            proc.stdin.flush()
+
+
+def emit(data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(1, view):]
 
 
 def relay():
@@ -209,11 +227,20 @@ def relay():
                     offset = None if found is None else int(found.group(1)) - BASE
                 if offset:
                     text = SKOLEM.sub(lambda m: b":skolemid |%d|" % (int(m.group(1)) - offset), text)
-                if reuse is not None:
-                    text = b"".join(reuse.feed(line) for line in text.splitlines(keepends=True))
-                if text:
-                    proc.stdin.write(text)
-                    proc.stdin.flush()
+                if reuse is None:
+                    send(text)
+                    continue
+                out = b""
+                for line in text.splitlines(keepends=True):
+                    settled.wait()  # a watched answer first: the replay goes before anything after its check
+                    out += reuse.feed(line)
+                    replay = reuse.take_watch()
+                    if replay is not None:
+                        watching[:] = [AnswerWatch(reuse, replay)]
+                        settled.clear()
+                        send(out)
+                        out = b""
+                send(out)
             if not chunk:
                 break
     except OSError:
@@ -225,8 +252,47 @@ def relay():
             pass
 
 
+def answers():
+    # z3's output to Boogie, with a watched check's answer read first
+    pending = b""
+    try:
+        while True:
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            pending += chunk
+            cut = len(pending) if not chunk else pending.rfind(b"\\n") + 1
+            if cut:
+                text, pending = pending[:cut], pending[cut:]
+                if watching:
+                    out = b""
+                    for line in text.splitlines(keepends=True):
+                        if not watching:
+                            out += line
+                            continue
+                        to_boogie, to_z3 = watching[0].read(line)
+                        out += to_boogie
+                        send(to_z3)
+                        if watching[0].done:
+                            watching.clear()
+                            settled.set()
+                    text = out
+                emit(text)
+            if not chunk:
+                break
+    except OSError:
+        pass
+    finally:
+        watching.clear()
+        settled.set()
+
+
 threading.Thread(target=relay, daemon=True).start()
-sys.exit(proc.wait())
+if REUSE:
+    answering = threading.Thread(target=answers)
+    answering.start()
+code = proc.wait()
+if REUSE:
+    answering.join()
+sys.exit(code)
 """
 # The canary's prover: the canary is read for what Boogie sends z3 (its fingerprint), and its one goal is valid, so a
 # stand-in that answers as z3 does for it saves z3's start and its reading of the prelude (measured: 0.12 s a canary

@@ -25,7 +25,8 @@ def held_at_checks(data: bytes) -> list[list[bytes]]:
 
 def sent_since_reset_at_checks(data: bytes) -> list[bytes]:
     """What a solver was sent since its last `(reset)` (or its start) at each `(check-sat)`, scopes included, with
-    line ends as z3 reads them: what decides its answer and its model."""
+    line ends as z3 reads them and without the questions that change nothing (`(get-info ...)`): what decides its
+    answer and its model."""
     found: list[bytes] = []
     since: list[bytes] = []
     for line in data.replace(b"\r\n", b"\n").splitlines(keepends=True):
@@ -33,7 +34,8 @@ def sent_since_reset_at_checks(data: bytes) -> list[bytes]:
         if command == b"(reset)":
             since = []
             continue
-        since.append(line)
+        if not command.startswith(b"(get-info"):
+            since.append(line)
         if command == b"(check-sat)":
             found.append(b"".join(since))
     return found

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from bot.verifier.prelude_reuse import PreludeReuse, check_name, common_commands
+from bot.verifier.prelude_reuse import REASON, AnswerWatch, PreludeReuse, check_name, common_commands
 from support.smt import held_at_checks, sent_since_reset_at_checks
 
 OPTIONS = [b"(set-option :print-success false)\n", b"(set-option :TIMEOUT 20000)\n"]
@@ -15,8 +16,13 @@ AXIOMS = [b"(declare-fun f (Int) Int)\n", b"(assert (forall ((x Int)) (! (> (f x
 def check(name: str, extra: list[bytes] | None = None, axioms: list[bytes] = AXIOMS) -> list[bytes]:
     """One of Boogie's checks after a reset: the prelude, its own declarations, then the scoped VC."""
     own = [f"(declare-fun {name} () Int)\n".encode(), f"(assert (= (type {name}) 1))\n".encode()]
+    # Boogie asks z3's name before each of its questions
     return [*OPTIONS, *axioms, *(extra or []), *own, b"(push 1)\n", vc_id(name),
-            f"(assert (not (> (f {name}) 0)))\n".encode(), b"(check-sat)\n", b"(labels)\n", b"(pop 1)\n"]
+            f"(assert (not (> (f {name}) 0)))\n".encode(), NAME, b"(check-sat)\n", NAME, b"(labels)\n",
+            b"(pop 1)\n"]
+
+
+NAME = b"(get-info :name)\n"
 
 
 def vc_id(name: str) -> bytes:
@@ -241,25 +247,75 @@ def test_a_prelude_z3_would_read_otherwise_goes_as_boogie_sent_it() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Checks whose models are read: as Boogie sent them
+# Checks whose models are read: answered as after Boogie's own prelude
+
+INCOMPLETE = b'(:reason-unknown "smt tactic failed to show goal to be sat/unsat (incomplete quantifiers)")\n'
+TIMEOUT = b'(:reason-unknown "timeout")\n'
 
 
-def test_a_check_whose_model_is_read_gets_what_boogie_sent_since_its_reset() -> None:
+def relayed_with_answers(lines: list[bytes], fresh: frozenset[bytes],
+                         answers: dict[bytes, bytes]) -> tuple[bytes, list[int]]:
+    """z3's input through the relay, z3 answering each watched check as `answers` says (`unsat`, `sat`,
+    `unknown`, or `timeout`: `unknown` for lack of time); and the checks whose answers Boogie did not get (their
+    index among z3's checks)."""
+    reuse = PreludeReuse(fresh)
+    out: list[bytes] = []
+    unseen: list[int] = []
+    checks = 0
+    name = None
+    for line in lines:
+        name = check_name(line) or name
+        sent = reuse.feed(line)
+        out.append(sent)
+        checks += sent.count(b"(check-sat)")
+        replay = reuse.take_watch()
+        if replay is None:
+            continue
+        assert name is not None
+        answer = answers[name]
+        watch = AnswerWatch(reuse, replay)
+        to_boogie, to_z3 = watch.read(b"unknown\n" if answer == b"timeout" else answer + b"\n")
+        if to_z3 == REASON:
+            to_boogie, to_z3 = watch.read(TIMEOUT if answer == b"timeout" else INCOMPLETE)
+        if to_z3:
+            assert to_boogie == b"" and to_z3.endswith(b"(check-sat)\n")
+            unseen.append(checks - 1)
+            out.append(to_z3)
+            checks += 1
+            to_boogie, to_z3 = watch.read(b"sat\n")
+        assert watch.done and to_z3 == b"" and to_boogie.strip() in (b"sat", b"unsat", b"unknown")
+    return b"".join(out), unseen
+
+
+def seen(held: list[Any], unseen: list[int]) -> list[Any]:
+    return [h for k, h in enumerate(held) if k not in unseen]
+
+
+def test_a_check_whose_model_is_read_is_answered_after_what_boogie_sent_since_its_reset() -> None:
     lines = stream(check("a"), check("b"), check("c"), check("d"), check("e"))
-    sent = relayed(lines, frozenset({b"c"}))
-    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
-    boogie, z3 = sent_since_reset_at_checks(b"".join(lines)), sent_since_reset_at_checks(sent)
-    assert z3[2] == boogie[2]  # c: reset, the whole prelude at level 0, its scope: a fresh z3's model
-    assert z3[3] != boogie[3]  # d: the shared part at level 0 again (sent a fourth time), its own part in a scope
-    assert sent.count(AXIOMS[1]) == 4 and sent.count(b"(reset)") == 3
+    boogie = b"".join(lines)
+    sent, unseen = relayed_with_answers(lines, frozenset({b"c"}), {b"c": b"sat"})
+    assert unseen == [2]  # c's answer from the kept prelude, not shown to Boogie
+    assert seen(held_at_checks(sent), unseen) == held_at_checks(boogie)
+    z3 = seen(sent_since_reset_at_checks(sent), unseen)
+    assert z3[2] == sent_since_reset_at_checks(boogie)[2]  # c answered (and its model) after a reset, as Boogie sent
+    assert sent.count(AXIOMS[1]) == 4  # a whole, b sets the shared part, c's replay, d sets it again
+    assert sent.count(b"(reset)") == 3
 
 
-def test_the_first_check_can_be_fresh_and_the_next_ones_share_its_prelude() -> None:
-    lines = stream(check("a"), check("b"), check("c"))
-    sent = relayed(lines, frozenset({b"a"}))
-    assert sent_since_reset_at_checks(sent)[0] == sent_since_reset_at_checks(b"".join(lines))[0]
-    assert held_at_checks(sent) == held_at_checks(b"".join(lines))
-    assert sent.count(AXIOMS[1]) == 2  # b sets the shared part from a's prelude; c reuses it
+def test_a_proof_needs_no_replay_and_a_time_out_gets_none() -> None:
+    lines = stream(check("a"), check("b"), check("c"), check("d"))
+    for answer in (b"unsat", b"timeout"):
+        sent, unseen = relayed_with_answers(lines, frozenset({b"c"}), {b"c": answer})
+        assert unseen == [] and sent == relayed(lines)
+    sent, unseen = relayed_with_answers(lines, frozenset({b"c"}), {b"c": b"unknown"})
+    assert unseen == [2]  # unknown for incomplete quantifiers: a counterexample Boogie reads, replayed
+
+
+def test_a_check_whose_prelude_went_whole_is_not_replayed() -> None:
+    lines = stream(check("a"), check("b"))
+    sent, unseen = relayed_with_answers(lines, frozenset({b"a"}), {})
+    assert unseen == [] and sent_since_reset_at_checks(sent)[0] == sent_since_reset_at_checks(b"".join(lines))[0]
 
 
 def test_a_scope_not_followed_by_a_checks_name_is_reused_as_without_fresh_checks() -> None:
@@ -269,6 +325,16 @@ def test_a_scope_not_followed_by_a_checks_name_is_reused_as_without_fresh_checks
     assert relayed(lines, frozenset({b"x"})) == relayed(lines)
 
 
+def test_another_answer_or_a_scope_before_the_check_ends_its_record() -> None:
+    for extra in (b"(get-info :all-statistics)\n", b"(push 1)\n", b"(check-sat-assuming (p))\n"):
+        lines = stream(check("a"), check("b"), check("c"))
+        k = lines.index(vc_id("c")) + 1
+        reuse = PreludeReuse(frozenset({b"c"}))
+        for line in [*lines[:k], extra, *lines[k:]]:
+            reuse.feed(line)
+            assert reuse.take_watch() is None, extra
+
+
 def test_a_checks_name_is_the_last_part_of_boogies_name() -> None:
     assert check_name(b"(set-info :boogie-vc-id Impl$$_module.__default.SpecScore__9a)\n") == b"SpecScore__9a"
     assert check_name(b"(set-info :boogie-vc-id CheckWellformed$$M.C.f)\r\n") == b"f"
@@ -276,7 +342,17 @@ def test_a_checks_name_is_the_last_part_of_boogies_name() -> None:
     assert check_name(b"(push 1)\n") is None
 
 
-def test_random_streams_with_fresh_checks_send_those_as_boogie_did() -> None:
+def test_the_watch_passes_on_what_z3_says_besides_the_answer() -> None:
+    reuse = PreludeReuse()
+    watch = AnswerWatch(reuse, b"(reset)\nREPLAY\n(check-sat)\n")
+    error = b'(error "line 17 column 31: unknown parameter \'model_compress\'")\n'
+    assert watch.read(error) == (error, b"")
+    assert watch.read(b"sat\n") == (b"", b"(reset)\nREPLAY\n(check-sat)\n")
+    assert watch.read(error) == (error, b"")  # the replayed prelude's own
+    assert watch.read(b"unknown\n") == (b"unknown\n", b"") and watch.done
+
+
+def test_random_streams_with_fresh_checks_answer_those_as_after_boogies_prelude() -> None:
     rng = random.Random(11)
     for _ in range(300):
         checks = []
@@ -288,12 +364,14 @@ def test_random_streams_with_fresh_checks_send_those_as_boogie_did() -> None:
             if rng.random() < 0.1:
                 lines.append(b"(get-model)\n")
             checks.append(lines)
-        fresh = frozenset(b"v%d" % k for k in range(len(checks)) if rng.random() < 0.4)
+        names = [b"v%d" % k for k in range(len(checks))]
+        fresh = frozenset(n for n in names if rng.random() < 0.4)
+        answers = {n: rng.choice([b"sat", b"unsat", b"unknown", b"timeout"]) for n in names}
         lines = stream(*checks)
         boogie = b"".join(lines)
-        sent = relayed(lines, fresh)
-        assert held_at_checks(sent) == held_at_checks(boogie)
-        for k, (ours, theirs) in enumerate(zip(sent_since_reset_at_checks(sent),
-                                               sent_since_reset_at_checks(boogie), strict=True)):
-            if b"v%d" % k in fresh:
-                assert ours == theirs
+        sent, unseen = relayed_with_answers(lines, fresh, answers)
+        assert seen(held_at_checks(sent), unseen) == held_at_checks(boogie)
+        z3 = seen(sent_since_reset_at_checks(sent), unseen)
+        for k, name in enumerate(names):
+            if name in fresh and answers[name] in (b"sat", b"unknown"):
+                assert z3[k] == sent_since_reset_at_checks(boogie)[k]
