@@ -18,10 +18,12 @@ the stream as Boogie writes it, one command or one line of a long command per li
   no line: from then on, the stream goes to z3 exactly as Boogie sent it.
 Boogie renames a symbol that is an SMT-LIB keyword, so no term of its own reads `(pop 1)` or `(reset)`.
 
-A counterexample is z3's, and z3 keeping a prelude finds other ones than z3 after a reset. So the checks whose
-counterexamples are read (`fresh`: their methods, named after the check's `(push 1)`) get their prelude exactly as
-Boogie sent it, reset included, and their models are those z3 gives without the relay; the next prelude sets the
-shared part again. Measured on the development audit: 131 of 751 programs, about 8 s of its 85-90 s of verification.
+A counterexample is z3's, and z3 keeping a prelude finds other ones than z3 after a reset. So for the checks whose
+counterexamples are read (`fresh`: their methods, named after the check's `(push 1)`), the relay keeps what Boogie
+sent since the reset, and watches z3's answer (AnswerWatch): `unsat` is a proof whatever z3 held besides and goes
+on; any other answer but a time-out is dropped, the check is sent again from a reset exactly as Boogie sent it, and
+that answer, and the model after it, go to Boogie: those z3 gives without the relay. The next prelude sets the
+shared part again. On the development audit 131 of 751 programs want their models; most are proved.
 
 No import besides `re`: the relay (bot/verifier/server.py) is this module's source followed by its own.
 """
@@ -87,9 +89,9 @@ def check_name(line: bytes) -> bytes | None:
 class PreludeReuse:
     """Feed it Boogie's stream line by line; it returns what to send z3 for each line (often nothing).
 
-    `fresh`: the methods (as Boogie names them) whose checks get their prelude exactly as Boogie sent it, reset
-    included: a counterexample is z3's, and z3 finds another one in a scope above a kept prelude than after a reset.
-    The checks whose models are read go so, and their models are those without the relay."""
+    `fresh`: the methods (as Boogie names them) whose counterexamples are read: for a check of theirs whose prelude
+    went otherwise than Boogie sent it, what Boogie sent since the reset is kept, to be sent again when z3 does not
+    prove it (`take_watch`, AnswerWatch): z3 finds other counterexamples in a scope above a kept prelude."""
 
     def __init__(self, fresh: frozenset[bytes] = frozenset()) -> None:
         self.fresh = fresh
@@ -226,23 +228,28 @@ class PreludeReuse:
 
 # z3's answer to a check, alone on its line
 _ANSWER = re.compile(rb"\s*(sat|unsat|unknown)\s*")
-# why z3 answered `unknown` when it ran out of time or memory (not a counterexample it could not confirm)
-_GAVE_UP = re.compile(rb'\s*\(:reason-unknown "(?:timeout|canceled|memout|max\. resource|resource)')
+# z3 ran out of time or memory (Boogie's own list of such reasons): not a counterexample it could not confirm
+_GAVE_UP = re.compile(rb'\s*\(:reason-unknown "(?:timeout|canceled|memout|max\. resource limit exceeded'
+                      rb'|resource limits reached|\(resource limits reached\))"\)\s*')
 REASON = b"(get-info :reason-unknown)\n"
+PING = b"(get-info :name)\n"  # as Boogie does: what z3 says up to its name answers what was asked before
+_PONG = b"(:name "
 
 
 class AnswerWatch:
     """z3's output after a `fresh` check's `(check-sat)` (its replay: `PreludeReuse.take_watch`), line by line:
-    `read` says what goes to Boogie and what to z3. `unsat` is a proof either way and goes on. Any other answer
-    is z3's from the kept prelude: z3 is sent the replay, whose answer goes to Boogie instead, and so does what it
-    answers next (the model). A time-out is not replayed (a second one would cost as much again): an `unknown`
-    whose reason is time or memory goes on as it is."""
+    `read` says what goes to Boogie and what to z3. `unsat` is a proof either way and goes on, and so does an error.
+    Any other answer is z3's from the kept prelude: z3 is sent the replay, whose answer goes to Boogie instead, and so
+    does what it answers next (the model). A time-out is not replayed (a second one would cost as much again): an
+    `unknown` whose reason is time or memory goes on as it is. Each question of the relay's own ends with z3's name,
+    asked after it, so the watch ends whatever z3 says."""
 
     def __init__(self, reuse: PreludeReuse, replay: bytes) -> None:
         self.reuse = reuse
         self.replay = replay
         self.stage = "answer"  # then "reason" (asked why `unknown`), "replayed"; "done" once answered
         self.first = b""  # the first answer, while its reason is asked
+        self.reason = b""  # z3's reason, up to its name
 
     @property
     def done(self) -> bool:
@@ -250,25 +257,30 @@ class AnswerWatch:
 
     def read(self, line: bytes) -> tuple[bytes, bytes]:
         """For one line z3 wrote: (for Boogie, for z3)."""
-        if self.stage == "answer" and _ANSWER.fullmatch(line):
-            if line.strip() == b"unsat":
-                self.stage = "done"
-                return line, b""
-            if line.strip() == b"unknown":
-                self.stage, self.first = "reason", line
-                return b"", REASON
-            return b"", self._replay()
-        if self.stage == "reason":  # z3 was idle after its answer: this line answers the relay's question
-            if _GAVE_UP.match(line):
+        if self.stage == "answer":
+            word = line.strip()
+            if _ANSWER.fullmatch(line) and word != b"unsat":
+                if word == b"unknown":
+                    self.stage, self.first = "reason", line
+                    return b"", REASON + PING
+                return b"", self._replay()
+            if _ANSWER.fullmatch(line) or line.startswith(b"(error"):
+                self.stage = "done"  # a proof, or z3 refused the check: as it is
+            return line, b""
+        if self.stage == "reason":
+            if not line.startswith(_PONG):
+                self.reason += line
+                return b"", b""
+            if _GAVE_UP.fullmatch(self.reason):
                 self.stage = "done"
                 return self.first, b""
             return b"", self._replay()
-        if self.stage == "replayed" and _ANSWER.fullmatch(line):
+        if line.startswith(_PONG):  # "replayed": the replay's answer went on before it
             self.stage = "done"
-        return line, b""  # anything else z3 says (an error about an option, say) goes on
+            return b"", b""
+        return line, b""  # the replay's answer, or an error about an option it sets again
 
     def _replay(self) -> bytes:
         self.stage = "replayed"
         self.reuse.replayed()
-        return self.replay
-
+        return self.replay + PING

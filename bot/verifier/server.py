@@ -28,8 +28,9 @@ What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506
   that is not clean with it, z3 does, for the rest of the process.
 * z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
 * Boogie resets z3 and sends its whole prelude before every check: the relay keeps the part the checks share at
-  z3's level 0 instead (bot/verifier/prelude_reuse.py; not with `reuse=False`, `--strategy each`), but for the
-  checks whose counterexamples are read, named in the batch's folder (FRESH_FILE): they get z3 as Boogie left it.
+  z3's level 0 instead (bot/verifier/prelude_reuse.py; not with `reuse=False`, `--strategy each`); a check whose
+  counterexample is read (named in the batch's folder, FRESH_FILE) and that z3 does not prove is sent again as
+  Boogie sent it, and its answer and model are z3's after that (the relay reads z3's output for it).
 
 A server that outlives the wall-clock limit (the command line's, `Dafny2Backend.wall_limit`) is killed with its process
 group and replaced, and its batch gets the command line's result for a killed run (a transient time-out). A
@@ -165,7 +166,7 @@ def compile_host(command: ServerCommand, folder: str) -> str | None:
 # The server's z3 (see the module docstring): starts z3 and renumbers every `:skolemid` as a fresh process would,
 # by the offset between the first one it sees (the first quantified axiom of Dafny's prelude, whatever the
 # program) and that axiom's number in the server's first, fresh, request (BASE, found by `_Server.calibrate`).
-_RELAY = """import os, re, subprocess, sys, threading
+_RELAY = """import os, queue, re, subprocess, sys, threading
 Z3 = {z3!r}
 BASE = {base}
 REUSE = {reuse}
@@ -181,14 +182,6 @@ def die_with_parent():
         pass
 
 
-proc = subprocess.Popen([Z3, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE if REUSE else None,
-                        preexec_fn=die_with_parent)
-lock = threading.Lock()  # z3's input: Boogie's stream, and a replay
-settled = threading.Event()  # no check's answer is watched (AnswerWatch)
-settled.set()
-watching = []
-
-
 def fresh():
     # the checks whose models are read (the batch's folder is z3's working directory)
     try:
@@ -198,11 +191,43 @@ def fresh():
         return frozenset()
 
 
+reuse = PreludeReuse(fresh()) if REUSE else None
+WATCH = reuse is not None and bool(reuse.fresh)  # z3's output is read only for such a batch; else it is Boogie's
+proc = subprocess.Popen([Z3, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE if WATCH else None,
+                        preexec_fn=die_with_parent)
+settled = threading.Event()  # no check's answer is watched (AnswerWatch)
+settled.set()
+watching = []
+outbox = queue.SimpleQueue()  # with WATCH: what z3 is sent, by one writer (a reader never waits on z3's input)
+
+
+def write(data):
+    proc.stdin.write(data)
+    proc.stdin.flush()
+
+
+def writer():
+    try:
+        while True:
+            data = outbox.get()
+            if data is None:
+                break
+            write(data)
+    except (OSError, ValueError):
+        pass
+    finally:
+        try:
+            proc.stdin.close()
+        except (OSError, ValueError):
+            pass
+
+
 def send(data):
     if data:
-        with lock:
-            proc.stdin.write(data)
-            proc.stdin.flush()
+        if WATCH:
+            outbox.put(data)
+        else:
+            write(data)
 
 
 def emit(data):
@@ -214,7 +239,6 @@ def emit(data):
 def relay():
     offset = None
     pending = b""
-    reuse = PreludeReuse(fresh()) if REUSE else None
     try:
         while True:
             chunk = os.read(0, 1 << 16)
@@ -235,7 +259,7 @@ def relay():
                     settled.wait()  # a watched answer first: the replay goes before anything after its check
                     out += reuse.feed(line)
                     replay = reuse.take_watch()
-                    if replay is not None:
+                    if replay is not None and WATCH:
                         watching[:] = [AnswerWatch(reuse, replay)]
                         settled.clear()
                         send(out)
@@ -243,13 +267,16 @@ def relay():
                 send(out)
             if not chunk:
                 break
-    except OSError:
+    except (OSError, ValueError):
         pass
     finally:
-        try:
-            proc.stdin.close()
-        except OSError:
-            pass
+        if WATCH:
+            outbox.put(None)
+        else:
+            try:
+                proc.stdin.close()
+            except (OSError, ValueError):
+                pass
 
 
 def answers():
@@ -278,20 +305,21 @@ def answers():
                 emit(text)
             if not chunk:
                 break
-    except OSError:
+    except (OSError, ValueError):
         pass
     finally:
         watching.clear()
         settled.set()
 
 
-threading.Thread(target=relay, daemon=True).start()
-if REUSE:
-    answering = threading.Thread(target=answers)
-    answering.start()
+threads = [threading.Thread(target=relay, daemon=True)]
+if WATCH:
+    threads += [threading.Thread(target=writer, daemon=True), threading.Thread(target=answers)]
+for thread in threads:
+    thread.start()
 code = proc.wait()
-if REUSE:
-    answering.join()
+if WATCH:
+    threads[2].join()  # the last of z3's output
 sys.exit(code)
 """
 # The canary's prover: the canary is read for what Boogie sends z3 (its fingerprint), and its one goal is valid, so a

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.verifier.prelude_reuse import REASON, AnswerWatch, PreludeReuse, check_name, common_commands
+from bot.verifier.prelude_reuse import PING, REASON, AnswerWatch, PreludeReuse, check_name, common_commands
 from support.smt import held_at_checks, sent_since_reset_at_checks
 
 OPTIONS = [b"(set-option :print-success false)\n", b"(set-option :TIMEOUT 20000)\n"]
@@ -251,6 +251,7 @@ def test_a_prelude_z3_would_read_otherwise_goes_as_boogie_sent_it() -> None:
 
 INCOMPLETE = b'(:reason-unknown "smt tactic failed to show goal to be sat/unsat (incomplete quantifiers)")\n'
 TIMEOUT = b'(:reason-unknown "timeout")\n'
+PONG = b'(:name "Z3")\n'
 
 
 def relayed_with_answers(lines: list[bytes], fresh: frozenset[bytes],
@@ -275,14 +276,17 @@ def relayed_with_answers(lines: list[bytes], fresh: frozenset[bytes],
         answer = answers[name]
         watch = AnswerWatch(reuse, replay)
         to_boogie, to_z3 = watch.read(b"unknown\n" if answer == b"timeout" else answer + b"\n")
-        if to_z3 == REASON:
-            to_boogie, to_z3 = watch.read(TIMEOUT if answer == b"timeout" else INCOMPLETE)
+        if to_z3 == REASON + PING:
+            assert watch.read(TIMEOUT if answer == b"timeout" else INCOMPLETE) == (b"", b"")
+            to_boogie, to_z3 = watch.read(PONG)
         if to_z3:
-            assert to_boogie == b"" and to_z3.endswith(b"(check-sat)\n")
+            assert to_boogie == b"" and to_z3.endswith(b"(check-sat)\n" + PING)
             unseen.append(checks - 1)
             out.append(to_z3)
             checks += 1
-            to_boogie, to_z3 = watch.read(b"sat\n")
+            assert watch.read(b"sat\n") == (b"sat\n", b"")
+            to_boogie, to_z3 = watch.read(PONG)
+            to_boogie = b"sat\n"
         assert watch.done and to_z3 == b"" and to_boogie.strip() in (b"sat", b"unsat", b"unknown")
     return b"".join(out), unseen
 
@@ -343,13 +347,28 @@ def test_a_checks_name_is_the_last_part_of_boogies_name() -> None:
 
 
 def test_the_watch_passes_on_what_z3_says_besides_the_answer() -> None:
-    reuse = PreludeReuse()
-    watch = AnswerWatch(reuse, b"(reset)\nREPLAY\n(check-sat)\n")
+    watch = AnswerWatch(PreludeReuse(), b"(reset)\nREPLAY\n(check-sat)\n")
     error = b'(error "line 17 column 31: unknown parameter \'model_compress\'")\n'
-    assert watch.read(error) == (error, b"")
-    assert watch.read(b"sat\n") == (b"", b"(reset)\nREPLAY\n(check-sat)\n")
-    assert watch.read(error) == (error, b"")  # the replayed prelude's own
-    assert watch.read(b"unknown\n") == (b"unknown\n", b"") and watch.done
+    assert watch.read(b"unknown\n") == (b"", REASON + PING)
+    assert watch.read(b'(:reason-unknown "two\n') == (b"", b"")  # a reason of two lines: read up to z3's name
+    assert watch.read(b'lines")\n') == (b"", b"")
+    assert watch.read(PONG) == (b"", b"(reset)\nREPLAY\n(check-sat)\n" + PING)
+    assert watch.read(error) == (error, b"") and not watch.done  # the replayed prelude's own
+    assert watch.read(b"sat\n") == (b"sat\n", b"")
+    assert watch.read(PONG) == (b"", b"") and watch.done  # the relay's own question: not Boogie's
+
+
+def test_a_refused_check_ends_the_watch_and_an_exact_reason_is_a_time_out() -> None:
+    # Boogie waits for z3's name before its `(check-sat)`: an error after it is the check's
+    watch = AnswerWatch(PreludeReuse(), b"REPLAY")
+    assert watch.read(b'(error "line 3: unknown constant x")\n') == (b'(error "line 3: unknown constant x")\n', b"")
+    assert watch.done
+    for reason, replayed in ((b"timeout", False), (b"(resource limits reached)", False), (b"canceled", False),
+                             (b"timeout or something", True), (b"(incomplete quantifiers)", True)):
+        watch = AnswerWatch(PreludeReuse(), b"REPLAY")
+        watch.read(b"unknown\n")
+        watch.read(b'(:reason-unknown "%s")\n' % reason)
+        assert watch.read(PONG) == ((b"", b"REPLAY" + PING) if replayed else (b"unknown\n", b"")), reason
 
 
 def test_random_streams_with_fresh_checks_answer_those_as_after_boogies_prelude() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from bot.verifier import Dafny2Backend, detect
 from bot.verifier.output import FILE_NAME, mangle
-from bot.verifier.prelude_reuse import REASON, AnswerWatch, PreludeReuse
+from bot.verifier.prelude_reuse import PING, REASON, AnswerWatch, PreludeReuse
 from support.smt import held_at_checks, sent_since_reset_at_checks
 
 PRELUDE = "function F(x: int): int { x + 1 }\npredicate P(s: seq<int>) { forall i :: 0 <= i < |s| ==> s[i] > 0 }\n"
@@ -66,8 +66,9 @@ def test_the_relay_sends_the_shared_prelude_once_and_z3_answers_every_check_the_
         replay = fresh.take_watch()
         if replay is not None:
             watch = AnswerWatch(fresh, replay)
-            assert watch.read(b"unknown\n") == (b"", REASON)
-            parts.append(watch.read(b'(:reason-unknown "(incomplete quantifiers)")\n')[1])
+            assert watch.read(b"unknown\n") == (b"", REASON + PING)
+            assert watch.read(b'(:reason-unknown "(incomplete quantifiers)")\n') == (b"", b"")
+            parts.append(watch.read(b'(:name "Z3")\n')[1])
     fresh_relayed = b"".join(parts)
     held = held_at_checks(fresh_relayed)
     assert held[:2] + held[3:] == held_at_checks(sent)  # the third check is the one answered from the kept prelude
