@@ -10,8 +10,10 @@ Measures, in one run, on the same tasks with the same verifier and flags:
   (d) a pull request touching one spec (examples/shared_elements.dfy): `entrypoint.py`, base and head, cold
       cache, its comment posted to the local fake GitHub of tests/support/fakegithub.py;
   and, for the memory check, the engine cold on the first 10 tasks; the engine cold with `--no-server` (one
-  `dafny` per batch) when it has the persistent server backend; and the engine cold with the z3 of the
-  PyPI wheel `z3-solver==4.8.5.0` (`--z3`) against Debian's z3.
+  `dafny` per batch) when it has the persistent server backend; the engine cold with `--strategy each` (one
+  program per question) against the default `lean`, in `--strategy-pairs` pairs run in turn (the targets
+  are the medians: one audit's time moves by more than their margins); and the engine cold with the z3 of
+  the PyPI wheel `z3-solver==4.8.5.0` (`--z3`) against Debian's z3.
 
 Prints and writes bench/RESULTS.md: wall time, verifier processes started, programs, programs per second, peak
 memory of the tool and its children, `ratio: N.N` (baseline / engine cold), the targets met or not, the machine.
@@ -19,7 +21,8 @@ It asserts nothing; the numbers vary with the machine and its load.
 
     python3 -m bench [DATASET_ROOT] [--only IDS] [--tasks N] [--jobs N] [--out bench/RESULTS.md]
                              [--baseline-sample N | --baseline-full] [--quick] [--no-z3-wheel] [--no-pr]
-                             [--no-server-comparison] [--engine-option=--no-server] [--keep]
+                             [--no-server-comparison] [--strategy-pairs N] [--engine-option=--no-server]
+                             [--keep]
 
 DATASET_ROOT defaults to ../shared/mbpp-dfy/a57ce24 (or $DAFNY_SPEC_SCORE_DATASET/a57ce24): its 40 tasks
 are the development audit. `--quick` is for trying the script: 3 tasks, a baseline sample of 8, 1 task for
@@ -64,15 +67,20 @@ from bench.machine import (
     verifier_version,
     z3_version,
 )
-from bench.results import BenchResults, Machine, Row, Z3Comparison, render_results
+from bench.results import BenchResults, Machine, Row, StrategyPair, Z3Comparison, render_results
 from bench.scenarios import Bench, baseline_worker, say
 
 # ---------------------------------------------------------------------------------------------------
 
 
+def own_seconds(programs: list[dict[str, Any]]) -> float:
+    """The programs' own verification seconds, summed (as recorded from a cold run's cache)."""
+    return sum(float(p["seconds"]) for p in programs)
+
+
 def strategy_note(lean: list[dict[str, Any]], each: list[dict[str, Any]], lean_s: float, each_s: float) -> str:
     """The two strategies side by side: distinct programs, their own verification seconds, the audit's wall time."""
-    own = [sum(float(p["seconds"]) for p in ps) for ps in (each, lean)]
+    own = [own_seconds(ps) for ps in (each, lean)]
     return (f"strategies (cold): `each` {len(each)} programs, {own[0]:.1f} s of verification, audit {each_s:.1f} s; "
             f"`lean` {len(lean)} programs, {own[1]:.1f} s, audit {lean_s:.1f} s; "
             f"verification time x{own[1] / max(own[0], 1e-9):.2f}, audit x{lean_s / max(each_s, 1e-9):.2f}")
@@ -100,6 +108,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--strategy-comparison", action=argparse.BooleanOptionalAction, default=True,
                    help="also run the audit cold with `--strategy each` (one program per question) beside the "
                         "default `lean`, and compare the programs' own verification time")
+    p.add_argument("--strategy-pairs", type=int, default=1, metavar="N",
+                   help="pairs of cold audits (`lean`, then `each`) for the strategy comparison; its targets are "
+                        "the medians over the pairs (default 1: the cold run and one `each` run)")
     p.add_argument("--dafny", default="dafny", help="the verifier (default: dafny on PATH)")
     p.add_argument("--engine-option", action="append", default=[], metavar="OPTION",
                    help="one more option for every engine run, e.g. --engine-option=--no-server (repeatable)")
@@ -199,16 +210,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                             max(m.peak_mib for m in measured), max(m.largest_mib for m in measured),
                             max(m.tool_mib for m in measured), sum(m.cpu_seconds for m in measured),
                             resident_mib=max(m.resident_mib for m in measured)))
+        pairs: list[StrategyPair] = []
         if args.strategy_comparison:
-            each, each_out = bench.audit("engine-cold-each", ids, tmp / "cache-each", more=["--strategy", "each"])
-            each_programs = bench.record(ids, tmp / "cache-each", more=["--strategy", "each"])
-            rows.append(Row.of("each", f"engine, cold cache, {tasks_phrase(len(ids))}, `--strategy each` (one "
-                               "program per question)", each, len(each_programs)))
-            notes.append(strategy_note(programs, each_programs, cold.seconds, each.seconds))
-            fields = differing_fields(cold_out / "results.json", each_out / "results.json")
-            notes.append("results.json with `--strategy each`: " + (
-                f"differs in tasks {fields}, by field (see README: Fewer programs)" if fields
-                else "identical to the default run's"))
+            each_args = ["--strategy", "each"]
+            for k in range(1, max(1, args.strategy_pairs) + 1):
+                suffix = "" if k == 1 else f"-{k}"
+                lean, lean_out, lean_programs = cold, cold_out, programs
+                if k > 1:  # the first pair's `lean` audit is the cold run above
+                    lean, lean_out = bench.audit(f"engine-cold-lean{suffix}", ids, tmp / f"cache-lean{suffix}")
+                    lean_programs = bench.record(ids, tmp / f"cache-lean{suffix}")
+                each, each_out = bench.audit(f"engine-cold-each{suffix}", ids, tmp / f"cache-each{suffix}",
+                                             more=each_args)
+                each_programs = bench.record(ids, tmp / f"cache-each{suffix}", more=each_args)
+                pairs.append(StrategyPair(lean.seconds, each.seconds, lean.cpu_seconds, each.cpu_seconds,
+                                          own_seconds(lean_programs), own_seconds(each_programs),
+                                          (lean_out / "results.json").read_bytes()
+                                          == (cold_out / "results.json").read_bytes()))
+                if k > 1:
+                    continue
+                rows.append(Row.of("each", f"engine, cold cache, {tasks_phrase(len(ids))}, `--strategy each` (one "
+                                   "program per question)", each, len(each_programs)))
+                notes.append(strategy_note(programs, each_programs, cold.seconds, each.seconds))
+                fields = differing_fields(cold_out / "results.json", each_out / "results.json")
+                notes.append("results.json with `--strategy each`: " + (
+                    f"differs in tasks {fields}, by field (see README: Fewer programs)" if fields
+                    else "identical to the default run's"))
         has_server = engine_has_server_option()
         if has_server and args.server_comparison and "--no-server" not in args.engine_option:
             plain, plain_out = bench.audit("engine-cold-no-server", ids, tmp / "cache-no-server", more=["--no-server"])
@@ -255,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         machine = dataclasses.replace(machine, load_end=load_average())
         method_seconds = sum(float(item["seconds"]) for item in programs)
         results = BenchResults(machine, tuple(rows), baseline, z3, comments, len(small_ids), tuple(notes),
-                               method_seconds)
+                               method_seconds, tuple(pairs))
     text = render_results(results)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

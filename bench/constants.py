@@ -24,6 +24,8 @@ TARGET_PR_SECONDS = 15.0
 DEV_TASKS = 40  # the development audit
 SMALL_TASKS = 10  # the smaller run of the memory check
 MEMORY_FLAT = 1.25  # "flat": the peak at all tasks is at most this times the peak at SMALL_TASKS
+TARGET_STRATEGY_SPEEDUP = 1.5  # the cold audit, `each` / `lean` wall time (median of the pairs)
+TARGET_OWN_SHARE = 0.6  # `lean`'s programs' own verification time at most this share of `each`'s (median)
 
 SAMPLE_SECONDS = 0.1
 BASELINE_WALL = 600.0  # a baseline process is killed after this (a simple script would wait for ever)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,8 +12,10 @@ from bench.constants import (
     MEMORY_FLAT,
     SMALL_TASKS,
     TARGET_COLD_SECONDS,
+    TARGET_OWN_SHARE,
     TARGET_PR_SECONDS,
     TARGET_RATIO,
+    TARGET_STRATEGY_SPEEDUP,
     TARGET_WARM_SECONDS,
 )
 
@@ -104,6 +107,38 @@ class Z3Comparison:
 
 
 @dataclass(frozen=True)
+class StrategyPair:
+    """A cold audit with `--strategy lean` (the default), then one with `--strategy each` (one program per
+    question), each with a cache of its own: one pair of the strategy comparison."""
+
+    lean_seconds: float
+    each_seconds: float
+    lean_cpu: float
+    each_cpu: float
+    lean_own: float  # the programs' own verification seconds (Dafny's per-method times, summed)
+    each_own: float
+    same_results: bool  # lean's results.json is the first pair's, byte for byte
+
+    @property
+    def speedup(self) -> float:
+        return self.each_seconds / self.lean_seconds if self.lean_seconds > 0 else 0.0
+
+    @property
+    def cpu_speedup(self) -> float:
+        return self.each_cpu / self.lean_cpu if self.lean_cpu > 0 else 0.0
+
+    @property
+    def own_share(self) -> float:
+        return self.lean_own / self.each_own if self.each_own > 0 else 0.0
+
+
+def median_of(pairs: Sequence[StrategyPair], value: str) -> float:
+    """The median over the pairs of one of their ratios (a single run moves by more than the targets' margins:
+    `each` alone took 95-165 s on the same machine)."""
+    return statistics.median([float(getattr(p, value)) for p in pairs]) if pairs else 0.0
+
+
+@dataclass(frozen=True)
 class Machine:
     date: str
     cores: int
@@ -138,6 +173,7 @@ class BenchResults:
     # the cold run's programs' own verification time (Dafny's per-method `/xml` times, summed): the engine's
     # least possible worker time, whatever it does around the verifier
     method_seconds: float = 0.0
+    pairs: tuple[StrategyPair, ...] = ()  # the strategy comparison, in the order run
     ratio: float = field(init=False)  # wall time, baseline / engine cold
     cpu_ratio: float = field(init=False)  # CPU time, the same
 
@@ -244,7 +280,29 @@ def targets(res: BenchResults) -> list[Target]:
                           "that cover the same tasks)", memory_flat(parts.peak_mib, cold.peak_mib),
                           f"{parts.peak_mib:.0f} MiB in runs of {small_tasks}, {cold.peak_mib:.0f} MiB in one run; "
                           f"the long-lived processes {parts.resident_mib:.0f} and {cold.resident_mib:.0f} MiB"))
+    if res.pairs:
+        n = len(res.pairs)
+        of = f"median of {n} pairs" if n > 1 else "1 pair"
+        speedup, share = median_of(res.pairs, "speedup"), median_of(res.pairs, "own_share")
+        out.append(Target(f"cold audit with `lean` >= {TARGET_STRATEGY_SPEEDUP:g} x faster than with `each` ({of})",
+                          speedup >= TARGET_STRATEGY_SPEEDUP, f"{speedup:.2f} x"))
+        out.append(Target(f"programs' own verification time with `lean` <= {TARGET_OWN_SHARE:g} x `each`'s ({of})",
+                          share <= TARGET_OWN_SHARE, f"x{share:.2f}"))
     return out
+
+
+def strategy_lines(pairs: Sequence[StrategyPair]) -> list[str]:
+    """The strategy comparison's section: every pair, then the medians."""
+    lines = ["| pair | `lean` s | `each` s | wall ratio | CPU ratio | own verification s (`lean` / `each`) | own share "
+             "| `lean`'s results.json |", "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for k, p in enumerate(pairs, 1):
+        same = "the first pair's" if p.same_results else "DIFFERENT from the first pair's"
+        lines.append(f"| {k} | {p.lean_seconds:.1f} | {p.each_seconds:.1f} | {p.speedup:.2f} | {p.cpu_speedup:.2f} | "
+                     f"{p.lean_own:.1f} / {p.each_own:.1f} | x{p.own_share:.2f} | {same} |")
+    lines += ["", f"Medians over {len(pairs)} pair(s), each a `lean` cold audit then an `each` one: wall ratio "
+              f"{median_of(pairs, 'speedup'):.2f}, CPU ratio {median_of(pairs, 'cpu_speedup'):.2f}, own share "
+              f"x{median_of(pairs, 'own_share'):.2f}. The first pair's `lean` audit is row (b)."]
+    return lines
 
 
 def _fmt_rate(row: Row) -> str:
@@ -302,6 +360,9 @@ def render_results(res: BenchResults) -> str:
     lines += ["", "## Targets", ""]
     for t in targets(res):
         lines.append(f"- {t.name}: **{_met(t.met)}** ({t.value})")
+    if res.pairs:
+        lines += ["", "## Strategies: `lean` against `each`", ""]
+        lines += strategy_lines(res.pairs)
     lines += ["", "## z3: PyPI wheel against Debian's", ""]
     z = res.z3
     if not z.measured:

@@ -236,3 +236,23 @@ def test_the_package_runs_as_a_module_from_the_checkout() -> None:
     proc = subprocess.run([sys.executable, "-m", "bench", "--help"], cwd=ROOT, capture_output=True, text=True,
                           timeout=60, check=False)
     assert proc.returncode == 0 and "bench/RESULTS.md" in proc.stdout, proc.stderr
+
+
+def test_strategy_pairs_targets_are_the_medians() -> None:
+    pair = b_results.StrategyPair
+    pairs = (pair(100.0, 140.0, 180.0, 250.0, 120.0, 210.0, True),  # 1.40 x, own x0.57
+             pair(90.0, 165.0, 170.0, 300.0, 110.0, 240.0, True),  # 1.83 x, own x0.46
+             pair(95.0, 150.0, 175.0, 260.0, 118.0, 190.0, False))  # 1.58 x, own x0.62
+    res = dataclasses.replace(results(), pairs=pairs)
+    found = {t.name.split(" (")[0]: t for t in b_results.targets(res)}
+    speed = found["cold audit with `lean` >= 1.5 x faster than with `each`"]
+    own = found["programs' own verification time with `lean` <= 0.6 x `each`'s"]
+    assert speed.met is True and speed.value == "1.58 x"
+    assert own.met is True and own.value == "x0.57"
+    slow = dataclasses.replace(res, pairs=pairs[:1])
+    assert [t.met for t in b_results.targets(slow) if "`lean`" in t.name] == [False, True]
+    text = b_results.render_results(res)
+    assert "## Strategies: `lean` against `each`" in text
+    assert "| 3 | 95.0 | 150.0 | 1.58 | 1.49 | 118.0 / 190.0 | x0.62 | DIFFERENT from the first pair's |" in text
+    assert "wall ratio 1.58, CPU ratio 1.49, own share x0.57" in text
+    assert "`lean`" not in b_results.render_results(results())  # no pairs: no section, no targets
