@@ -225,12 +225,32 @@ class TokenView:
         """A `{` after a complete operand opens a body; after an operator it opens a display."""
         if k == start:
             return False
+        if self._opens_match(k, start):
+            return False
         if self.toks[k - 1].text == "*":
             return k - 1 == start  # `decreases *`, `reads *`, `while *`
         if self.toks[k - 1].text == "|":
             # `|s| {`: the bar closes a cardinality when an operand precedes it, `== |{1}|` opens one
             return k - 1 > start and self.ends_operand(k - 2)
         return self.ends_operand(k - 1)
+
+    def _opens_match(self, k: int, start: int) -> bool:
+        """The `{` at k opens the cases of a `match` expression (`ensures n == match c { case A => 0 ... }`): a
+        `match` before it at its level, with no braced block between them."""
+        depth = 0
+        for j in range(k - 1, start - 1, -1):
+            text = self.toks[j].text
+            if text in (")", "]"):
+                depth += 1
+            elif text in ("(", "["):
+                depth -= 1
+                if depth < 0:
+                    return False
+            elif depth == 0 and text in ("{", "}", "case", "=>"):
+                return False  # a block, or cases without braces (`match c case A => 0 {` ends with a body)
+            elif depth == 0 and self.toks[j].kind is TokKind.IDENT and text == "match":
+                return True
+        return False
 
     def ends_operand(self, k: int) -> bool:
         """Token k can end an operand: a literal, a name, or a closing bracket."""

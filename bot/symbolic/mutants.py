@@ -76,12 +76,14 @@ def mutate(
     salt: str = "",
     real_tolerance: float = 0.0,
     fixed_length: frozenset[int] = frozenset(),
+    real_absolute: Fraction | None = None,
 ) -> list[Mutant]:
     """Up to `count` distinct mutants of `expected`, none equal to it; the same arguments give the same list.
 
     Each mutant changes exactly one output; mutants are spread across the outputs. Outputs whose index
     is in `fixed_length` (arrays changed in place) keep their length. Real mutants lie outside the
-    relative tolerance: |m - v| > real_tolerance * max(1, |v|). Raises ValueError for unsupported types
+    relative tolerance: |m - v| > real_tolerance * max(1, |v|), and outside `real_absolute` (a test's own
+    tolerance, exact: the float relative one may round below it). Raises ValueError for unsupported types
     or values that do not match their types.
     """
     if not len(expected) == len(types) == len(names):
@@ -96,7 +98,8 @@ def mutate(
         raise ValueError(f"real tolerance must be finite, not {real_tolerance}")
     if count <= 0:
         return []
-    ctx = _Ctx(_rng(seed, salt, expected, types), Fraction(repr(max(real_tolerance, 0.0))))
+    ctx = _Ctx(_rng(seed, salt, expected, types), Fraction(repr(max(real_tolerance, 0.0))),
+               max(real_absolute or Fraction(0), Fraction(0)))
     streams = [
         _labelled(i, names[i], _mutants_of(v, t, ctx, fixed=i in fixed_length))
         for i, (v, t) in enumerate(zip(expected, types, strict=True))
@@ -121,6 +124,7 @@ class _Cand:
 class _Ctx:
     rng: random.Random
     tolerance: Fraction
+    absolute: Fraction = Fraction(0)
 
 
 def _rng(seed: int, salt: str, expected: tuple[Value, ...], types: tuple[DafnyType, ...]) -> random.Random:
@@ -248,7 +252,7 @@ def _bv_steps(v: BvV, sign: int, rng: random.Random) -> Iterator[_Cand]:
 
 
 def _real_steps(x: Fraction, sign: int, ctx: _Ctx) -> Iterator[_Cand]:
-    bound = ctx.tolerance * max(Fraction(1), abs(x))
+    bound = max(ctx.tolerance * max(Fraction(1), abs(x)), ctx.absolute)
     deltas = [d for d in _NICE_DELTAS if d > bound]
     if bound > 0:
         # a wide tolerance: step out of it by a margin, in round numbers

@@ -236,6 +236,7 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
             salt=f"{job.method.qualified}\0{inputs}",
             real_tolerance=options.harness.real_tolerance,
             fixed_length=fixed,
+            real_absolute=options.harness.absolute_tolerance,
         )
     except ValueError:
         made = []  # a type without mutation operators: the case still counts for correctness

@@ -130,6 +130,8 @@ def substitute(
             end = k + 4
         elif k + 1 < len(toks) and toks[k + 1].text == "[":
             raise EvalError(f"not a literal (it indexes or slices `{t.text}`)")
+        else:
+            replacement = _grouped(replacement)
         parts.append(text[pos : t.start])
         parts.append(replacement)
         pos = toks[end - 1].end
@@ -137,6 +139,24 @@ def substitute(
         k = end
     parts.append(text[pos:])
     return "".join(parts).strip(), frozenset(lines)
+
+
+def _grouped(text: str) -> str:
+    """A variable's literal text, parenthesised when it is an operation (`1.0 / 2.0`, `-3`, `5 as real`): pasted
+    bare into `2.0 / a` it would be read as `(2.0 / 1.0) / 2.0`."""
+    try:
+        toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
+    except LexError:
+        return text
+    depth = 0
+    for i, t in enumerate(toks):
+        if t.text in ("(", "[", "{"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and (t.text == "/" or (i == 0 and t.text == "-") or t.text == "as"):
+            return f"({text})"
+    return text
 
 
 def evaluate(text: str, t: DafnyType, env: Mapping[str, Binding]) -> tuple[Value, frozenset[int]]:

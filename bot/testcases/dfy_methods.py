@@ -18,7 +18,7 @@ from bot.dafny.decls import Clause, DafnyFile, Decl, Param
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 from bot.dafny.types import unsupported_parts
 from bot.testcases.cases import CaseProblem, ReadResult, TestCase
-from bot.testcases.expectations import CallProblem, ReadCall, is_equality_helper, read_calls
+from bot.testcases.expectations import CallProblem, ReadCall, is_equality_helper, name_words, read_calls
 from bot.testcases.splitting import split_statements
 
 
@@ -159,8 +159,10 @@ def _bodies(tokens: Sequence[Token], methods: Sequence[Decl]) -> dict[int, list[
 
 
 def _is_test_method(d: Decl) -> bool:
-    # tests take no inputs and return nothing; some carry their role in their name
-    return (not d.params and not d.returns) or "test" in d.name.lower()
+    # tests take no inputs and return nothing; some carry their role in their name (`TestMax`, `max_tests`: a word of
+    # it, not its letters: `Greatest` is no test)
+    words = name_words(d.name)
+    return (not d.params and not d.returns) or any(w in ("test", "tests") or w.startswith("test") for w in words)
 
 
 def _called(toks: Sequence[Token]) -> set[str]:

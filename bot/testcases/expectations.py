@@ -35,9 +35,25 @@ from bot.testcases.splitting import (
 _WEAKER_THAN_EQ = ("||", "==>", "<==", "<==>")
 
 
+# words of a helper's name that say it compares less than equality (or the opposite of it)
+_NOT_EQUALITY_WORDS = frozenset({"not", "approx", "approximately", "almost", "close", "near", "nearly", "roughly",
+                                 "fuzzy", "similar", "set", "multiset", "perm", "permutation", "unordered", "same",
+                                 "elements", "size", "length", "len", "prefix", "suffix", "sub", "subset", "within"})
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a camelCase or snake_case name, lower-cased: `assertArrayEquals` -> assert, array, equals."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
+    return [w.lower() for w in re.split(r"[_\d']+", spaced) if w]
+
+
 def is_equality_helper(name: str) -> bool:
-    """`arrayEquals`, `assertArrayEquals`, `sequenceEquals`...: tests call them to compare two values."""
-    return name.lower().endswith("equals")
+    """`arrayEquals`, `assertArrayEquals`, `sequenceEquals`...: tests call them to compare two values. Not a name
+    that says it compares less, or the opposite (`assertNotEquals`, `setEquals`, `approxEquals`)."""
+    words = name_words(name)
+    if len(words) == 1 and words[0].endswith("equals"):  # `arrayequals`: no word breaks to read
+        return not any(w in words[0][: -len("equals")] for w in _NOT_EQUALITY_WORDS if len(w) > 2)
+    return bool(words) and words[-1] == "equals" and not _NOT_EQUALITY_WORDS & set(words)
 
 
 @dataclass(frozen=True)
@@ -333,8 +349,9 @@ def _read_call(
     stated = bool(found or checks)  # some check of the results is written, read or not
     missing = [name for name in outs if name not in found]
     taken = ""
-    if len(missing) == 1 and not note:
-        # no check at all: perhaps the expected value sits unused in a variable declared before the call
+    if len(missing) == 1 and not note and not stated:
+        # no check at all (a check the test states, `expect r != e;`, is never replaced by a guess): perhaps the
+        # expected value sits unused in a variable declared before the call
         i = outs.index(missing[0])
         picked = _unused_before(scan, k, target.returns[i].type)
         if isinstance(picked, _Expectation):
@@ -694,6 +711,8 @@ def _find_expectations(
         hit = False
         other_vars: list[str] = []
         per_conjunct = conjunct_equalities(s)
+        if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and per_conjunct and not _held(scan, j, s.targets):
+            per_conjunct = []  # `var same := seqEquals(r, e); expect !same;`: the comparison is not asserted
         pairs = [pair for conj_pairs in per_conjunct for pair in conj_pairs]
         used = 0  # the pairs read as an expectation
         for a, b in pairs:
@@ -766,6 +785,26 @@ def _find_expectations(
     for name, expectation in commented.items():
         found.setdefault(name, expectation)
     return found, note
+
+
+def _held(scan: _Scan, j: int, targets: Sequence[str]) -> bool:
+    """Whether the result of the comparison helper stmts[j] stores (`var same := arrayEquals(r, e);`) is asserted
+    true by the next statement that names it (`expect same;`, `assert same == true;`): only then is it a check."""
+    if len(targets) != 1:
+        return False
+    name = targets[0]
+    nxt = next(scan.touching([name], j + 1), None)
+    if nxt is None:
+        return False
+    s = scan.stmts[nxt]
+    if s.commented or s.cond or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
+        return False
+    try:
+        toks = strip_parens([t for t in tokenize(s.expr) if t.kind is not TokKind.COMMENT])
+    except LexError:
+        return False
+    words = [t.text for t in toks]
+    return words in ([name], [name, "==", "true"], ["true", "==", name])
 
 
 def _comment_targets(

@@ -1,0 +1,113 @@
+"""Test readers on checks they must not misread (a misread expected value refutes a correct spec)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from bot.dafny.parser import parse_file
+from bot.dafny.types import RealT
+from bot.dafny.values import IntV, RealV, SeqV
+from bot.symbolic.mutants import mutate
+from bot.testcases.cases import ReadResult
+from bot.testcases.dfy_methods import read_dfy_tests
+from bot.testcases.expectations import is_equality_helper
+
+
+def read(src: str) -> ReadResult:
+    return read_dfy_tests(parse_file(src, "t.dfy"))
+
+
+HALF = "method R(x: real) returns (r: real) ensures r == x / 2.0 { r := x / 2.0; }\n"
+
+
+def test_a_variable_holding_a_quotient_is_one_operand() -> None:
+    got = read(HALF + "method Test() { var a := 1.0 / 2.0; var r := R(2.0 / a); expect r == 0.5 / a; }\n")
+    [case] = got.cases
+    assert case.inputs == (RealV(Fraction(4)),) and case.expected == (RealV(Fraction(1)),)
+
+
+def test_a_negative_variable_in_a_display_keeps_its_value() -> None:
+    src = ("method S(x: seq<int>) returns (r: seq<int>) ensures r == x { r := x; }\n"
+           "method Test() { var n := -3; var r := S([n, 2]); expect r == [n, 2]; }\n")
+    [case] = read(src).cases
+    assert case.inputs == (SeqV((IntV(-3), IntV(2))),) and case.expected == case.inputs
+
+
+@pytest.mark.parametrize("name", ["arrayEquals", "assertArrayEquals", "sequenceEquals", "seq_equals", "arrayequals"])
+def test_equality_helpers(name: str) -> None:
+    assert is_equality_helper(name)
+
+
+@pytest.mark.parametrize("name", ["assertNotEquals", "notEquals", "setEquals", "multisetEquals", "approxEquals",
+                                  "sameElementsEquals", "notequals", "EqualsIgnoringOrder"])
+def test_helpers_that_compare_less_or_the_opposite(name: str) -> None:
+    assert not is_equality_helper(name)
+
+
+SEQ = ("method M(x: int) returns (r: seq<int>) ensures r == [x] { r := [x]; }\n"
+       "method seqEquals(a: seq<int>, b: seq<int>) returns (res: bool) { res := a == b; }\n")
+
+
+@pytest.mark.parametrize("after", ["expect !same;", "expect same == false;", "print same;", "", "if same { }"])
+def test_a_stored_comparison_not_asserted_true_states_no_value(after: str) -> None:
+    got = read(SEQ + f"method Test() {{ var r := M(1); var same := seqEquals(r, [9]); {after} }}\n")
+    assert got.cases == () and len(got.problems) == 1
+
+
+@pytest.mark.parametrize("after", ["expect same;", "expect same == true;", "assert (same);", "assert true == same;"])
+def test_a_stored_comparison_asserted_true_is_the_check(after: str) -> None:
+    [case] = read(SEQ + f"method Test() {{ var r := M(1); var same := seqEquals(r, [1]); {after} }}\n").cases
+    assert case.expected == (SeqV((IntV(1),)),)
+
+
+def test_no_guess_beside_a_stated_check() -> None:
+    src = ("method M(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
+           "method Test() { var e := 4; var r := M(3); expect r != 4; }\n")
+    [case] = read(src).cases
+    assert not case.guessed and case.property == "r != 4" and case.unchecked == (0,)
+
+
+@pytest.mark.parametrize("name", ["FindGreatest", "Latest", "Contest", "ShortestLen"])
+def test_a_method_whose_name_holds_test_in_a_word_is_no_test(name: str) -> None:
+    src = (f"method {name}(a: int, b: int) returns (m: int) ensures m >= a && m >= b && (m == a || m == b)\n"
+           "{ m := if a > b then a else b; }\n"
+           f"method Main() {{ var m := {name}(3, 7); expect m == 7; }}\n")
+    [case] = read(src).cases
+    assert case.method == name and case.expected == (IntV(7),)
+
+
+@pytest.mark.parametrize(("x", "e"), [("3.0", "0.1"), ("6.0", "0.5"), ("0.3", "0.01"), ("-7.0", "1")])
+def test_no_real_mutant_within_the_tests_own_tolerance(x: str, e: str) -> None:
+    expected, tol = Fraction(x), Fraction(e)
+    rel = float(tol / max(Fraction(1), abs(expected)))  # as the case's options carry it
+    made = mutate((RealV(expected),), (RealT(),), ("r",), seed=7, count=8, real_tolerance=rel, real_absolute=tol)
+    assert made and all(abs(m.values[0].v - expected) > tol for m in made)  # type: ignore[attr-defined]
+
+
+MATCHES = """datatype Color = Red | Green | Blue
+method Code(c: Color) returns (n: int)
+  ensures n == match c { case Red => 0 case Green => 1 case Blue => 2 }
+  ensures 0 <= n < 3
+{
+  n := match c { case Red => 0 case Green => 1 case Blue => 2 };
+}
+method Code2(c: Color) returns (n: int)
+  ensures (match c { case Red => 0 case Green => 1 case Blue => 1 }) == n
+{ n := 0; }
+method Code3(c: Color) returns (n: int)
+  ensures n == match c case Red => 0 case Green => 1 case Blue => 1
+{ n := 0; }
+"""
+
+
+def test_a_braced_match_in_a_clause_is_no_body() -> None:
+    f = parse_file(MATCHES, "m.dfy")
+    assert [c.text for c in f.find("Code").clauses] == [  # type: ignore[union-attr]
+        "n == match c { case Red => 0 case Green => 1 case Blue => 2 }", "0 <= n < 3"]
+    assert [c.text for c in f.find("Code2").clauses] == [  # type: ignore[union-attr]
+        "(match c { case Red => 0 case Green => 1 case Blue => 1 }) == n"]
+    assert [c.text for c in f.find("Code3").clauses] == [  # type: ignore[union-attr]
+        "n == match c case Red => 0 case Green => 1 case Blue => 1"]
+    assert all(f.find(n).body is not None for n in ("Code", "Code2", "Code3"))  # type: ignore[union-attr]
