@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from bot.dafny.values import IntV, RealV, SeqV
 from bot.symbolic.mutants import mutate
 from bot.testcases.cases import ReadResult
 from bot.testcases.dfy_methods import read_dfy_tests
+from bot.testcases.discover import SourceKind, TestSource, read_source
 from bot.testcases.expectations import is_equality_helper
 
 
@@ -111,3 +113,22 @@ def test_a_braced_match_in_a_clause_is_no_body() -> None:
     assert [c.text for c in f.find("Code3").clauses] == [  # type: ignore[union-attr]
         "n == match c case Red => 0 case Green => 1 case Blue => 1"]
     assert all(f.find(n).body is not None for n in ("Code", "Code2", "Code3"))  # type: ignore[union-attr]
+
+
+def test_a_call_on_an_object_or_another_module_is_no_call_of_the_spec(tmp_path: Path) -> None:
+    spec = parse_file("method Max(a: int, b: int) returns (m: int) ensures m >= a && m >= b && (m == a || m == b)\n"
+                      "{ m := if a > b then a else b; }\n", str(tmp_path / "spec.dfy"))
+    test = ("include \"heap.dfy\"\n"  # MinHeap and Ref, each with a `Max` of its own, are declared elsewhere
+            "method TestMax() {\n  var h := new MinHeap();\n  var top := h.Max(3, 4); expect top == 3;\n"
+            "  var w := Ref.Max(3, 4); expect w == 3;\n  var v := Max(3, 4); expect v == 4;\n}\n")
+    got = read_source(TestSource(SourceKind.DFY, str(tmp_path / "tests" / "spec.dfy")), test, spec)
+    assert [(c.inputs, c.expected) for c in got.cases] == [((IntV(3), IntV(4)), (IntV(4),))]
+
+
+def test_a_call_through_an_import_alias() -> None:
+    src = ("module ModA { method Sign(x: int) returns (r: int) ensures r == if x < 0 then -1 else 1\n"
+           "{ r := if x < 0 then -1 else 1; } }\n"
+           "module ModB { method Sign(x: int) returns (r: int) ensures r == x { r := x; } }\n"
+           "module Tests { import SA = ModA\n  method TestS() { var r := SA.Sign(-4); expect r == -1; } }\n")
+    [case] = read(src).cases
+    assert case.method == "ModA.Sign" and case.expected == (IntV(-1),)
