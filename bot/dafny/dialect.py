@@ -75,6 +75,28 @@ def detect_syntax(source: str) -> Dialect:
     return Dialect.DAFNY4 if dafny4 else Dialect.DAFNY2
 
 
+_OLD_UNICODE_ESCAPE = re.compile(r"\\(?:\\|u([0-9A-Fa-f]{4}))")
+
+
+def unicode_escapes_4(text: str) -> str:
+    """`text` with every `\\uXXXX` escape of its char and string literals written `\\U{XXXX}`: Dafny 4 reads chars as
+    Unicode scalar values by default and rejects the old form, which the values are printed in (Dafny 2.3 knows
+    only it). Text that does not lex is returned as it is (the verifier will say more)."""
+    try:
+        toks = tokenize(text)
+    except LexError:
+        return text
+    out: list[str] = []
+    pos = 0
+    for t in toks:
+        if t.kind not in (TokKind.STRING, TokKind.CHAR) or t.text.startswith("@") or "\\u" not in t.text:
+            continue
+        new = _OLD_UNICODE_ESCAPE.sub(lambda m: m.group(0) if m.group(1) is None else f"\\U{{{m.group(1)}}}", t.text)
+        out += [text[pos : t.start], new]
+        pos = t.end
+    return "".join(out) + text[pos:]
+
+
 def expressions_to_2(text: str, avoid: str = "") -> str:
     """`text` (a generated program's part) with the expression forms Dafny 2.3 does not parse rewritten: `match` on
     literals and `seq(n, f)` (see `to_dialect`); fresh names avoid every identifier of `avoid` too (the prelude
@@ -92,12 +114,14 @@ def expressions_to_2(text: str, avoid: str = "") -> str:
     return r.result().text
 
 
-def to_dialect(source: str, target: Dialect) -> Rewrite:
-    """Rewrite `source` into the syntax of `target`, line numbers unchanged.
+def to_dialect(source: str, target: Dialect, origin: Dialect | None = None) -> Rewrite:
+    """Rewrite `source` into the syntax of `target`, line numbers unchanged. `origin`: the syntax it is written in,
+    when known from more than `source` (a file whose bodies were removed, with its `for` loops and `expect`s:
+    its functions are still Dafny 4's); by default detected from `source`.
 
     Raises LexError on text the lexer cannot split.
     """
-    origin = detect_syntax(source)
+    origin = origin or detect_syntax(source)
     r = _Rewriter(source, origin)
     if not r.balanced():
         # structure unknown: rewriting could move text across blocks; the verifier will say more

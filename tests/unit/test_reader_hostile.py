@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.dafny.dialect import Dialect, unicode_escapes_4
 from bot.dafny.parser import parse_file
 from bot.dafny.types import RealT
 from bot.dafny.values import IntV, RealV, SeqV
+from bot.symbolic.harness.programs import make_prelude
 from bot.symbolic.mutants import mutate
 from bot.testcases.cases import ReadResult
 from bot.testcases.dfy_methods import read_dfy_tests
@@ -132,3 +134,18 @@ def test_a_call_through_an_import_alias() -> None:
            "module Tests { import SA = ModA\n  method TestS() { var r := SA.Sign(-4); expect r == -1; } }\n")
     [case] = read(src).cases
     assert case.method == "ModA.Sign" and case.expected == (IntV(-1),)
+
+
+def test_the_dialect_is_read_from_the_whole_file_not_what_the_prelude_keeps() -> None:
+    # `for` and `expect` (Dafny 4) are only in a body, which the prelude drops: `Sq` is still a compiled function
+    f = parse_file("function Sq(x: int): int { x * x }\nconst K: int := Sq(3)\n"
+                   "method AddK(x: int) returns (y: int) ensures y == x + K { for i := 0 to 1 { } y := x + K; }\n",
+                   "c.dfy")
+    assert make_prelude(f, Dialect.DAFNY2).splitlines()[0] == "function method Sq(x: int): int { x * x }"
+    assert make_prelude(f, Dialect.DAFNY4).splitlines()[0] == "function Sq(x: int): int { x * x }"
+
+
+def test_dafny4_harnesses_write_unicode_escapes_as_dafny4_reads_them() -> None:
+    text = "var c := '\\u00E9'; var s := \"a\\\\u0041b\\u00E9\"; var v := @\"\\u1234\"; // \\u0041\n"
+    assert unicode_escapes_4(text) == ("var c := '\\U{00E9}'; var s := \"a\\\\u0041b\\U{00E9}\"; "
+                                       "var v := @\"\\u1234\"; // \\u0041\n")
