@@ -6,7 +6,7 @@ import heapq
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from bot.dafny.decls import Decl
@@ -16,11 +16,13 @@ from bot.dafny.types import ArrayT, DafnyType, RealT
 from bot.dafny.values import RealV, Value, placeholder
 from bot.testcases.bindings import Binding, EvalError, environments, evaluate, modified_params
 from bot.testcases.cases import UNCHECKED, TestCase, join_notes
+from bot.testcases.splitting import Call as CallText
 from bot.testcases.splitting import (
     Stmt,
     StmtKind,
     call_of,
     calls,
+    parse_statements,
     plain_var,
     short,
     slice_text,
@@ -285,6 +287,8 @@ def read_calls(
     methods of different modules are told apart. `quiet` names callables known to change no array they are
     given; an array passed to any other after the call is no longer known to be the call's output.
     """
+    if target.tested_function:
+        stmts = _direct_checks(stmts, callees)
     envs = environments(stmts, callees, target, where, quiet, hidden)
     call_at = [
         k for k, s in enumerate(stmts)
@@ -294,6 +298,65 @@ def read_calls(
         return []
     scan = _Scan.of(stmts, call_at, envs)
     return [_read_call(scan, k, target, where, frozenset(quiet)) for k in call_at]
+
+
+def _direct_checks(stmts: Sequence[Stmt], callees: Collection[str]) -> list[Stmt]:
+    """A check that calls a tested function itself (`expect Fact(3) == 6;`, `assert 6 == Fact(3);`,
+    `expect IsPal("aba");`, `expect !IsPal("ab");`) read as the call into a variable of its own, then the check of
+    that variable, both on the check's line: the form the readers follow (`var v := Fact(3); expect v == 6;`)."""
+    taken: set[str] = {name for s in stmts for name in (*s.targets, *_mentioned(s))}
+    out: list[Stmt] = []
+    for s in stmts:
+        split = None if s.commented or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT) else _split_direct(s, callees)
+        if split is None:
+            out.append(s)
+            continue
+        call, before, after = split
+        name = _fresh_name(f"{call.name}_result", taken)
+        taken.add(name)
+        qualified = f"{call.qualifier}.{call.name}" if call.qualifier else call.name
+        keyword = "assert" if s.kind is StmtKind.ASSERT else "expect"
+        try:
+            made = parse_statements(f"var {name} := {qualified}({', '.join(call.args)});\n"
+                                    f"{keyword} {before}{name}{after};\n")
+        except LexError:
+            out.append(s)
+            continue
+        out += [replace(m, line=s.line, end_line=s.end_line, scope=s.scope, cond=s.cond, problem=s.problem)
+                for m in made]
+    return out
+
+
+def _split_direct(s: Stmt, callees: Collection[str]) -> tuple[CallText, str, str] | None:
+    """The call of a callee a check is about, and the check's text before and after it: `F(..) == E`, `E == F(..)`,
+    `F(..)` or `!F(..)`, the whole check (a call inside a larger expression is not split off)."""
+    try:
+        toks = strip_parens([t for t in tokenize(s.expr) if t.kind is not TokKind.COMMENT])
+    except LexError:
+        return None
+    if any(top_level_index(toks, op) >= 0 for op in (*_WEAKER_THAN_EQ, "&&")):
+        return None
+    eq = top_level_index(toks, "==")
+    if eq > 0:
+        for part, other, left in ((toks[:eq], toks[eq + 1 :], True), (toks[eq + 1 :], toks[:eq], False)):
+            call = call_of(strip_parens(part), s.expr)
+            if call is not None and call.name in callees and not _token_names(other) & set(callees):
+                rest = slice_text(other, s.expr)
+                return (call, "", f" == {rest}") if left else (call, f"{rest} == ", "")
+        return None
+    negated = bool(toks) and toks[0].text == "!"
+    call = call_of(strip_parens(toks[1:] if negated else toks), s.expr)
+    if call is None or call.name not in callees:
+        return None
+    return call, "!" if negated else "", ""
+
+
+def _fresh_name(base: str, taken: Collection[str]) -> str:
+    name, k = base, 1
+    while name in taken:
+        k += 1
+        name = f"{base}{k}"
+    return name
 
 
 def _read_call(

@@ -10,7 +10,7 @@ import pytest
 from bot.dafny.dialect import Dialect, unicode_escapes_4
 from bot.dafny.parser import parse_file
 from bot.dafny.types import RealT
-from bot.dafny.values import IntV, RealV, SeqV
+from bot.dafny.values import BoolV, CharV, IntV, RealV, SeqV
 from bot.symbolic.harness.programs import make_prelude
 from bot.symbolic.mutants import mutate
 from bot.testcases.cases import ReadResult
@@ -149,3 +149,20 @@ def test_dafny4_harnesses_write_unicode_escapes_as_dafny4_reads_them() -> None:
     text = "var c := '\\u00E9'; var s := \"a\\\\u0041b\\u00E9\"; var v := @\"\\u1234\"; // \\u0041\n"
     assert unicode_escapes_4(text) == ("var c := '\\U{00E9}'; var s := \"a\\\\u0041b\\U{00E9}\"; "
                                        "var v := @\"\\u1234\"; // \\u0041\n")
+
+
+def test_a_check_that_calls_a_tested_function_itself_is_a_case_of_it() -> None:
+    src = ("function Fact(n: nat): nat { if n == 0 then 1 else n * Fact(n - 1) }\n"
+           "predicate IsPal(s: string) { forall i :: 0 <= i < |s| ==> s[i] == s[|s| - 1 - i] }\n"
+           "method Sort(a: seq<int>) returns (r: seq<int>) ensures multiset(r) == multiset(a) { r := a; }\n"
+           "method {:test} T() {\n  expect Fact(3) == 6;\n  expect IsPal(\"aba\");\n  expect !IsPal(\"ab\");\n"
+           "  assert 1 == Fact(0);\n  expect Fact(2) == 2, \"two\";\n  var r := Sort([2, 1]); expect IsPal(r);\n}\n")
+    got = read(src)
+    seen = [(c.method, c.line, c.inputs, c.expected) for c in got.cases if c.method != "Sort"]
+    assert seen == [("Fact", 5, (IntV(3),), (IntV(6),)),
+                    ("IsPal", 6, (SeqV((CharV("a"), CharV("b"), CharV("a"))),), (BoolV(True),)),
+                    ("IsPal", 7, (SeqV((CharV("a"), CharV("b"))),), (BoolV(False),)),
+                    ("Fact", 8, (IntV(0),), (IntV(1),)),
+                    ("Fact", 9, (IntV(2),), (IntV(2),))]
+    [sort] = [c for c in got.cases if c.method == "Sort"]
+    assert sort.property == "IsPal(r)"  # the method's own case still reads the check as a property of `r`
