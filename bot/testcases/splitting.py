@@ -161,8 +161,32 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
             elif tok.text in (")", "]", "}") and opened:
                 opened.pop()
         cur.append(tok)
+        if tok.text == "}" and not opened and _ends_proof(cur):
+            flush()  # `assert E by { .. }` ends with its proof's block, no `;`
     flush(f"`{opened[-1].text}` at line {opened[-1].line} is not closed" if opened else _MISSING_SEMICOLON)
     return out
+
+
+def _proof_at(toks: Sequence[Token]) -> int:
+    """Where the `by` of `assert E by { .. }` is, when the statement ends with that proof's block; else -1."""
+    if not toks or toks[0].text != "assert" or toks[-1].text != "}":
+        return -1
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.kind is TokKind.OP and t.text in ("(", "[", "{", "{:"):
+            depth += 1
+        elif t.kind is TokKind.OP and t.text in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and t.kind is TokKind.IDENT and t.text == "by" and k > 1 and k + 1 < len(toks):
+            if toks[k + 1].text == "{" and matching_close(list(toks), k + 1) == len(toks) - 1:
+                return k
+            return -1
+    return -1
+
+
+def _ends_proof(toks: Sequence[Token]) -> bool:
+    """`assert E by { .. }`: an assertion whose last part is its proof's block."""
+    return _proof_at(toks) >= 0
 
 
 def _statement(toks: Sequence[Token], source: str, problem: str = "", commented: bool = False) -> Stmt:
@@ -194,6 +218,8 @@ def _statement(toks: Sequence[Token], source: str, problem: str = "", commented:
             comma = top_level_index(rest, ",")
             if comma >= 0:
                 rest = rest[:comma]  # the message
+        elif _ends_proof(toks):
+            rest = rest[: _proof_at(toks) - (len(toks) - len(rest))]  # the proof (`rest` ends `toks`)
         kind = StmtKind.ASSERT if head == "assert" else StmtKind.EXPECT
         return replace(base, kind=kind, expr=slice_text(rest, source))
     if head == "print":

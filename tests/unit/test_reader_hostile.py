@@ -166,3 +166,14 @@ def test_a_check_that_calls_a_tested_function_itself_is_a_case_of_it() -> None:
                     ("Fact", 9, (IntV(2),), (IntV(2),))]
     [sort] = [c for c in got.cases if c.method == "Sort"]
     assert sort.property == "IsPal(r)"  # the method's own case still reads the check as a property of `r`
+
+
+def test_an_assertion_with_a_proof_block_is_a_whole_statement() -> None:
+    src = ("function Twice(x: int): int { 2 * x }\n"
+           "method Dbl(x: int) returns (y: int) ensures y == Twice(x) { y := 2 * x; }\n"
+           "method Test() { var y := Dbl(3); assert y == 6 by { reveal Twice(); } var z := Dbl(4); expect z == 8;\n"
+           "  var w := Dbl(1); assert {:focus} w == 2 by { assert true; } }\n")
+    got = read(src)
+    assert got.problems == ()
+    assert [(c.inputs, c.expected, c.property) for c in got.cases] == [
+        ((IntV(3),), (IntV(6),), ""), ((IntV(4),), (IntV(8),), ""), ((IntV(1),), (IntV(2),), "")]
