@@ -177,3 +177,14 @@ def test_an_assertion_with_a_proof_block_is_a_whole_statement() -> None:
     assert got.problems == ()
     assert [(c.inputs, c.expected, c.property) for c in got.cases] == [
         ((IntV(3),), (IntV(6),), ""), ((IntV(4),), (IntV(8),), ""), ((IntV(1),), (IntV(2),), "")]
+
+
+@pytest.mark.parametrize("layout", ["above", "below"])
+def test_expected_comments_above_or_below_every_call(layout: str) -> None:
+    calls = ["var r1 := M(1); print r1;", "var r2 := M(4); print r2;"]
+    comments = ["// expected 2", "// expected 5"]
+    pairs = zip(comments, calls, strict=True) if layout == "above" else zip(calls, comments, strict=True)
+    body = "\n".join(line for pair in pairs for line in pair)
+    got = read("method M(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
+               f"method Test() {{\n{body}\n}}\n")
+    assert [(c.inputs, c.expected) for c in got.cases] == [((IntV(1),), (IntV(2),)), ((IntV(4),), (IntV(5),))]
