@@ -490,6 +490,14 @@ def _read_call(
         other_bound = envs[exp.env_at].get(other) if other is not None else None
         if other_bound is not None and not other_bound.error and not other_bound.text.startswith("new "):
             other = None  # a sequence or other value: compared by value
+        fresh = exp.whole and exp.text.strip().startswith("new ")
+        if isinstance(param.type, ArrayT) and (fresh or (role == "post" and other is not None)):
+            # `r == new int[] [1, 2]`, or an array changed in place `== b` of another new array: Dafny compares
+            # arrays by reference, so the check is false whatever the contents (read by value, it would not be)
+            shown = short(exp.text) if fresh else other
+            return CallProblem(s.line, f"{where(exp.line)}: `{name} == {shown}` compares arrays by reference, and a "
+                                       f"new array is never `{name}`: compare contents (`{name}[..] == ..`) to state "
+                                       "the elements", checked=stated)
         if role == "out" and isinstance(param.type, ArrayT) and other is not None:
             # `r == a` on arrays is Dafny's reference equality: the test says `r` is that very array
             given = [j for j, arg in enumerate(call.args) if plain_var(arg) == other and arg.strip() == other

@@ -188,3 +188,15 @@ def test_expected_comments_above_or_below_every_call(layout: str) -> None:
     got = read("method M(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
                f"method Test() {{\n{body}\n}}\n")
     assert [(c.inputs, c.expected) for c in got.cases] == [((IntV(1),), (IntV(2),)), ((IntV(4),), (IntV(5),))]
+
+
+def test_an_array_compared_by_reference_with_a_new_one_is_unreadable() -> None:
+    src = ("method C(x: int) returns (r: array<int>) ensures r.Length == 2 && r[..] == [x, x]\n"
+           "{ r := new int[2]; r[0], r[1] := x, x; }\n"
+           "method Inc(a: array<int>) modifies a ensures forall i :: 0 <= i < a.Length ==> a[i] == old(a[i]) + 1 { }\n"
+           "method Test() { var r := C(1); expect r == new int[] [1, 1]; }\n"
+           "method Test2() { var a := new int[] [1, 2]; var b := new int[] [2, 3]; Inc(a); expect a == b; }\n")
+    got = read(src)
+    assert got.cases == ()
+    assert [p.line for p in got.problems] == [4, 5]
+    assert all("compares arrays by reference" in p.reason for p in got.problems)
