@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.dafny.dialect import Dialect, unicode_escapes_4
+from bot.dafny.dialect import Dialect, to_dialect, unicode_escapes_4
 from bot.dafny.parser import parse_file
 from bot.dafny.types import RealT
 from bot.dafny.values import BoolV, CharV, IntV, RealV, SeqV
@@ -200,3 +200,10 @@ def test_an_array_compared_by_reference_with_a_new_one_is_unreadable() -> None:
     assert got.cases == ()
     assert [p.line for p in got.problems] == [4, 5]
     assert all("compares arrays by reference" in p.reason for p in got.problems)
+
+
+def test_two_rewrites_of_one_piece_of_text_leave_the_inner_one_as_is() -> None:
+    src = "method M(y: int) {\n  expect y == 1, (if y == 0 then seq(2, i => 'a') else \"b\");\n}\n"
+    r = to_dialect(src, Dialect.DAFNY2)  # raised AssertionError ("overlapping rewrites")
+    assert "assume {:axiom} y == 1;" in r.text and r.text.count("\n") == src.count("\n")
+    assert any("left as is (inside another rewrite)" in note for note in r.left_alone)
