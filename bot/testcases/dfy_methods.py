@@ -8,11 +8,10 @@ change an array in place (`modifies a`) are checked by the array's contents afte
 
 from __future__ import annotations
 
-import re
 import textwrap
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from bot.dafny.decls import Clause, DafnyFile, Decl, Param
@@ -37,7 +36,6 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     # bodiless methods can be tested (a spec without its implementation); only bodies call anything
     methods = file.methods()
     bodies = _bodies(tokens, methods)
-    aliases = _aliases(tokens)
     callers_all = [d for d in methods if d.body is not None]
     if target is None:
         targets = _tested(methods, bodies)
@@ -77,9 +75,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 continue
             names = used_names.setdefault(t.qualified, set())
             shared = len(by_name[t.name]) > 1 or _shadowed(t, name_count, own)
-            # a call written with a qualifier that names none of t's modules (`h.Max(..)` on an object, `Ref.Max(..)`
-            # of another module or class) is no call of t, even when no other `Max` is in sight
-            qualifiers = _qualifiers(t, caller, aliases) | (frozenset() if shared else {""})
+            qualifiers = _qualifiers(t, caller) if shared else None
             reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed)
             for k, read in enumerate(reads, start=1):
                 name = _unique(f"{caller.name}#{k}", names)
@@ -101,26 +97,14 @@ def _shadowed(t: Decl, name_count: Counter[str], own: set[int]) -> bool:
     return name_count[t.name] - (id(t) in own) > 0
 
 
-def _qualifiers(t: Decl, caller: Decl, aliases: Mapping[str, str] | None = None) -> frozenset[str]:
+def _qualifiers(t: Decl, caller: Decl) -> frozenset[str]:
     """How a call from `caller` may name `t` when another method shares its name: by its module path
-    or a tail of it (`A.B.Add`, `B.Add`), by an alias the file imports it under (`import SA = A.B`: `SA.Add`),
-    or plainly from inside t's own module."""
+    or a tail of it (`A.B.Add`, `B.Add`), or plainly from inside t's own module."""
     parts = t.scope.split(".") if t.scope else []
     names = {".".join(parts[i:]) for i in range(len(parts))}
-    names |= {alias for alias, path in (aliases or {}).items() if path in names}
     if caller.scope == t.scope:
         names.add("")
     return frozenset(names)
-
-
-_IMPORT_ALIAS = re.compile(r"\bimport\s+(?:opened\s+)?([A-Za-z_][\w']*)\s*=\s*([A-Za-z_][\w'.]*)")
-
-
-def _aliases(tokens: Sequence[Token]) -> dict[str, str]:
-    """`import SA = A.B` (opened or not): SA -> A.B. Read from the tokens, so nothing in a comment or string."""
-    text = " ".join(t.text for t in tokens if t.kind is not TokKind.COMMENT)
-    text = re.sub(r"\s*\.\s*", ".", text)
-    return {m.group(1): m.group(2) for m in _IMPORT_ALIAS.finditer(text)}
 
 
 def tested_methods(file: DafnyFile) -> list[Decl]:

@@ -289,7 +289,6 @@ def read_calls(
     """
     if target.tested_function:
         stmts = _direct_checks(stmts, callees)
-    stmts = _header_comments(stmts, callees)
     envs = environments(stmts, callees, target, where, quiet, hidden)
     call_at = [
         k for k, s in enumerate(stmts)
@@ -299,26 +298,6 @@ def read_calls(
         return []
     scan = _Scan.of(stmts, call_at, envs)
     return [_read_call(scan, k, target, where, frozenset(quiet)) for k in call_at]
-
-
-def _header_comments(stmts: Sequence[Stmt], callees: Collection[str]) -> Sequence[Stmt]:
-    """`// expected V` comments written above their calls (one before each call, none after the last) moved after
-    them, where the readers look: read as written, each would be given to the call before it."""
-    at_calls = [k for k, s in enumerate(stmts) if calls(s, callees)]
-    at_comments = [k for k, s in enumerate(stmts) if s.kind is StmtKind.EXPECTED_COMMENT]
-    if not at_calls or len(at_comments) != len(at_calls) or at_comments[0] > at_calls[0]:
-        return stmts
-    if any(not prev < comment < call for prev, comment, call in zip([-1, *at_calls], at_comments, at_calls,
-                                                                   strict=False)):
-        return stmts
-    moved = dict(zip(at_calls, at_comments, strict=True))
-    out: list[Stmt] = []
-    for k, s in enumerate(stmts):
-        if s.kind is not StmtKind.EXPECTED_COMMENT or k not in moved.values():
-            out.append(s)
-        if k in moved:
-            out.append(stmts[moved[k]])
-    return out
 
 
 def _direct_checks(stmts: Sequence[Stmt], callees: Collection[str]) -> list[Stmt]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -11,11 +10,9 @@ from bot.dafny.dialect import Dialect, to_dialect, unicode_escapes_4
 from bot.dafny.parser import parse_file
 from bot.dafny.types import RealT
 from bot.dafny.values import BoolV, CharV, IntV, RealV, SeqV
-from bot.symbolic.harness.programs import make_prelude
 from bot.symbolic.mutants import mutate
 from bot.testcases.cases import ReadResult
 from bot.testcases.dfy_methods import read_dfy_tests
-from bot.testcases.discover import SourceKind, TestSource, read_source
 from bot.testcases.expectations import is_equality_helper
 
 
@@ -117,34 +114,6 @@ def test_a_braced_match_in_a_clause_is_no_body() -> None:
     assert all(f.find(n).body is not None for n in ("Code", "Code2", "Code3"))  # type: ignore[union-attr]
 
 
-def test_a_call_on_an_object_or_another_module_is_no_call_of_the_spec(tmp_path: Path) -> None:
-    spec = parse_file("method Max(a: int, b: int) returns (m: int) ensures m >= a && m >= b && (m == a || m == b)\n"
-                      "{ m := if a > b then a else b; }\n", str(tmp_path / "spec.dfy"))
-    test = ("include \"heap.dfy\"\n"  # MinHeap and Ref, each with a `Max` of its own, are declared elsewhere
-            "method TestMax() {\n  var h := new MinHeap();\n  var top := h.Max(3, 4); expect top == 3;\n"
-            "  var w := Ref.Max(3, 4); expect w == 3;\n  var v := Max(3, 4); expect v == 4;\n}\n")
-    got = read_source(TestSource(SourceKind.DFY, str(tmp_path / "tests" / "spec.dfy")), test, spec)
-    assert [(c.inputs, c.expected) for c in got.cases] == [((IntV(3), IntV(4)), (IntV(4),))]
-
-
-def test_a_call_through_an_import_alias() -> None:
-    src = ("module ModA { method Sign(x: int) returns (r: int) ensures r == if x < 0 then -1 else 1\n"
-           "{ r := if x < 0 then -1 else 1; } }\n"
-           "module ModB { method Sign(x: int) returns (r: int) ensures r == x { r := x; } }\n"
-           "module Tests { import SA = ModA\n  method TestS() { var r := SA.Sign(-4); expect r == -1; } }\n")
-    [case] = read(src).cases
-    assert case.method == "ModA.Sign" and case.expected == (IntV(-1),)
-
-
-def test_the_dialect_is_read_from_the_whole_file_not_what_the_prelude_keeps() -> None:
-    # `for` and `expect` (Dafny 4) are only in a body, which the prelude drops: `Sq` is still a compiled function
-    f = parse_file("function Sq(x: int): int { x * x }\nconst K: int := Sq(3)\n"
-                   "method AddK(x: int) returns (y: int) ensures y == x + K { for i := 0 to 1 { } y := x + K; }\n",
-                   "c.dfy")
-    assert make_prelude(f, Dialect.DAFNY2).splitlines()[0] == "function method Sq(x: int): int { x * x }"
-    assert make_prelude(f, Dialect.DAFNY4).splitlines()[0] == "function Sq(x: int): int { x * x }"
-
-
 def test_dafny4_harnesses_write_unicode_escapes_as_dafny4_reads_them() -> None:
     text = "var c := '\\u00E9'; var s := \"a\\\\u0041b\\u00E9\"; var v := @\"\\u1234\"; // \\u0041\n"
     assert unicode_escapes_4(text) == ("var c := '\\U{00E9}'; var s := \"a\\\\u0041b\\U{00E9}\"; "
@@ -177,17 +146,6 @@ def test_an_assertion_with_a_proof_block_is_a_whole_statement() -> None:
     assert got.problems == ()
     assert [(c.inputs, c.expected, c.property) for c in got.cases] == [
         ((IntV(3),), (IntV(6),), ""), ((IntV(4),), (IntV(8),), ""), ((IntV(1),), (IntV(2),), "")]
-
-
-@pytest.mark.parametrize("layout", ["above", "below"])
-def test_expected_comments_above_or_below_every_call(layout: str) -> None:
-    calls = ["var r1 := M(1); print r1;", "var r2 := M(4); print r2;"]
-    comments = ["// expected 2", "// expected 5"]
-    pairs = zip(comments, calls, strict=True) if layout == "above" else zip(calls, comments, strict=True)
-    body = "\n".join(line for pair in pairs for line in pair)
-    got = read("method M(x: int) returns (r: int) ensures r == x + 1 { r := x + 1; }\n"
-               f"method Test() {{\n{body}\n}}\n")
-    assert [(c.inputs, c.expected) for c in got.cases] == [((IntV(1),), (IntV(2),)), ((IntV(4),), (IntV(5),))]
 
 
 def test_an_array_compared_by_reference_with_a_new_one_is_unreadable() -> None:

@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from bot.dafny.decls import DafnyFile, Decl
-from bot.dafny.dialect import Dialect, detect_syntax, expressions_to_2, to_dialect, unicode_escapes_4
+from bot.dafny.dialect import Dialect, expressions_to_2, to_dialect, unicode_escapes_4
 from bot.dafny.includes import blank, find_includes, included_files
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, significant, tokenize
 from bot.dafny.types import (
@@ -108,9 +108,8 @@ def make_prelude(
     suggested clause, bot/symbolic/suggest/search.py).
     """
     parts = (file, *included_files(file, include_root, spec_path))
-    # each part's syntax from its whole text: the bodies removed may be all that says Dafny 4
-    texts = [to_dialect(_strip(part, keep_proofs, keep_body if part is file else ""), dialect,
-                        detect_syntax(part.source)).text for part in parts]
+    texts = [to_dialect(_strip(part, keep_proofs, keep_body if part is file else ""), dialect).text
+             for part in parts]
     return "".join(t if t.endswith("\n") else t + "\n" for t in texts[:-1]) + texts[-1]
 
 
