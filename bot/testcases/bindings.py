@@ -142,19 +142,19 @@ def substitute(
 
 
 def _grouped(text: str) -> str:
-    """A variable's literal text, parenthesised when it is an operation (`1.0 / 2.0`, `-3`, `5 as real`): pasted
-    bare into `2.0 / a` it would be read as `(2.0 / 1.0) / 2.0`."""
+    """A variable's literal text, parenthesised when it is a quotient (`1.0 / 2.0`): pasted bare into `2.0 / a` it
+    would be read as `(2.0 / 1.0) / 2.0` (a negative number stays bare: `n as real` is `(-3) as real` already)."""
     try:
         toks = [t for t in tokenize(text) if t.kind is not TokKind.COMMENT]
     except LexError:
         return text
     depth = 0
-    for i, t in enumerate(toks):
+    for t in toks:
         if t.text in ("(", "[", "{"):
             depth += 1
         elif t.text in (")", "]", "}"):
             depth -= 1
-        elif depth == 0 and (t.text == "/" or (i == 0 and t.text == "-") or t.text == "as"):
+        elif depth == 0 and t.text == "/":
             return f"({text})"
     return text
 

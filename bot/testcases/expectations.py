@@ -39,8 +39,7 @@ _WEAKER_THAN_EQ = ("||", "==>", "<==", "<==>")
 
 # words of a helper's name that say it compares less than equality (or the opposite of it)
 _NOT_EQUALITY_WORDS = frozenset({"not", "approx", "approximately", "almost", "close", "near", "nearly", "roughly",
-                                 "fuzzy", "similar", "set", "multiset", "perm", "permutation", "unordered", "same",
-                                 "elements", "size", "length", "len", "prefix", "suffix", "sub", "subset", "within"})
+                                 "fuzzy", "similar", "set", "multiset", "perm", "permutation", "unordered"})
 
 
 def name_words(name: str) -> list[str]:
@@ -54,7 +53,7 @@ def is_equality_helper(name: str) -> bool:
     that says it compares less, or the opposite (`assertNotEquals`, `setEquals`, `approxEquals`)."""
     words = name_words(name)
     if len(words) == 1 and words[0].endswith("equals"):  # `arrayequals`: no word breaks to read
-        return not any(w in words[0][: -len("equals")] for w in _NOT_EQUALITY_WORDS if len(w) > 2)
+        return not words[0].startswith(("not", "approx", "almost", "set", "multiset", "perm", "unordered"))
     return bool(words) and words[-1] == "equals" and not _NOT_EQUALITY_WORDS & set(words)
 
 
@@ -864,7 +863,7 @@ def _held(scan: _Scan, j: int, targets: Sequence[str]) -> bool:
     if len(targets) != 1:
         return False
     name = targets[0]
-    nxt = next(scan.touching([name], j + 1), None)
+    nxt = next((k for k in scan.touching([name], j + 1) if scan.stmts[k].kind is not StmtKind.PRINT), None)
     if nxt is None:
         return False
     s = scan.stmts[nxt]
@@ -874,8 +873,8 @@ def _held(scan: _Scan, j: int, targets: Sequence[str]) -> bool:
         toks = strip_parens([t for t in tokenize(s.expr) if t.kind is not TokKind.COMMENT])
     except LexError:
         return False
-    words = [t.text for t in toks]
-    return words in ([name], [name, "==", "true"], ["true", "==", name])
+    accepted = ([name], [name, "==", "true"], ["true", "==", name])
+    return any([t.text for t in strip_parens(part)] in accepted for part in split_top(toks, "&&"))
 
 
 def _comment_targets(

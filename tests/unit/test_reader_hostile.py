@@ -36,13 +36,14 @@ def test_a_negative_variable_in_a_display_keeps_its_value() -> None:
     assert case.inputs == (SeqV((IntV(-3), IntV(2))),) and case.expected == case.inputs
 
 
-@pytest.mark.parametrize("name", ["arrayEquals", "assertArrayEquals", "sequenceEquals", "seq_equals", "arrayequals"])
+@pytest.mark.parametrize("name", ["arrayEquals", "assertArrayEquals", "sequenceEquals", "seq_equals", "arrayequals",
+                                  "ArrayElementsEquals", "SubSeqEquals", "offsetequals"])
 def test_equality_helpers(name: str) -> None:
     assert is_equality_helper(name)
 
 
 @pytest.mark.parametrize("name", ["assertNotEquals", "notEquals", "setEquals", "multisetEquals", "approxEquals",
-                                  "sameElementsEquals", "notequals", "EqualsIgnoringOrder"])
+                                  "notequals", "EqualsIgnoringOrder"])
 def test_helpers_that_compare_less_or_the_opposite(name: str) -> None:
     assert not is_equality_helper(name)
 
@@ -57,7 +58,8 @@ def test_a_stored_comparison_not_asserted_true_states_no_value(after: str) -> No
     assert got.cases == () and len(got.problems) == 1
 
 
-@pytest.mark.parametrize("after", ["expect same;", "expect same == true;", "assert (same);", "assert true == same;"])
+@pytest.mark.parametrize("after", ["expect same;", "expect same == true;", "assert (same);", "assert true == same;",
+                                   "print same; expect same;", "expect same && true;"])
 def test_a_stored_comparison_asserted_true_is_the_check(after: str) -> None:
     [case] = read(SEQ + f"method Test() {{ var r := M(1); var same := seqEquals(r, [1]); {after} }}\n").cases
     assert case.expected == (SeqV((IntV(1),)),)
