@@ -74,8 +74,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
             if t.name == caller.name:
                 continue
             names = used_names.setdefault(t.qualified, set())
-            shared = len(by_name[t.name]) > 1 or _shadowed(t, name_count, own)
-            qualifiers = _qualifiers(t, caller) if shared else None
+            qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
             reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed)
             for k, read in enumerate(reads, start=1):
                 name = _unique(f"{caller.name}#{k}", names)

@@ -867,14 +867,10 @@ def _held(scan: _Scan, j: int, targets: Sequence[str]) -> bool:
     if nxt is None:
         return False
     s = scan.stmts[nxt]
-    if s.commented or s.cond or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
-        return False
-    try:
-        toks = strip_parens([t for t in tokenize(s.expr) if t.kind is not TokKind.COMMENT])
-    except LexError:
+    if s.commented or s.cond:
         return False
     accepted = ([name], [name, "==", "true"], ["true", "==", name])
-    return any([t.text for t in strip_parens(part)] in accepted for part in split_top(toks, "&&"))
+    return any([t.text for t in conj] in accepted for conj in _conjuncts(s))  # none unless an assert or expect
 
 
 def _comment_targets(

@@ -161,7 +161,7 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
             elif tok.text in (")", "]", "}") and opened:
                 opened.pop()
         cur.append(tok)
-        if tok.text == "}" and not opened and _ends_proof(cur):
+        if tok.text == "}" and not opened and _proof_at(cur) >= 0:
             flush()  # `assert E by { .. }` ends with its proof's block, no `;`
     flush(f"`{opened[-1].text}` at line {opened[-1].line} is not closed" if opened else _MISSING_SEMICOLON)
     return out
@@ -182,11 +182,6 @@ def _proof_at(toks: Sequence[Token]) -> int:
                 return k
             return -1
     return -1
-
-
-def _ends_proof(toks: Sequence[Token]) -> bool:
-    """`assert E by { .. }`: an assertion whose last part is its proof's block."""
-    return _proof_at(toks) >= 0
 
 
 def _statement(toks: Sequence[Token], source: str, problem: str = "", commented: bool = False) -> Stmt:
@@ -218,8 +213,8 @@ def _statement(toks: Sequence[Token], source: str, problem: str = "", commented:
             comma = top_level_index(rest, ",")
             if comma >= 0:
                 rest = rest[:comma]  # the message
-        elif _ends_proof(toks):
-            rest = rest[: _proof_at(toks) - (len(toks) - len(rest))]  # the proof (`rest` ends `toks`)
+        elif (by := _proof_at(toks)) >= 0:
+            rest = rest[: by - (len(toks) - len(rest))]  # the proof (`rest` ends `toks`)
         kind = StmtKind.ASSERT if head == "assert" else StmtKind.EXPECT
         return replace(base, kind=kind, expr=slice_text(rest, source))
     if head == "print":
