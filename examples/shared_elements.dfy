@@ -17,7 +17,7 @@ method SharedElements(a: array<int>, b: array<int>) returns (result: seq<int>)
     invariant forall x :: x in result ==> InArray(a, x) && InArray(b, x)
     invariant forall i, j :: 0 <= i < j < |result| ==> result[i] != result[j]
   {
-    if InArray(b, a[i]) && a[i] !in result {
+    if a[i] in b[..] && a[i] !in result {
       result := result + [a[i]];
     }
     i := i + 1;
