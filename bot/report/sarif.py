@@ -18,6 +18,7 @@ from urllib.parse import quote
 from bot import __version__
 from bot.dafny.spans import ClauseSpan, EnsuresSpan
 from bot.report.fmt import proved_text
+from bot.report.sentences import rejecting_clause, smallest_wrong
 from bot.symbolic.results import (
     AXIOMS_HINT,
     CaseResult,
@@ -30,6 +31,8 @@ from bot.symbolic.results import (
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_NAME = "Dafny Spec Score"
+# the project's page (pyproject.toml's Repository); each rule's help is a README section there
+INFORMATION_URI = "https://github.com/dafny-spec-score/dafny-spec-score"
 FINGERPRINT = "dafnySpecScore/v1"
 SRCROOT = "%SRCROOT%"
 MAX_PART = 200  # characters of one value from a user file (inputs, an output, a clause)
@@ -45,44 +48,65 @@ class Rule:
     level: str  # the default: "error", "warning" or "note"
     short: str
     full: str
+    fix: str  # what to do, for the rule's help
+    section: str  # the README section that explains it (its anchor)
+
+    @property
+    def help_uri(self) -> str:
+        return f"{INFORMATION_URI}#{self.section}"
+
+    @property
+    def help_markdown(self) -> str:
+        return f"{self.full}\n\n**What to do:** {self.fix}\n\n[More]({self.help_uri})"
 
 
 REJECTS_EXPECTED = Rule(
     "spec/rejects-expected-output", "RejectsExpectedOutput", "error",
     "The spec rejects a test's expected output",
     "The verifier proved that an ensures clause is false of a test case's expected output: the spec is wrong, or "
-    "the test is. The result points at the clause.")
+    "the test is. The result points at the clause.",
+    "Check the test's expected output; if it is right, correct the clause the result points at.", "statuses")
 REJECTS_INPUTS = Rule(
     "spec/rejects-test-inputs", "RejectsTestInputs", "error",
     "The precondition rejects a test's inputs",
     "The verifier proved that a requires clause is false of a test case's inputs: the precondition is too strong, "
-    "or the test is wrong.")
+    "or the test is wrong.",
+    "Weaken the requires clause so that it admits the test's inputs, or correct the test.", "statuses")
 ACCEPTS_WRONG = Rule(
     "spec/accepts-wrong-output", "AcceptsWrongOutput", "warning",
     "The spec accepts wrong outputs",
     "The verifier proved that the spec accepts outputs other than a test's expected one (surviving mutants, or "
     "outputs the pin check found): the ensures clauses are too weak. A fix is offered when a stronger clause was "
-    "proved to accept every test case and reject every such output.")
+    "proved to accept every test case and reject every such output.",
+    "Add or strengthen an ensures clause so that it rejects the wrong outputs shown; the offered fix, when "
+    "there is one, is proved to do so and to accept every test case.", "verified-suggestions")
 NOT_PINNED = Rule(
     "spec/not-pinned", "NotPinned", "note",
     "A test case's output is not pinned by the spec",
     "The pin check found another output the spec accepts on a test case's inputs, and the verifier proved it "
-    "accepted: the spec does not determine the result there.")
+    "accepted: the spec does not determine the result there.",
+    "If the result should be unique, strengthen the ensures clauses until the other output is rejected; if the "
+    "spec is meant to leave a choice, nothing.", "statuses")
 UNKNOWN = Rule(
     "spec/unknown", "Undecided", "note",
     "Undecided: neither acceptance nor rejection proved",
     "The verifier proved neither that the spec accepts nor that it rejects a test case's expected output (or a "
-    "mutant of it), e.g. a time-out. It is counted neither way.")
+    "mutant of it), e.g. a time-out. It is counted neither way.",
+    "Raise the time limit, or add a proof hint for the concrete case (README \"Proof hints for concrete "
+    "cases\").", "statuses")
 NO_VERDICT = Rule(
     "spec/no-verdict", "NoVerdict", "note",
     "A method or test case without a verdict",
     "A method was not scored, or a test case has no verdict: the verifier failed, the case is unsupported or "
-    "vacuous, or the spec assumed of the expected output proves false (inconsistent, an error).")
+    "vacuous, or the spec assumed of the expected output proves false (inconsistent, an error).",
+    "Read the reason in the message: fix the test or the spec it names, or report a verifier failure.", "statuses")
 TRUSTED_AXIOM = Rule(
     "spec/trusted-axiom", "TrustedAxiom", "warning",
     "Verdicts rest on a trusted axiom",
     "A declaration the spec reaches is trusted without a check (a body-less function with ensures, {:axiom}, "
-    "{:verify false}, assume): every verdict of the methods that reach it is relative to it.")
+    "{:verify false}, assume): every verdict of the methods that reach it is relative to it.",
+    "Give the declaration a body Dafny verifies, or remove the attribute or assume; set allow-axioms only if "
+    "the trust is intended.", "what-a-verdict-proves")
 
 RULES: tuple[Rule, ...] = (REJECTS_EXPECTED, REJECTS_INPUTS, ACCEPTS_WRONG, NOT_PINNED, UNKNOWN, NO_VERDICT,
                            TRUSTED_AXIOM)
@@ -147,8 +171,9 @@ def _refuted(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
     out = []
     for c in s.cases:
         if c.status is CaseStatus.REFUTED:
-            by = f"`ensures {clip(c.clause)}` is proved false of it" if c.clause else clip(_first_line(c.message))
-            where = _at_clause(s, span.rejecting(c.clause) if span and c.clause else None)
+            clause, at = rejecting_clause(c, span)  # as the comment and the review name it
+            by = f"`{clip(clause)}` is proved false of it" if clause else clip(_first_line(c.message))
+            where = _at_clause(s, at)
             out.append(Finding(REJECTS_EXPECTED, where, f"{s.method}: the spec rejects the expected output of "
                                f"{_case_text(c)}: {by}.", (s.file, s.method, c.name), s.method, case=_case_where(c)))
     return out
@@ -157,7 +182,7 @@ def _refuted(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
 def _precondition(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
     return [Finding(REJECTS_INPUTS, _at_method(s),
                     f"{s.method}: the precondition rejects the inputs of {_case_text(c)}"
-                    + (f": `requires {clip(c.clause)}` is proved false of them" if c.clause else "")
+                    + (f": `{clip(c.clause)}` is proved false of them" if c.clause else "")
                     + ". The requires is too strong, or the test is wrong.",
                     (s.file, s.method, c.name), s.method, case=_case_where(c))
             for c in s.precondition_rejects]
@@ -174,13 +199,9 @@ def _wrong_outputs(s: MethodScore) -> list[Surviving]:
     return out
 
 
-def _smallest(wrong: Sequence[Surviving]) -> Surviving | None:
-    return min(wrong, key=lambda w: (len(w.value), w.value, w.case), default=None)
-
-
 def _weak(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
     wrong = _wrong_outputs(s)
-    least = _smallest(wrong)
+    least = smallest_wrong(s)  # the comment's and the review's example too
     if least is None:
         return []
     cases = len({w.case for w in wrong})
@@ -211,7 +232,7 @@ def _indent(span: EnsuresSpan | None, clause: ClauseSpan | None) -> str:
 def _not_pinned(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
     out = []
     where = _at_clause(s, span.weak() if span else None)
-    named = _smallest(_wrong_outputs(s))  # the weak result's example: said once, there
+    named = smallest_wrong(s)  # the weak result's example: said once, there
     for c in s.cases:
         if named is not None and (c.name, c.witness) == (named.case, named.value):
             continue
@@ -230,7 +251,7 @@ def _unknown(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
         if c.status is CaseStatus.UNKNOWN:
             why = c.reason.value if c.reason else "unknown"
             said = clip(_first_line(c.message))
-            where = _at_clause(s, span.rejecting(c.clause) if span and c.clause else None)
+            where = _at_clause(s, rejecting_clause(c, span)[1])
             out.append(Finding(UNKNOWN, where, f"{s.method}: {_case_text(c)} is undecided ({why}): neither "
                                "acceptance nor rejection of the expected output was proved; it is counted neither way."
                                + (f" {said}" if said else ""), (s.file, s.method, c.name), s.method,
@@ -342,14 +363,16 @@ def _fix(fix: Fix) -> dict[str, Any]:
 
 def _rule(r: Rule) -> dict[str, Any]:
     return {"id": r.id, "name": r.name, "shortDescription": {"text": r.short}, "fullDescription": {"text": r.full},
-            "help": {"text": r.full}, "defaultConfiguration": {"level": r.level}}
+            "help": {"text": f"{r.full} What to do: {r.fix}", "markdown": r.help_markdown}, "helpUri": r.help_uri,
+            "defaultConfiguration": {"level": r.level}}
 
 
 def sarif_log(scores: Sequence[MethodScore], spans: Spans, verifier_version: str,
               settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
     run: dict[str, Any] = {
         "tool": {
-            "driver": {"name": TOOL_NAME, "version": __version__, "rules": [_rule(r) for r in RULES]},
+            "driver": {"name": TOOL_NAME, "version": __version__, "informationUri": INFORMATION_URI,
+                       "rules": [_rule(r) for r in RULES]},
             "extensions": [{"name": "Dafny", "version": verifier_version}],
         },
         "columnKind": "unicodeCodePoints",

@@ -10,6 +10,7 @@ from typing import Any
 from bot import __version__
 from bot.dafny.spans import ensures_spans
 from bot.report.sarif import FINGERPRINT, MAX_MESSAGE, RULES, SRCROOT, TOOL_NAME, render_sarif
+from bot.report.sentences import accepts_sentence, smallest_wrong
 from bot.symbolic.results import (
     Axiom,
     CaseResult,
@@ -22,6 +23,7 @@ from bot.symbolic.results import (
     Undecided,
     method_score,
 )
+from support.paths import ROOT
 from support.sarif import assert_valid_sarif
 
 FILE = "specs/find.dfy"
@@ -59,8 +61,8 @@ def scores(shift: int = 0) -> list[MethodScore]:
     suggestion. `shift` moves every line, as an edit above them would."""
     survived = MutantResult("-1", "r: negated", MutantStatus.SURVIVED)
     find = method_score(FILE, "Find", 1 + shift, (
-        case("T#1", CaseStatus.REFUTED, 18 + shift, clause="a[i] == x || x !in a"),
-        case("T#2", CaseStatus.PRECONDITION_VIOLATED, 19 + shift, clause="|a| > 0"),
+        case("T#1", CaseStatus.REFUTED, 18 + shift, clause="ensures a[i] == x || x !in a"),
+        case("T#2", CaseStatus.PRECONDITION_VIOLATED, 19 + shift, clause="requires |a| > 0"),
         case("T#3", CaseStatus.UNKNOWN, 20 + shift, reason=Undecided.TIMEOUT, message="timed out after 20 s",
              mutants=(MutantResult("[0]", "i: +1", MutantStatus.UNKNOWN, reason=Undecided.TIMEOUT),)),
         case("T#4", CaseStatus.INCONSISTENT, 21 + shift),
@@ -113,11 +115,37 @@ def test_every_rule_has_a_stable_id_and_its_results_point_at_it() -> None:
         assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
 
 
+def test_every_rule_has_help_a_person_can_follow() -> None:
+    doc = log()
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://github.com/dafny-spec-score/dafny-spec-score"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    anchors = {"-".join("".join(ch for ch in line.lstrip("#").strip().lower() if ch.isalnum() or ch in " -").split())
+               for line in readme.splitlines() if line.startswith("## ") or line.startswith("### ")}
+    for rule in driver["rules"]:
+        assert rule["helpUri"].startswith(driver["informationUri"] + "#")
+        assert rule["helpUri"].split("#", 1)[1] in anchors, rule["helpUri"]  # a README section that exists
+        markdown = rule["help"]["markdown"]
+        assert rule["fullDescription"]["text"] in markdown and "**What to do:**" in markdown
+        assert rule["helpUri"] in markdown
+
+
+def test_the_smallest_wrong_output_is_the_one_the_comment_names() -> None:
+    s = next(m for m in scores() if m.method == "Abs")
+    (r,) = results(log(), "spec/accepts-wrong-output")
+    named = smallest_wrong(s)
+    assert named is not None and f"it accepts {named.value} where" in r["message"]["text"]
+    assert f"in test case {named.case} " in r["message"]["text"]
+    sentence = accepts_sentence(s)
+    assert f"<code>{named.value}</code>" in sentence and f"<code>{named.case}</code>" in sentence
+
+
 def test_a_refuted_case_is_an_error_at_the_clause_that_rejects_it() -> None:
     (r,) = results(log(), "spec/rejects-expected-output")
     assert r["level"] == "error" and region(r) == (4, 5)  # the clause spans two lines
     text = r["message"]["text"]
     assert "T#1" in text and "a = [1, 2], x = 2" in text and "i = 1" in text and "a[i] == x || x !in a" in text
+    assert "`ensures a[i] == x || x !in a`" in text and "ensures ensures" not in text  # named as the comment does
     location = r["locations"][0]
     assert location["physicalLocation"]["artifactLocation"] == {"uri": FILE, "uriBaseId": SRCROOT}
     assert location["logicalLocations"] == [{"name": "Find", "kind": "function"}]
@@ -161,7 +189,7 @@ def test_undecided_cases_and_mutants_are_notes_with_the_reason() -> None:
 def test_the_precondition_and_an_inconsistent_case_are_errors() -> None:
     doc = log()
     (pre,) = results(doc, "spec/rejects-test-inputs")
-    assert pre["level"] == "error" and "requires |a| > 0" in pre["message"]["text"] and region(pre) == (1, 1)
+    assert pre["level"] == "error" and "`requires |a| > 0`" in pre["message"]["text"] and region(pre) == (1, 1)
     (inconsistent,) = results(doc, "spec/no-verdict")
     assert inconsistent["level"] == "error" and "T#4" in inconsistent["message"]["text"]
 
@@ -201,7 +229,7 @@ def test_without_spans_results_point_at_the_method() -> None:
 
 def test_user_text_is_clipped_and_paths_are_uris() -> None:
     long = replace(scores()[0], file="/abs/my specs/f.dfy",
-                   cases=(case("T#1", CaseStatus.REFUTED, clause="x == " + "1 + " * 5000 + "1"),))
+                   cases=(case("T#1", CaseStatus.REFUTED, clause="ensures x == " + "1 + " * 5000 + "1"),))
     doc = log([long], spans=False)
     (r,) = results(doc, "spec/rejects-expected-output")
     assert len(r["message"]["text"]) <= MAX_MESSAGE
