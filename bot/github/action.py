@@ -189,7 +189,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                                    lambda p: specs_tested_by(roots, p, config.specs),
                                    lambda changed: specs_including(roots, changed, config.specs))
             if not specs:
-                emit(out, NOTHING_CHANGED, Level.WARNING)
+                emit(out, NOTHING_CHANGED, Level.NOTICE)  # a docs-only pull request is no fault
                 # findings of earlier runs no longer apply (without GitHub's diff, which still do is not known)
                 if config.review and github is not None and config.comment is not CommentMode.OFF and diff is not None:
                     _review(github, event.number, event.head_sha, (), diff, config.comment_id, out)
