@@ -52,9 +52,15 @@ th, td { border: 1px solid #cccccc; padding: 4px 8px; text-align: left; vertical
 th { background: #f2f2f2; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.agree { background: #dbeaf6; font-weight: 700; }
-table.tasks { width: 100%; table-layout: fixed; }
+table.tasks { width: 100%; }
+table.tasks th { white-space: nowrap; }
+table.tasks th.evidence { white-space: normal; }
+table.tasks th.score { white-space: normal; hyphens: manual; }
+.file { overflow-wrap: anywhere; }
 table.tasks td { overflow-wrap: anywhere; }
 table.tasks td.method, table.tasks td.method code { overflow-wrap: break-word; }
+table.tasks td.id { min-width: 5ch; }
+table.tasks td.word { white-space: nowrap; }
 tr.disagree td { background: #fff1cc; }
 tr.disagree td:first-child { box-shadow: inset 4px 0 0 #d08a00; }
 code { font: 12px/1.4 ui-monospace, monospace; background: #f4f4f4; padding: 0 3px; border-radius: 3px; }
@@ -65,6 +71,7 @@ ul.outputs { margin: 0; padding-left: 16px; }
 .muted { color: #666666; }
 .file { font-size: 12px; }
 .verdict { font-weight: 700; }
+span.word { white-space: nowrap; }
 svg { max-width: 100%; height: auto; }
 """
 
@@ -202,17 +209,17 @@ def _disagreements(tasks: list[TaskResult]) -> list[str]:
         '<p class="muted">Labelled tasks whose verdict is not the one their label names, with what the verdict '
         "rests on. They are highlighted in the table of tasks too.</p>",
         '<table class="tasks" id="disagreements">',
-        '<colgroup><col style="width: 6%"><col style="width: 18%"><col style="width: 9%"><col style="width: 9%">'
-        '<col style="width: 58%"></colgroup>',
-        "<thead><tr><th>Task</th><th>Method</th><th>Label</th><th>Verdict</th><th>Evidence</th></tr></thead>",
+        '<thead><tr><th>Task</th><th>Method</th><th>Label</th><th>Verdict</th><th class="evidence">Evidence</th>'
+        "</tr></thead>",
         "<tbody>",
     ]
     for r in found:
         evidence = (f'<span class="muted">{_e(NOT_EXPOSED[r.label])}</span>'
                     if r.verdict is Verdict.STRONG and r.label in NOT_EXPOSED else _evidence(r))
         lines.append(
-            f'<tr class="disagree"><td>{_e(r.task_id)}</td><td class="method">{_method(r.method)}</td>'
-            f"<td>{_e(r.label.value)}</td><td><span class=\"verdict\">{_e(r.verdict.value)}</span></td>"
+            f'<tr class="disagree"><td class="id">{_e(r.task_id)}</td><td class="method">{_method(r.method)}</td>'
+            f"<td class=\"word\">{_e(r.label.value)}</td>"
+            f"<td class=\"word\"><span class=\"verdict\">{_e(r.verdict.value)}</span></td>"
             f"<td>{evidence}</td></tr>"
         )
     return [*lines, "</tbody></table>"]
@@ -222,13 +229,13 @@ def _per_task(tasks: list[TaskResult]) -> list[str]:
     disagree = {id(r) for r in disagreeing(tasks)}
     lines = [
         "<h2>Per task</h2>",
-        '<p class="muted">Highlighted: the label and the verdict disagree.</p>' if disagree else "",
+        '<p class="muted">Evidence: the refuted cases, or the wrong outputs the spec accepts (inputs → expected, '
+        "accepted)." + (" Highlighted: the label and the verdict disagree." if disagree else "") + "</p>",
         '<table class="tasks" id="tasks">',
-        '<colgroup><col style="width: 5%"><col style="width: 16%"><col style="width: 8%"><col style="width: 11%">'
-        '<col style="width: 10%"><col style="width: 11%"><col style="width: 39%"></colgroup>',
-        "<thead><tr><th>Task</th><th>Method</th><th>Label</th><th>Verdict</th><th>Correctness</th>"
-        "<th>Completeness</th><th>Evidence: the refuted cases, or the wrong outputs the spec accepts "
-        "(inputs → expected, accepted)</th></tr></thead>",
+        # the scores' headers may break at their soft hyphen on a narrow screen; the other short cells never break
+        '<thead><tr><th>Task</th><th>Method</th><th>Label</th><th>Verdict</th><th class="score">Correct&shy;ness</th>'
+        '<th class="score">Complete&shy;ness</th><th class="evidence">Evidence</th>'
+        "</tr></thead>",
         "<tbody>",
     ]
     for r in tasks:
@@ -236,9 +243,10 @@ def _per_task(tasks: list[TaskResult]) -> list[str]:
         cause = f'<div class="muted">{_e(_short(r.cause))}</div>' if r.cause else ""
         row = ' class="disagree"' if id(r) in disagree else ""
         lines.append(
-            f"<tr{row}><td>{_e(r.task_id)}</td><td class=\"method\">{_method(r.method)}"
+            f"<tr{row}><td class=\"id\">{_e(r.task_id)}</td><td class=\"method\">{_method(r.method)}"
             f"<div class=\"muted file\">{_e(r.file)}</div></td>"
-            f"<td>{_e(r.label.value)}</td><td><span class=\"verdict\">{_e(r.verdict.value)}</span>{cause}</td>"
+            f"<td class=\"word\">{_e(r.label.value)}</td>"
+            f"<td><span class=\"verdict word\">{_e(r.verdict.value)}</span>{cause}</td>"
             f'<td class="n">{pct(s.correctness if s else None)}</td>'
             f'<td class="n">{pct(s.completeness if s else None)}</td><td>{_evidence(r)}</td></tr>'
         )

@@ -17,6 +17,8 @@ from html.parser import HTMLParser
 from itertools import accumulate
 from pathlib import Path
 
+import pytest
+
 from bot.audit import request
 from bot.audit.charts import BINS, COLOURS, bin_of, histogram, histogram_mermaid, histogram_svg
 from bot.audit.html_report import report_html
@@ -25,6 +27,7 @@ from bot.audit.report import disagreeing, report_md
 from bot.audit.verdicts import verdict
 from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, Suggestion, method_score
 from support.browser import chromium as find_chromium
+from support.browser import measured
 
 SETTINGS: dict[str, object] = {"seed": 0, "mutants": 5, "time_limit": 20, "weak_below": 0.8, "tolerance": 1e-3}
 K, S = MutantStatus.KILLED, MutantStatus.SURVIVED
@@ -391,3 +394,38 @@ def test_a_weak_tasks_verified_suggestion_is_shown_with_what_was_proved() -> Non
     assert '<code class="suggested">ensures r == 2 * n</code>' in page
     assert "proved: it accepts every test case (1) and rejects every wrong output the spec accepted (1); 1 of 1 " \
            "pinned; the implementation still verifies with this clause" in page
+
+
+# measures, as laid out, the short cells and headers of both task tables: a word split across lines (a task id, a
+# label, a verdict, a header), a header wider than its cell, and a table wider than the page
+_LAYOUT = """<script>
+const split = [], overflowing = [], wide = [];
+const lines = el => { const r = document.createRange(); r.selectNodeContents(el);
+  return new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top))).size; };
+const main = document.querySelector("main").getBoundingClientRect();
+for (const table of document.querySelectorAll("table.tasks")) {
+  if (table.getBoundingClientRect().right > main.right + 1) wide.push(table.id);
+  for (const th of table.querySelectorAll("th")) {
+    if (th.scrollWidth > th.clientWidth + 1) overflowing.push(th.textContent);
+    const wraps = th.classList.contains("evidence") || th.classList.contains("score");  // may wrap, at spaces or &shy;
+    if (!wraps && lines(th) > 1) split.push(th.textContent);
+  }
+  for (const cell of table.querySelectorAll("td.word, span.word")) if (lines(cell) > 1) split.push(cell.textContent);
+  for (const cell of table.querySelectorAll("td.id")) if (cell.textContent.length <= 4 && lines(cell) > 1)
+    split.push(cell.textContent);
+}
+document.title = JSON.stringify({split, overflowing, wide});
+</script>"""
+
+
+@pytest.mark.parametrize("width", [780, 1280])
+def test_task_tables_keep_ids_labels_verdicts_and_headers_whole(tmp_path: Path, width: int) -> None:
+    """At a laptop's half screen (780 px) as at full width: "14│3", "wron│g" and overlapping headers were seen."""
+    extra = _task("143", Label.UNLABELED, _case("c", CaseStatus.UNKNOWN, "n = 1", "result = 2"),
+                  method="snake_case_name_of_a_method", file="src/a_long_folder_name/task_id_143.dfy")
+    tasks = [*hostile_results(), extra]
+    page = tmp_path / "layout.html"
+    page.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", report_html(tasks, SETTINGS))
+                    .replace("</body>", _LAYOUT + "</body>"), encoding="utf-8")
+    found = measured(page, tmp_path / "profile", width, 1600)
+    assert found == {"split": [], "overflowing": [], "wide": []}, found
