@@ -15,9 +15,16 @@ is included with its tests. Statuses:
     unknown: verifier-error, hint-fault      -> RuntimeError  (the run failed; excluded from the score)
     unknown: timeout, stuck, precondition... -> Ignored       (nothing proved; excluded from the score)
 
+A case that makes the task wrong is one report mutant too, so that the viewers' score never reads better than
+the audit (a wrong spec has no completeness, and a spec that rejects everything would kill every mutant):
+
+    refuted case (expected output rejected)  -> Survived      (mutator "expected output rejected")
+    precondition violated (inputs rejected)  -> Survived      (mutator "test inputs rejected")
+
 The schema's `Timeout` is not used: the viewers count it as detected (like Killed), while an undecided
-proof never kills a mutant here. With this mapping the viewers' mutation score of a file equals the
-audit's completeness: killed / (killed + survived).
+proof never kills a mutant here. With this mapping the viewers' mutation score of a file with no wrong case
+equals the audit's completeness, killed / (killed + survived); each wrong case lowers it, and a task whose
+every case is wrong reads 0%, never N/A.
 """
 
 from __future__ import annotations
@@ -31,7 +38,16 @@ from bot import __version__
 from bot.audit.model import TaskResult, task_order
 from bot.dafny.decls import DafnyFile
 from bot.dafny.parser import parse_file
-from bot.symbolic.results import Axiom, CaseResult, KillProof, MutantResult, MutantStatus, Undecided, axioms_text
+from bot.symbolic.results import (
+    Axiom,
+    CaseResult,
+    CaseStatus,
+    KillProof,
+    MutantResult,
+    MutantStatus,
+    Undecided,
+    axioms_text,
+)
 
 SCHEMA_VERSION = "2"
 LANGUAGE = "dafny"  # no Prism grammar: the viewers show it as plain text, which is right rather than misleading
@@ -40,6 +56,11 @@ LOW_GAP = 20  # thresholds.low = thresholds.high - 20 (Stryker's defaults are 80
 DEFAULT_WEAK_BELOW = 0.8
 
 ERROR_REASONS = frozenset({Undecided.VERIFIER, Undecided.HINT_FAULT})
+# cases that make a task wrong (bot/audit/verdicts.py): each is one report mutant that counts against the score
+WRONG_CASES = {
+    CaseStatus.REFUTED: ("expected output rejected", "the spec rejects the test's expected output"),
+    CaseStatus.PRECONDITION_VIOLATED: ("test inputs rejected", "the spec's requires rejects the test's inputs"),
+}
 
 Position = dict[str, int]
 Location = dict[str, Position]
@@ -77,6 +98,9 @@ def mutation_report(
                 "name": f"{c.name} (task {r.task_id})" if shared else c.name,
                 "location": {"start": {"line": max(1, c.line), "column": 1}},
             })
+            if c.status in WRONG_CASES:
+                entry["mutants"].append(_wrong_case(_unique(f"{r.task_id}:{c.name}:wrong", mutant_ids), test_id, c,
+                                                    location))
             for k, m in enumerate(c.mutants, start=1):
                 mutant_id = _unique(f"{r.task_id}:{c.name}:{k}", mutant_ids)
                 entry["mutants"].append(_mutant(mutant_id, test_id, c, m, location, r.score.axioms))
@@ -198,6 +222,22 @@ def _mutant(mutant_id: str, test_id: str, c: CaseResult, m: MutantResult, locati
     if status == "Killed":
         out["killedBy"] = [test_id]
     return out
+
+
+def _wrong_case(mutant_id: str, test_id: str, c: CaseResult, location: Location) -> dict[str, Any]:
+    """A refuted case (or one whose inputs the requires rejects) as a Survived mutant: the spec is proved wrong
+    on it, which the viewers must count against the score."""
+    mutator, what = WRONG_CASES[c.status]
+    clause = f" (`{c.clause}` is proved false)" if c.clause else ""
+    return {
+        "id": mutant_id,
+        "mutatorName": mutator,
+        "description": f"{what} for {c.inputs} (the test expects {c.expected}){clause}: the spec is wrong here",
+        "location": location,
+        "status": "Survived",
+        "statusReason": f"{c.status.value}: proved; counted against the score (the task's verdict is wrong)",
+        "coveredBy": [test_id],
+    }
 
 
 def _verdict_words(status: str) -> str:

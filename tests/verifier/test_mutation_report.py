@@ -141,12 +141,35 @@ def test_synthetic_report_is_valid_and_maps_every_status() -> None:
     assert spec["mutants"][3]["statusReason"] == "undecided (timeout): timed out after 20 s"
 
 
+def viewer_score(mutants: list[dict[str, Any]]) -> float | None:
+    """The viewers' mutation score of a file: detected / (detected + undetected), None (N/A) without either."""
+    detected = sum(x["status"] in ("Killed", "Timeout") for x in mutants)
+    undetected = sum(x["status"] in ("Survived", "NoCoverage") for x in mutants)
+    return detected / (detected + undetected) if detected + undetected else None
+
+
+def test_a_wrong_case_counts_against_the_score_and_never_reads_as_na() -> None:
+    results, sources = synthetic()
+    wrong_only = task("5", "src/task_id_5.dfy", "CubeVolume", case("T#1", 2, "test/t5.dfy", status=CaseStatus.REFUTED),
+                      case("T#2", 3, "test/t5.dfy", status=CaseStatus.PRECONDITION_VIOLATED))
+    report = mutation_report([*results, wrong_only], {**sources, "src/task_id_5.dfy": CUBE}, SETTINGS)
+    assert_valid(report)
+    assert viewer_score(report["files"]["src/task_id_5.dfy"]["mutants"]) == 0.0  # the audit says wrong: 0%, not N/A
+    cube = report["files"]["src/task_id_234.dfy"]["mutants"]
+    assert viewer_score(cube) == 0.5  # one killed mutant, one refuted case
+    (refuted,) = [x for x in cube if x["mutatorName"] == "expected output rejected"]
+    assert refuted["id"] == "234:test_2:wrong" and refuted["status"] == "Survived"
+    assert refuted["description"].endswith("the spec is wrong here") and "killedBy" not in refuted
+    names = {x["mutatorName"] for x in report["files"]["src/task_id_5.dfy"]["mutants"]}
+    assert names == {"expected output rejected", "test inputs rejected"}
+
+
 def test_ids_are_unique_and_tests_are_related() -> None:
     results, sources = synthetic()
     report = mutation_report(results, sources, SETTINGS)
     mutants = [x for f in report["files"].values() for x in f["mutants"]]
     ids = [x["id"] for x in mutants]
-    assert len(ids) == len(set(ids)) == 13
+    assert len(ids) == len(set(ids)) == 14  # 13 mutants and task 234's refuted case
     tests = [t for f in report["testFiles"].values() for t in f["tests"]]
     test_ids = [t["id"] for t in tests]
     assert len(test_ids) == len(set(test_ids)) == 6
@@ -259,6 +282,10 @@ def test_mutation_report_on_the_development_dataset(dafny_command: str, dataset_
             assert located(f["source"], x["location"]).startswith("ensures")
             statuses.add(x["status"])
     assert {"Killed", "Survived"} <= statuses  # task 576 is weak: its spec accepts wrong outputs
+    # the wrong task's refuted cases count against its file's score: it never reads better than the audit
+    wrong = [f["mutants"] for f in report["files"].values()
+             if any(x["mutatorName"] == "expected output rejected" for x in f["mutants"])]
+    assert wrong and all(viewer_score(x) is not None and viewer_score(x) < 1.0 for x in wrong)
     ids = [x["id"] for f in report["files"].values() for x in f["mutants"]]
     assert len(ids) == len(set(ids))
     # the same run again (from the cache): the same bytes
