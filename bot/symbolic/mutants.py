@@ -12,8 +12,8 @@ import hashlib
 import math
 import random
 import string
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from bot.dafny.types import (
@@ -76,14 +76,14 @@ def mutate(
     salt: str = "",
     real_tolerance: float = 0.0,
     fixed_length: frozenset[int] = frozenset(),
-    real_absolute: Fraction | None = None,
+    real_absolute: Sequence[Fraction | None] = (),
 ) -> list[Mutant]:
     """Up to `count` distinct mutants of `expected`, none equal to it; the same arguments give the same list.
 
     Each mutant changes exactly one output; mutants are spread across the outputs. Outputs whose index
     is in `fixed_length` (arrays changed in place) keep their length. Real mutants lie outside the
-    relative tolerance: |m - v| > real_tolerance * max(1, |v|), and outside `real_absolute` (a test's own
-    tolerance, exact: the float relative one may round below it). Raises ValueError for unsupported types
+    relative tolerance: |m - v| > real_tolerance * max(1, |v|), and outside `real_absolute[i]` for output i (the
+    test's own tolerance of that output, exact; None or missing: none). Raises ValueError for unsupported types
     or values that do not match their types.
     """
     if not len(expected) == len(types) == len(names):
@@ -98,10 +98,12 @@ def mutate(
         raise ValueError(f"real tolerance must be finite, not {real_tolerance}")
     if count <= 0:
         return []
-    ctx = _Ctx(_rng(seed, salt, expected, types), Fraction(repr(max(real_tolerance, 0.0))),
-               max(real_absolute or Fraction(0), Fraction(0)))
+    ctx = _Ctx(_rng(seed, salt, expected, types), Fraction(repr(max(real_tolerance, 0.0))))
+    own = [*real_absolute, *(None for _ in range(len(expected) - len(real_absolute)))]
+    # one random stream for all outputs (the same draws as ever); each output beyond its own tolerance
     streams = [
-        _labelled(i, names[i], _mutants_of(v, t, ctx, fixed=i in fixed_length))
+        _labelled(i, names[i], _mutants_of(v, t, replace(ctx, absolute=max(own[i] or Fraction(0), Fraction(0))),
+                                           fixed=i in fixed_length))
         for i, (v, t) in enumerate(zip(expected, types, strict=True))
     ]
     out: list[Mutant] = []

@@ -51,6 +51,7 @@ from bot.symbolic.harness.programs import (
     mutation_target,
     split_mutant,
     split_values,
+    target_tolerances,
 )
 from bot.symbolic.mutants import Mutant, mutate, neighbours, same_elements
 from bot.symbolic.program import Goal, Program, Result
@@ -77,7 +78,7 @@ from bot.symbolic.verdicts import (
     mutant_status,
     precondition_status,
 )
-from bot.testcases.cases import UNCHECKED, CaseProblem, ReadResult, TestCase, join_notes
+from bot.testcases.cases import UNCHECKED, CaseProblem, ReadResult, TestCase, Tolerance, join_notes
 from bot.testcases.dfy_methods import function_target
 from bot.testcases.expectations import called_names
 
@@ -236,7 +237,7 @@ def _mutants_for(job: MethodJob, case: TestCase, options: ScoreOptions) -> list[
             salt=f"{job.method.qualified}\0{inputs}",
             real_tolerance=options.harness.real_tolerance,
             fixed_length=fixed,
-            real_absolute=options.harness.absolute_tolerance,
+            real_absolute=target_tolerance_bounds(job, case),
         )
     except ValueError:
         made = []  # a type without mutation operators: the case still counts for correctness
@@ -325,7 +326,6 @@ class _CaseRun:
         self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions, guarded: bool = False,
         declared: frozenset[str] | None = None,
     ) -> None:
-        options = _case_tolerance(job, case, options)
         self.job, self.case, self.options = job, case, options
         self.stage = _Stage.CHECK
         self.planned: dict[Key, Planned] = {}
@@ -342,9 +342,11 @@ class _CaseRun:
             names = ", ".join(f"`{job.method.returns[k].name}`" for k in case.unchecked)
             verb = "is" if len(case.unchecked) == 1 else "are"
             self.note = join_notes(self.note, f"{names} {verb} {UNCHECKED}")
-        if case.tolerance is not None:
-            self.note = join_notes(self.note, f"real outputs compared within the test's own tolerance "
-                                              f"{_decimal(case.tolerance)}")
+        for t in case.tolerances:
+            name = job.method.returns[t.output].name
+            self.note = join_notes(self.note, f"`{name}` compared within the test's own tolerance "
+                                              f"{_decimal(t.bound)} (|{name} - expected| {'<' if t.strict else '<='} "
+                                              f"{_decimal(t.bound)})")
         self.pin_model = ""
         self.candidates_planned = False
         self.order_free: Planned | None = None  # the order-free pin check, asked only if the exact one is not proved
@@ -739,13 +741,14 @@ class _CaseRun:
             return (Determinacy.DETERMINED if self.case.property else Determinacy.PINNED), "", ""
         values, types, names = mutation_target(self.job.method, self.case)
         confirmed = self._confirmed()
-        tol = self.options.harness.real_tolerance
+        tol, own = self.options.harness.real_tolerance, target_tolerances(self.job.method, self.case)
         # a real output within the tolerance of the expected one is the expected output, not a witness
-        beyond = [(v, src) for v, src in confirmed if not same_elements(v, values) and not close(v, values, tol)]
-        confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol)]
+        beyond = [(v, src) for v, src in confirmed
+                  if not same_elements(v, values) and not close(v, values, tol, own)]
+        confirmed = [(v, src) for v, src in confirmed if not close(v, values, tol, own)]
         up_to_order = self._proved(_PIN_MULTISET)
         as_set = self._proved(_PIN_SET)
-        if as_set and not up_to_order and beyond and all(same_set(v, values, tol) for v, _ in beyond):
+        if as_set and not up_to_order and beyond and all(same_set(v, values, tol, own) for v, _ in beyond):
             # the set is pinned, and the witness has its elements in other numbers: a wrong output still, shown
             witness, source = beyond[0]
             return Determinacy.PINNED_AS_SET, self._shown(witness, types, names), source
@@ -864,7 +867,8 @@ class _CaseRun:
     def _tolerant(self) -> bool:
         """A real output compared within a tolerance: a pin admits an interval, so mutants are checked one by one."""
         _, types, _ = mutation_target(self.job.method, self.case)
-        return self.options.harness.real_tolerance > 0 and any(_has_real(t) for t in types)
+        relative = self.options.harness.real_tolerance > 0 and any(_has_real(t) for t in types)
+        return bool(self.case.tolerances) or relative
 
     def _confirmed(self) -> list[tuple[tuple[Value, ...], str]]:
         """Other outputs whose acceptance was proved, with where each came from: the pin check's confirmed
@@ -877,9 +881,9 @@ class _CaseRun:
     def _accepted_wrong(self) -> tuple[tuple[Value, ...], ...]:
         """The wrong outputs proved accepted, beyond order and the real tolerance (as `_determinacy` reads them)."""
         values, _, _ = mutation_target(self.job.method, self.case)
-        tol = self.options.harness.real_tolerance
+        tol, own = self.options.harness.real_tolerance, target_tolerances(self.job.method, self.case)
         return tuple(dict.fromkeys(v for v, _ in self._confirmed()
-                                   if not same_elements(v, values) and not close(v, values, tol)))
+                                   if not same_elements(v, values) and not close(v, values, tol, own)))
 
     def _close(self) -> None:
         assert self.status is not None
@@ -987,20 +991,10 @@ def _undeclared_calls(text: str, declared: frozenset[str]) -> list[str]:
     return sorted(called_names(text) - declared)
 
 
-def _case_tolerance(job: MethodJob, case: TestCase, options: ScoreOptions) -> ScoreOptions:
-    """`options` with the test's own absolute tolerance (`expect abs(r - x) < e`) as the relative one the harness
-    takes: e / max(1, |x|), the smallest over the case's real outputs, so that no output gets more than e."""
-    if case.tolerance is None:
-        return options
-    reals = [v.v for v, p in zip(case.expected, job.method.returns, strict=False)
-             if isinstance(v, RealV) and isinstance(p.type, RealT)]
-    if not reals:
-        return options
-    rel = min(case.tolerance / max(Fraction(1), abs(x)) for x in reals)
-    # the programs use the tolerance exactly (HarnessOptions.absolute_tolerance); the relative one places the
-    # mutants beyond it and tells a witness from the expected value
-    return replace(options, harness=replace(options.harness, real_tolerance=float(rel),
-                                            absolute_tolerance=case.tolerance))
+def target_tolerance_bounds(job: MethodJob, case: TestCase) -> tuple[Fraction | None, ...]:
+    """The test's own tolerance of each value a mutant changes (mutation_target), None where it states none: each
+    output's mutants lie beyond its own tolerance, no other output's."""
+    return tuple(t.bound if t is not None else None for t in target_tolerances(job.method, case))
 
 
 def _decimal(f: Fraction) -> str:
@@ -1041,16 +1035,19 @@ def decode_outputs(model: str, names: Sequence[str], types: Sequence[DafnyType])
     return decode_all(model, list(zip(names, types, strict=True)))
 
 
-def same_set(a: tuple[Value, ...], b: tuple[Value, ...], rel: float = 0.0) -> bool:
+def same_set(
+    a: tuple[Value, ...], b: tuple[Value, ...], rel: float = 0.0, own: Sequence[Tolerance | None] = ()
+) -> bool:
     """Outputs equal but for the order and number of elements of their sequences and arrays, and for real outputs
-    within the relative tolerance (which the set-level pin admits too)."""
+    within the tolerance (which the set-level pin admits too): the test's own of each output (`own`), else the
+    relative one."""
     if len(a) != len(b):
         return False
-    for x, y in zip(a, b, strict=True):
+    for k, (x, y) in enumerate(zip(a, b, strict=True)):
         if isinstance(x, SeqV | ArrayV) and isinstance(y, SeqV | ArrayV):
             if set(x.elems) != set(y.elems):
                 return False
-        elif not close((x,), (y,), rel):
+        elif not close((x,), (y,), rel, own[k : k + 1]):
             return False
     return True
 
@@ -1059,12 +1056,18 @@ def _length(v: Value) -> int:
     return len(v.elems) if isinstance(v, SeqV | ArrayV) else -1
 
 
-def close(a: tuple[Value, ...], b: tuple[Value, ...], rel: float) -> bool:
-    """Equal but for real outputs within the relative tolerance (see harness._tolerance_bounds)."""
-    if len(a) != len(b) or rel <= 0:
+def close(a: tuple[Value, ...], b: tuple[Value, ...], rel: float, own: Sequence[Tolerance | None] = ()) -> bool:
+    """Equal but for real outputs within their tolerance: the test's own of output k (`own[k]`, exactly as its check
+    states it: an output inside it passes the test, so it is never a wrong one), else the relative one (see
+    harness._tolerance_bounds)."""
+    if len(a) != len(b) or (rel <= 0 and not any(t is not None for t in own)):
         return a == b
-    for x, y in zip(a, b, strict=True):
-        if isinstance(x, RealV) and isinstance(y, RealV):
+    for k, (x, y) in enumerate(zip(a, b, strict=True)):
+        t = own[k] if k < len(own) else None
+        if isinstance(x, RealV) and isinstance(y, RealV) and t is not None:
+            if not t.admits(abs(x.v - y.v)):
+                return False
+        elif isinstance(x, RealV) and isinstance(y, RealV) and rel > 0:
             if abs(x.v - y.v) > Fraction(rel) * max(Fraction(1), abs(y.v)):
                 return False
         elif x != y:

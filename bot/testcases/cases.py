@@ -12,6 +12,23 @@ from bot.dafny.values import Value
 
 
 @dataclass(frozen=True)
+class Tolerance:
+    """The test's own tolerance for one real output, exactly as its check states it: `abs(r - x) < e` (strict) or
+    `abs(r - x) <= e`; the output passes when |r - x| is below (or, not strict, at most) `bound`."""
+
+    output: int  # index of the out-parameter
+    bound: Fraction  # e > 0
+    strict: bool  # `<` (the open interval) rather than `<=` (the closed one)
+
+    def admits(self, distance: Fraction) -> bool:
+        """Whether an output at this distance from the expected value passes the test's check."""
+        return distance < self.bound if self.strict else distance <= self.bound
+
+    def shown(self, name: str, expected: str) -> str:
+        return f"|{name} - {expected}| {'<' if self.strict else '<='} {float(self.bound):g}"
+
+
+@dataclass(frozen=True)
 class TestCase:
     __test__ = False  # not a pytest class
 
@@ -36,9 +53,10 @@ class TestCase:
     # (output index, parameter index): the test says the output *is* that array argument (`r == a`, reference
     # equality), not only that it has its contents; `expected` then holds that array's contents after the call
     refs: tuple[tuple[int, int], ...] = ()
-    # the test's own absolute tolerance for its real outputs (`expect abs(r - x) < e`): used for this case instead
-    # of the tool's relative tolerance; None when the test compares exactly
-    tolerance: Fraction | None = None
+    # the test's own absolute tolerance for some real outputs (`expect abs(r - x) < e`), one per output it is stated
+    # for, in output order: used for that output instead of the tool's relative tolerance; the test states no other
+    # check of such an output (the reader makes the case unreadable otherwise)
+    tolerances: tuple[Tolerance, ...] = ()
     # out-parameters the test does not check (`var ok, i := Find(a, 3); expect i == 0;`): any value the spec admits;
     # `expected` holds a placeholder there (never a claim: rejections leave them arbitrary, acceptance needs a
     # witness, mutants and the pin check leave them out)
@@ -46,6 +64,10 @@ class TestCase:
     # a property expectation (`expect |v| == 3;`, written in the out-parameters' names): the unchecked outputs are
     # any value the spec admits that satisfies it; "" for none
     property: str = ""
+
+    def tolerance_of(self, output: int) -> Tolerance | None:
+        """The test's own tolerance for out-parameter `output`, or None when it compares it exactly."""
+        return next((t for t in self.tolerances if t.output == output), None)
 
 
 # how a case's note says an output is not checked (written by the reader or, when it did not, the pipeline)

@@ -19,6 +19,7 @@ from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 from bot.dafny.types import unsupported_parts
 from bot.testcases.cases import CaseProblem, ReadResult, TestCase
 from bot.testcases.expectations import CallProblem, ReadCall, is_equality_helper, name_words, read_calls
+from bot.testcases.helpers import helpers_of
 from bot.testcases.splitting import split_statements
 
 
@@ -59,6 +60,8 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     # array handed to one after the call keeps its contents (anything else may change them)
     quiet = frozenset(d.name for d in file.decls if not d.clause_texts("modifies")) - {
         d.name for d in file.decls if d.clause_texts("modifies")}
+    # the file's own helpers (`abs`, `assertEquals`) mean what their bodies say, never what their names do
+    helpers = helpers_of(file)
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
     used_names: dict[str, set[str]] = {}
@@ -75,7 +78,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
-            reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed)
+            reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, helpers)
             for k, read in enumerate(reads, start=1):
                 name = _unique(f"{caller.name}#{k}", names)
                 found.append((read.line, _to_case(read, name, t, file.path, lines)))

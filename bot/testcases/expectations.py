@@ -7,7 +7,6 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from bot.dafny.decls import Decl
 from bot.dafny.expr import Call, ExprError, bound_names, free_vars, parse_expr, subterms, unparse, unparse_operand
@@ -15,7 +14,8 @@ from bot.dafny.lexer import LexError, Token, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, RealT
 from bot.dafny.values import RealV, Value, placeholder
 from bot.testcases.bindings import Binding, EvalError, environments, evaluate, modified_params
-from bot.testcases.cases import UNCHECKED, TestCase, join_notes
+from bot.testcases.cases import UNCHECKED, TestCase, Tolerance, join_notes
+from bot.testcases.helpers import Helpers
 from bot.testcases.splitting import Call as CallText
 from bot.testcases.splitting import (
     Stmt,
@@ -70,7 +70,7 @@ class ReadCall:
     guessed: bool = False  # the expected value is inferred, not stated by a check (see TestCase.guessed)
     arrays: tuple[tuple[int, int, str], ...] | None = None  # see TestCase.arrays
     refs: tuple[tuple[int, int], ...] = ()  # see TestCase.refs
-    tolerance: Fraction | None = None  # see TestCase.tolerance
+    tolerances: tuple[Tolerance, ...] = ()  # see TestCase.tolerances
     unchecked: tuple[int, ...] = ()  # see TestCase.unchecked
     property: str = ""  # see TestCase.property
 
@@ -78,7 +78,7 @@ class ReadCall:
         """The test case this call is, named and placed by its reader."""
         return TestCase(name=name, method=method, inputs=self.inputs, expected=self.expected, post=self.post,
                         source=source, line=line, text=text, note=self.note, guessed=self.guessed,
-                        arrays=self.arrays, refs=self.refs, tolerance=self.tolerance,
+                        arrays=self.arrays, refs=self.refs, tolerances=self.tolerances,
                         unchecked=self.unchecked, property=self.property)
 
 
@@ -89,27 +89,82 @@ class CallProblem:
     checked: bool = False  # the test states a check of the call's results (one the readers could not use)
 
 
-def equalities(stmt: Stmt) -> list[tuple[str, str]]:
+def equality_call(name: str, helpers: Helpers | None, stored: bool) -> bool:
+    """Whether a call of `name` with two arguments states their equality. With the test file's `helpers`, only a
+    helper it declares whose body is an equality (bot/testcases/helpers.py): a function (or a method with one bool
+    result, `stored` in a variable) or, called as a statement, a method whose body is the check. Without them (a
+    JSON or TOML case, which declares nothing), the name: `arrayEquals`, `sequenceEquals`."""
+    if helpers is None:
+        return is_equality_helper(name)
+    return name in (helpers.comparing if stored else helpers.asserting)
+
+
+def equalities(stmt: Stmt, helpers: Helpers | None = None) -> list[tuple[str, str]]:
     """The `a == b` facts a statement states: conditions joined by `&&`, `*Equals(a, b)` helpers."""
-    return [pair for pairs in conjunct_equalities(stmt) for pair in pairs]
+    return [pair for pairs in conjunct_equalities(stmt, helpers) for pair in pairs]
 
 
-def conjunct_equalities(stmt: Stmt) -> list[list[tuple[str, str]]]:
+def conjunct_equalities(stmt: Stmt, helpers: Helpers | None = None) -> list[list[tuple[str, str]]]:
     """Per conjunct of a check, the `a == b` facts it states ([] for a conjunct that is no equality)."""
     if stmt.kind in (StmtKind.VAR, StmtKind.ASSIGN, StmtKind.CALL):
-        if stmt.call is not None and is_equality_helper(stmt.call.name) and len(stmt.call.args) == 2:
+        stored = stmt.kind is not StmtKind.CALL
+        if stmt.call is not None and equality_call(stmt.call.name, helpers, stored) and len(stmt.call.args) == 2:
             return [[(stmt.call.args[0], stmt.call.args[1])]]
         return []
     out: list[list[tuple[str, str]]] = []
     for conj in _conjuncts(stmt):
-        out.append(_conjunct_pairs(conj, stmt))
+        out.append(_conjunct_pairs(conj, stmt, helpers))
     return out
 
 
-def _conjunct_pairs(conj: list[Token], stmt: Stmt) -> list[tuple[str, str]]:
+def _unnegated(conj: list[Token]) -> tuple[list[Token], bool]:
+    """`!(!(X))` -> (X, False); `!(X)` -> (X, True); anything else -> (conj, False): the negations of a conjunct
+    peeled off in pairs, and whether one is left."""
+    negated = False
+    while len(conj) >= 2 and conj[0].text == "!":
+        inner = conj[1:]
+        if inner[0].text == "(" and matching_close(inner, 0) == len(inner) - 1:
+            inner = strip_parens(inner)
+        elif not (len(inner) >= 2 and inner[0].text == "!"):
+            break  # `!x`, `!f(x)`: a negated operand, not a negated comparison
+        conj, negated = inner, not negated
+    return conj, negated
+
+
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "!in")
+
+
+def _one_comparison(conj: list[Token], op: str) -> int:
+    """The index of `op` when it is the conjunct's only top-level comparison (Dafny chains `a == b == c` into
+    `a == b && b == c`: no single equality), else -1."""
+    k = top_level_index(conj, op)
+    if k <= 0 or k == len(conj) - 1:
+        return -1
+    for other in _COMPARISONS:
+        if top_level_index(conj[k + 1 :], other) >= 0 or (other != op and top_level_index(conj[:k], other) >= 0):
+            return -1
+    return k
+
+
+def _conjunct_pairs(conj: list[Token], stmt: Stmt, helpers: Helpers | None = None) -> list[tuple[str, str]]:
     if not conj or any(top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
         return []  # `r == a || r == b` states no single value
+    conj, negated = _unnegated(conj)
+    if any(top_level_index(conj, op) >= 0 for op in (*_WEAKER_THAN_EQ, "&&")):
+        return []  # `!(r != a && ..)`: no single equality either
+    if negated:
+        # `!(r != E)` is `r == E`; `!(r == E)` states no value
+        ne = _one_comparison(conj, "!=")
+        if ne > 0:
+            return [(slice_text(conj[:ne], stmt.expr), slice_text(conj[ne + 1 :], stmt.expr))]
+        if len(conj) == 1 and conj[0].kind is TokKind.IDENT:
+            return [(conj[0].text, "false")]
+        if len(conj) == 2 and conj[0].text == "!" and conj[1].kind is TokKind.IDENT:
+            return [(conj[1].text, "true")]  # `!(!ok)`
+        return []
     eq = top_level_index(conj, "==")
+    if eq > 0 and _one_comparison(conj, "==") < 0:
+        return []  # `r == E == true` is `r == E && E == true`: not one equality
     if eq > 0:
         pairs = _display_pairs(conj[:eq], conj[eq + 1 :])
         # `[s, p] == [0, 1]` (or tuples): two outputs compared as one collection, an equality per element
@@ -117,7 +172,7 @@ def _conjunct_pairs(conj: list[Token], stmt: Stmt) -> list[tuple[str, str]]:
             return [(slice_text(a, stmt.expr), slice_text(b, stmt.expr)) for a, b in pairs]
         return [(slice_text(conj[:eq], stmt.expr), slice_text(conj[eq + 1 :], stmt.expr))]
     call = call_of(conj, stmt.expr)
-    if call is not None and is_equality_helper(call.name) and len(call.args) == 2:
+    if call is not None and equality_call(call.name, helpers, True) and len(call.args) == 2:
         return [(call.args[0], call.args[1])]
     if len(conj) == 1 and conj[0].kind is TokKind.IDENT:
         return [(conj[0].text, "true")]  # `assert ok;`
@@ -126,39 +181,73 @@ def _conjunct_pairs(conj: list[Token], stmt: Stmt) -> list[tuple[str, str]]:
     return []
 
 
-_ABS = re.compile(r"(?i)^(abs|absreal|real_abs|fabs)$")
+@dataclass(frozen=True)
+class ToleranceFact:
+    """`abs(a - b) < e` (or `<=`), as a check states it: a, b and e as written, and the conjuncts it takes."""
+
+    a: str
+    b: str
+    bound: str
+    strict: bool
+    conjuncts: tuple[int, ...]  # indexes in _conjuncts(stmt)
 
 
-def tolerances(stmt: Stmt) -> list[tuple[str, str, str]]:
-    """The `abs(a - b) < e` facts (also `<=`, `e > abs(..)`, and `a - b < e && b - a < e`) a check states, as
-    (a, b, e): the test's own tolerance for comparing a real output."""
-    out: list[tuple[str, str, str]] = []
-    diffs: dict[tuple[str, str], str] = {}  # `a - b < e`, waiting for `b - a < e`
-    for conj in _conjuncts(stmt):
+def tolerances(stmt: Stmt, helpers: Helpers | None = None) -> list[ToleranceFact]:
+    """The tolerance facts a check states, each exactly (strict `<` or `<=`): `abs(a - b) < e` and `e > abs(a - b)`
+    with `abs` a function of the test file whose body is the absolute value (a name is no evidence: without the
+    file's helpers, none is), `a - b < e && b - a < e`, and `-e < a - b < e`. Anything else is no tolerance."""
+    out: list[ToleranceFact] = []
+    diffs: dict[tuple[str, str], tuple[str, bool, int]] = {}  # `a - b < e`, waiting for `b - a < e`
+    for k, conj in enumerate(_conjuncts(stmt)):
         if any(top_level_index(conj, op) >= 0 for op in _WEAKER_THAN_EQ):
             continue  # `abs(r - x) < e || ...` states no tolerance of its own
+        chained = _chained(conj, stmt.expr)
+        if chained is not None:
+            a, b, e, strict = chained
+            out.append(ToleranceFact(a, b, e, strict, (k,)))
+            continue
         bound = _bounded(conj)
         if bound is None:
             continue
-        inside, e = bound
+        inside, e_toks, strict = bound
+        e = slice_text(e_toks, stmt.expr)
         call = call_of(inside, stmt.expr)
-        if call is not None and _ABS.match(call.name) and len(call.args) == 1:
-            try:
-                arg = [t for t in tokenize(call.args[0]) if t.kind is not TokKind.COMMENT]
-            except LexError:
-                continue
-            diff = _difference(strip_parens(arg), call.args[0])
-            if diff is not None:
-                out.append((*diff, slice_text(e, stmt.expr)))
+        if call is not None:
+            if helpers is not None and helpers.is_absolute(call.name) and len(call.args) == 1:
+                try:
+                    arg = [t for t in tokenize(call.args[0]) if t.kind is not TokKind.COMMENT]
+                except LexError:
+                    continue
+                diff = _difference(strip_parens(arg), call.args[0])
+                if diff is not None:
+                    out.append(ToleranceFact(*diff, e, strict, (k,)))
             continue
         diff = _difference(strip_parens(inside), stmt.expr)
         if diff is not None:
             a, b = diff
-            tol = slice_text(e, stmt.expr)
-            if diffs.get((b, a)) == tol:
-                out.append((a, b, tol))
-            diffs[(a, b)] = tol
+            other = diffs.get((b, a))
+            if other is not None and other[:2] == (e, strict):
+                out.append(ToleranceFact(a, b, e, strict, (other[2], k)))
+            diffs[(a, b)] = (e, strict, k)
     return out
+
+
+def _chained(conj: list[Token], source: str) -> tuple[str, str, str, bool] | None:
+    """`-e < a - b < e` (both `<`, or both `<=`) -> (a, b, e, strict)."""
+    for op in ("<", "<="):
+        parts = split_top(conj, op)
+        if len(parts) != 3 or any(not p for p in parts):
+            continue
+        low, mid, high = parts
+        if any(top_level_index(p, c) >= 0 for p in parts for c in _COMPARISONS):
+            return None
+        if [t.text for t in low] not in (["-", *(t.text for t in high)], ["-", "(", *(t.text for t in high), ")"]):
+            return None
+        diff = _difference(strip_parens(mid), source)
+        if diff is None:
+            return None
+        return (*diff, slice_text(high, source), op == "<")
+    return None
 
 
 def _conjuncts(stmt: Stmt) -> list[list[Token]]:
@@ -172,14 +261,16 @@ def _conjuncts(stmt: Stmt) -> list[list[Token]]:
     return [strip_parens(part) for part in split_top(strip_parens(toks), "&&")]
 
 
-def _bounded(conj: list[Token]) -> tuple[list[Token], list[Token]] | None:
-    """`X < e` / `X <= e` / `e > X` / `e >= X` -> (X, e)."""
-    for op, flipped in (("<", False), ("<=", False), (">", True), (">=", True)):
-        k = top_level_index(conj, op)
-        if k > 0 and k < len(conj) - 1:
-            left, right = conj[:k], conj[k + 1 :]
-            return (right, left) if flipped else (left, right)
-    return None
+def _bounded(conj: list[Token]) -> tuple[list[Token], list[Token], bool] | None:
+    """`X < e` / `X <= e` / `e > X` / `e >= X`, the conjunct's one comparison -> (X, e, strict)."""
+    found = [(op, top_level_index(conj, op)) for op in _COMPARISONS if top_level_index(conj, op) >= 0]
+    if len(found) != 1 or found[0][0] not in ("<", "<=", ">", ">="):
+        return None
+    op, k = found[0]
+    if k <= 0 or k >= len(conj) - 1 or top_level_index(conj[k + 1 :], op) >= 0:
+        return None
+    left, right = conj[:k], conj[k + 1 :]
+    return (right, left, op == ">") if op in (">", ">=") else (left, right, op == "<")
 
 
 def _difference(toks: list[Token], source: str) -> tuple[str, str] | None:
@@ -237,9 +328,11 @@ class _Scan:
     mentions: Sequence[frozenset[str]]  # _mentioned of each statement
     last_mention: Mapping[str, int]  # the index of the last statement mentioning each name
     touches: Mapping[str, Sequence[int]]  # sorted indexes of the statements mentioning or assigning a name
+    helpers: Helpers | None = None  # the test file's helpers, read by their bodies (None: a JSON or TOML case)
 
     @staticmethod
-    def of(stmts: Sequence[Stmt], call_at: Sequence[int], envs: Sequence[Mapping[str, Binding]]) -> _Scan:
+    def of(stmts: Sequence[Stmt], call_at: Sequence[int], envs: Sequence[Mapping[str, Binding]],
+           helpers: Helpers | None = None) -> _Scan:
         mentions = [_mentioned(s) for s in stmts]
         last: dict[str, int] = {}
         touches: dict[str, list[int]] = {}
@@ -248,7 +341,7 @@ class _Scan:
                 last[name] = j
             for name in names | set(s.targets):
                 touches.setdefault(name, []).append(j)
-        return _Scan(stmts, call_at, frozenset(call_at), envs, mentions, last, touches)
+        return _Scan(stmts, call_at, frozenset(call_at), envs, mentions, last, touches, helpers)
 
     def touching(self, names: Collection[str], start: int) -> Iterator[int]:
         """Indexes from `start` on of the statements mentioning or assigning any of names, in order."""
@@ -268,6 +361,7 @@ class _Expectation:
     problem: str = ""
     whole: bool = False  # the check names the variable itself (`r == a`), not its contents (`r[..] == ..`)
     tolerance: str = ""  # the test's own tolerance (`abs(r - x) < e`): the text of e
+    strict: bool = True  # that tolerance is `< e` (else `<= e`)
 
 
 def read_calls(
@@ -278,13 +372,15 @@ def read_calls(
     qualifiers: Collection[str] | None = None,
     quiet: Collection[str] = frozenset(),
     hidden: Collection[str] = frozenset(),
+    helpers: Helpers | None = None,
 ) -> list[ReadCall | CallProblem]:
     """Each call of `callees` in stmts, read as a test of `target`, in order.
 
     `where(line)` words a line for messages ("line 14", "line 2 of the case"). With `qualifiers`, only
     calls written with one of them count (`A` for `A.Add(..)`, "" for a plain `Add(..)`): how same-named
     methods of different modules are told apart. `quiet` names callables known to change no array they are
-    given; an array passed to any other after the call is no longer known to be the call's output.
+    given; an array passed to any other after the call is no longer known to be the call's output. `helpers`: the
+    test file's own (bot/testcases/helpers.py), read by their bodies; None for cases that declare none.
     """
     if target.tested_function:
         stmts = _direct_checks(stmts, callees)
@@ -295,7 +391,7 @@ def read_calls(
     ]
     if not call_at:
         return []
-    scan = _Scan.of(stmts, call_at, envs)
+    scan = _Scan.of(stmts, call_at, envs, helpers)
     return [_read_call(scan, k, target, where, frozenset(quiet)) for k in call_at]
 
 
@@ -335,7 +431,13 @@ def _split_direct(s: Stmt, callees: Collection[str]) -> tuple[CallText, str, str
         return None
     if any(top_level_index(toks, op) >= 0 for op in (*_WEAKER_THAN_EQ, "&&")):
         return None
-    eq = top_level_index(toks, "==")
+    # `!(F(..) != E)` is `F(..) == E`, `!(!F(..))` is `F(..)`
+    toks, flipped = _unnegated(toks)
+    if any(top_level_index(toks, op) >= 0 for op in (*_WEAKER_THAN_EQ, "&&")):
+        return None
+    eq = _one_comparison(toks, "!=" if flipped else "==")
+    if eq < 0 and any(top_level_index(toks, op) >= 0 for op in ("==", "!=")):
+        return None  # `!(F(..) == E)`, `F(..) != E`, a chain: no value
     if eq > 0:
         for part, other, left in ((toks[:eq], toks[eq + 1 :], True), (toks[eq + 1 :], toks[:eq], False)):
             call = call_of(strip_parens(part), s.expr)
@@ -343,8 +445,9 @@ def _split_direct(s: Stmt, callees: Collection[str]) -> tuple[CallText, str, str
                 rest = slice_text(other, s.expr)
                 return (call, "", f" == {rest}") if left else (call, f"{rest} == ", "")
         return None
-    negated = bool(toks) and toks[0].text == "!"
-    call = call_of(strip_parens(toks[1:] if negated else toks), s.expr)
+    bang = bool(toks) and toks[0].text == "!"
+    negated = bang != flipped
+    call = call_of(strip_parens(toks[1:] if bang else toks), s.expr)
     if call is None or call.name not in callees:
         return None
     return call, "!" if negated else "", ""
@@ -452,8 +555,7 @@ def _read_call(
     expected: list[Value] = []
     post: list[tuple[int, Value]] = []
     refs: list[tuple[int, int]] = []
-    tolerance: Fraction | None = None
-    tolerant: set[str] = set()
+    tolerances: list[Tolerance] = []
     last = s.end_line
     for name, (role, i) in watch.items():
         exp = found.get(name)
@@ -511,20 +613,23 @@ def _read_call(
             if eps.v <= 0:
                 return CallProblem(s.line, f"{where(exp.line)}: the tolerance `{short(exp.tolerance)}` is not "
                                            "positive", checked=stated)
-            tolerance = eps.v if tolerance is None else min(tolerance, eps.v)
-            tolerant.add(name)
+            further = _further_checks(scan, k, name, exp, where)
+            if further:
+                return CallProblem(s.line, further, checked=stated)
+            tolerances.append(Tolerance(i, eps.v, exp.strict))
         if not taken or name not in missing:
             last = max(last, exp.line)
         if role == "out":
             expected.append(v)
         else:
             post.append((i, v))
-    exact = [name for name, (role, i) in watch.items() if name in found and name not in tolerant
-             and isinstance((target.returns[i] if role == "out" else target.params[i]).type, RealT)]
-    if tolerance is not None and exact:
-        # one tolerance per case: it would apply to the outputs the test compares exactly too
-        return CallProblem(s.line, f"{at}: a tolerance for some real outputs and an exact comparison of "
-                                   f"`{exact[0]}`: not supported in one case", checked=stated)
+    if tolerances and (unchecked or post):
+        # within a tolerance the expected value's rejection proves nothing, and the search for an accepted value
+        # within it does not also find the unchecked outputs or the arrays' states: such a case is not read
+        what = (f"`{target.returns[unchecked[0]].name}` is not checked" if unchecked
+                else f"the call changes `{target.params[post[0][0]].name}`")
+        return CallProblem(s.line, f"{at}: a real output compared within a tolerance, and {what}: not supported in "
+                                   "one case", checked=stated)
     last = max([last, *prop_lines])
     lines |= set(range(s.line, last + 1))
     return ReadCall(
@@ -537,10 +642,38 @@ def _read_call(
         bool(taken),
         _array_identities(scan, k, target),
         tuple(refs),
-        tolerance,
+        tuple(sorted(tolerances, key=lambda t: t.output)),
         tuple(unchecked),
         prop,
     )
+
+
+def _further_checks(scan: _Scan, k: int, name: str, exp: _Expectation, where: Callable[[int], str]) -> str:
+    """Why the case is not read when its output `name`, compared within a tolerance by the check at `exp`, is named
+    anywhere else after the call before it is assigned again ("" when it is not): another conjunct of that check, a
+    later check (`expect r < 1.05;`), a second tolerance, a helper it is passed to, a variable computed from it.
+    Each of those says more of the output than the tolerance; none is dropped, and carrying them with it is not
+    supported."""
+    tolerance_stmt = scan.stmts[exp.env_at]
+    extra = [conj for conj in _conjuncts(tolerance_stmt) if name in _token_names(conj)]
+    if len(extra) > (2 if _two_sided(tolerance_stmt, name) else 1):
+        return (f"{where(exp.line)}: `{short(tolerance_stmt.text)}` states more of `{name}` than its tolerance: a "
+                "tolerance is read only as the one check of its output")
+    for j in scan.touching([name], k + 1):
+        s = scan.stmts[j]
+        if j == exp.env_at or s.commented or s.kind is StmtKind.PRINT:
+            continue
+        if name in scan.mentions[j]:
+            return (f"{where(s.line)}: `{short(s.text)}` also names `{name}`, compared within a tolerance at "
+                    f"line {exp.line}: a tolerance is read only as the one check of its output")
+        if name in s.targets:
+            break  # assigned again: a later mention is of another value
+    return ""
+
+
+def _two_sided(stmt: Stmt, name: str) -> bool:
+    """The check states `name`'s tolerance in two conjuncts (`r - x < e && x - r < e`)."""
+    return any(len(f.conjuncts) == 2 and name in (f.a.strip(), f.b.strip()) for f in tolerances(stmt, None))
 
 
 def called_names(text: str) -> frozenset[str]:
@@ -754,8 +887,9 @@ def _find_expectations(
                 note = note or f"`{kept}` is stored at line {s.line} before any check: changes are not followed"
             # an array handed to another method may be changed by it (a check helper compares, it is read below)
             callee = s.call
-            if (callee is not None and j not in scan.calls and not is_equality_helper(callee.name)
-                    and callee.name not in quiet):
+            if (callee is not None and j not in scan.calls and callee.name not in quiet
+                    and not (equality_call(callee.name, scan.helpers, True)
+                             or equality_call(callee.name, scan.helpers, False))):
                 for arg in callee.args:
                     name = plain_var(arg)
                     if name in arrays and name in pending:
@@ -780,7 +914,7 @@ def _find_expectations(
             return
         hit = False
         other_vars: list[str] = []
-        per_conjunct = conjunct_equalities(s)
+        per_conjunct = conjunct_equalities(s, scan.helpers)
         if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) and per_conjunct and not _held(scan, j, s.targets):
             per_conjunct = []  # `var same := seqEquals(r, e); expect !same;`: the comparison is not asserted
         pairs = [pair for conj_pairs in per_conjunct for pair in conj_pairs]
@@ -791,7 +925,7 @@ def _find_expectations(
                 if name is not None and name in pending:
                     used += 1
                     # `r == a` names the array itself; a helper (`arrayEquals(r, a)`) compares contents
-                    whole = side.strip() == name and "equals(" not in s.text.lower()
+                    whole = side.strip() == name and not _by_helper(s, scan.helpers)
                     if s.commented:
                         commented.setdefault(name, _Expectation(other, s.line, j, s.problem, whole))
                     else:
@@ -801,30 +935,34 @@ def _find_expectations(
                     break
                 if name is not None:
                     other_vars.append(name)
-        tolerant = ""
-        for a, b, tol in ([] if hit else tolerances(s)):
-            for side, other in ((a, b), (b, a)):
+        consumed: set[int] = set()  # the conjuncts read as a tolerance
+        for fact in tolerances(s, scan.helpers):
+            for side, other in ((fact.a, fact.b), (fact.b, fact.a)):
                 name = plain_var(side)
                 if name is not None and name in pending and side.strip() == name:
-                    expectation = _Expectation(other, s.line, j, s.problem, tolerance=tol)
+                    expectation = _Expectation(other, s.line, j, s.problem, tolerance=fact.bound, strict=fact.strict)
                     if s.commented:
                         commented.setdefault(name, expectation)
                     else:
                         found[name] = expectation
                         pending.discard(name)
-                    hit, tolerant = True, name
+                    hit = True
+                    consumed |= set(fact.conjuncts)
                     break
-            if hit:
-                break
         if hit and not s.commented and properties is not None and s.kind in (StmtKind.ASSERT, StmtKind.EXPECT):
             # a check read in part (`expect ok && i > 5;`, `expect r == 5 && r == 6;`): the rest is a property of
-            # the outputs, never dropped
-            if tolerant:
-                rest = any(watch_names & _token_names(conj) - {tolerant} for conj in _conjuncts(s))
-            else:
-                rest = used < len(pairs) or any(not conj_pairs for conj_pairs in per_conjunct)
+            # the outputs, never dropped (one naming an output read with a tolerance makes the case unreadable:
+            # see _further_checks)
+            rest = used < len(pairs) or any(not conj_pairs and i not in consumed
+                                            for i, conj_pairs in enumerate(per_conjunct))
             if rest:
                 properties.append((s.expr, s.line, s.text, stale()))
+        if (not hit and not note and s.kind is StmtKind.CALL and s.call is not None and scan.helpers is not None
+                and s.call.name in scan.helpers.declared and j not in scan.calls
+                and any(name in pending for name in scan.mentions[j])):
+            # a helper of the test file whose body is no equality the reader knows: a check it cannot read
+            note = (f"`{short(s.text)}` at line {s.line} calls `{s.call.name}`, whose body is no check the reader "
+                    "knows (a helper is read by what its body says, not by its name)")
         if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
             return
         mentioned = [name for name in sorted(pending) if name in scan.mentions[j]]
@@ -855,6 +993,13 @@ def _find_expectations(
     for name, expectation in commented.items():
         found.setdefault(name, expectation)
     return found, note
+
+
+def _by_helper(s: Stmt, helpers: Helpers | None) -> bool:
+    """The check compares by a helper (`arrayEquals(r, a)` compares contents), not by `==` on the names."""
+    if helpers is None:
+        return "equals(" in s.text.lower()
+    return bool(_text_names(s.text) & (helpers.comparing | helpers.asserting))
 
 
 def _held(scan: _Scan, j: int, targets: Sequence[str]) -> bool:

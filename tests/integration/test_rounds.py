@@ -490,27 +490,31 @@ def test_an_unchecked_output_whose_rejection_is_proved_refutes() -> None:
     assert [c.status for c in cases] == [CaseStatus.REFUTED]
 
 
-def test_the_tests_own_tolerance_bounds_acceptance_inside_and_rejection_over_it() -> None:
-    """`expect abs(r - 0.5) < 0.25`: the test admits the open interval (0.25, 0.75). An acceptance or a pin must stay
-    strictly inside it, a rejection must cover it: exact bounds, no rounding either way."""
+@pytest.mark.parametrize(("strict", "op"), [(True, "<"), (False, "<=")])
+def test_the_tests_own_tolerance_bounds_every_program_exactly_as_the_check_states_it(strict: bool, op: str) -> None:
+    """`expect abs(r - 0.5) < 0.25` admits the open interval (0.25, 0.75), `<= 0.25` the closed one: an acceptance,
+    a pin and a rejection each speak of exactly the outputs the test passes (exact bounds, no rounding either
+    way), and the tool's relative tolerance (here 0) plays no part."""
     from fractions import Fraction
 
     from bot.dafny.values import RealV
     from bot.symbolic.harness.programs import CaseHarness, HarnessOptions, make_prelude
     from bot.symbolic.program import Goal
+    from bot.testcases.cases import Tolerance
 
     file = parse_file("method Half(x: real) returns (r: real)\n  ensures r * 2.0 == x\n", "h.dfy")
     method = file.find("Half")
     assert method is not None
-    case = TestCase("c1", "Half", (RealV(Fraction(1)),), (RealV(Fraction(1, 2)),), tolerance=Fraction(1, 4))
-    options = HarnessOptions(real_tolerance=0.25, absolute_tolerance=Fraction(1, 4))
-    h = CaseHarness(make_prelude(file, Dialect.DAFNY2), file, method, case, options)
+    case = TestCase("c1", "Half", (RealV(Fraction(1)),), (RealV(Fraction(1, 2)),),
+                    tolerances=(Tolerance(0, Fraction(1, 4), strict),))
+    h = CaseHarness(make_prelude(file, Dialect.DAFNY2), file, method, case, HarnessOptions())
+    within = f"0.25 {op} r {op} 0.75"
     (reject,) = h.within_tolerance(Goal.REJECT_WITHIN)
-    assert "0.25 <= r <= 0.75" in reject.program.method
+    assert within in reject.program.method
     accepts = h.within_tolerance(Goal.ACCEPT_WITHIN)
-    assert accepts and "0.25 < r < 0.75" in accepts[-1].program.method
+    assert accepts and within in accepts[-1].program.method
     pin = h.pin(Goal.PIN)
-    assert pin is not None and "0.25 < r < 0.75" in pin.program.method
+    assert pin is not None and within in pin.program.method
 
 
 def _conjoined(p: Program) -> bool:

@@ -84,9 +84,21 @@ def test_a_method_whose_name_holds_test_in_a_word_is_no_test(name: str) -> None:
 @pytest.mark.parametrize(("x", "e"), [("3.0", "0.1"), ("6.0", "0.5"), ("0.3", "0.01"), ("-7.0", "1")])
 def test_no_real_mutant_within_the_tests_own_tolerance(x: str, e: str) -> None:
     expected, tol = Fraction(x), Fraction(e)
-    rel = float(tol / max(Fraction(1), abs(expected)))  # as the case's options carry it
-    made = mutate((RealV(expected),), (RealT(),), ("r",), seed=7, count=8, real_tolerance=rel, real_absolute=tol)
+    made = mutate((RealV(expected),), (RealT(),), ("r",), seed=7, count=8, real_absolute=(tol,))
     assert made and all(abs(m.values[0].v - expected) > tol for m in made)  # type: ignore[attr-defined]
+
+
+def test_each_real_output_is_mutated_beyond_its_own_tolerance_only() -> None:
+    """Two real outputs, tolerances 5 and 0.001: each output's mutants lie beyond its own, and the tight one's
+    mutants are not pushed out to the wide one's (where they would all be far from the expected value)."""
+    expected = (RealV(Fraction(100)), RealV(Fraction(1, 2)))
+    made = mutate(expected, (RealT(), RealT()), ("a", "b"), seed=3, count=12,
+                  real_absolute=(Fraction(5), Fraction(1, 1000)))
+    firsts = [abs(m.values[0].v - 100) for m in made if m.values[0] != expected[0]]  # type: ignore[attr-defined]
+    seconds = [abs(m.values[1].v - Fraction(1, 2)) for m in made  # type: ignore[attr-defined]
+               if m.values[1] != expected[1]]
+    assert firsts and seconds and all(d > 5 for d in firsts) and all(d > Fraction(1, 1000) for d in seconds)
+    assert min(seconds) < 5  # not beyond the other output's tolerance
 
 
 MATCHES = """datatype Color = Red | Green | Blue

@@ -15,7 +15,7 @@ from bot.dafny.types import IntT, SeqT
 from bot.dafny.values import ArrayV, IntV, RealV, SeqV, ValueParseError, show
 from bot.testcases import dfy_methods
 from bot.testcases.bindings import Binding, EvalError, evaluate, parse_at, substitute
-from bot.testcases.cases import CaseProblem, ReadResult, TestCase
+from bot.testcases.cases import CaseProblem, ReadResult, TestCase, Tolerance
 from bot.testcases.dfy_methods import case_text, read_dfy_tests
 from bot.testcases.discover import (
     SourceKind,
@@ -754,6 +754,8 @@ def test_a_tolerance_the_test_states_is_read_with_its_value() -> None:
     f = parse_file("""method Ratio(a: int, b: int) returns (r: real)
   requires b != 0
   ensures r == (a as real) / (b as real)
+function abs(x: real): real { if x < 0.0 then -x else x }
+function Abs(x: real): real { if x >= 0.0 then x else -x }
 method Main() {
   { var v := Ratio(2, 3); expect abs(v - 0.6666667) < 0.00001, "test 1"; }
   { var v := Ratio(2, 3); assert 0.01 >= Abs(0.66 - v); }
@@ -763,27 +765,31 @@ method Main() {
 }
 """, "t.dfy")
     read = read_dfy_tests(f)
-    assert [(shown(f, c)[1], c.tolerance) for c in read.cases[:3]] == [
-        (["0.6666667"], Fraction(1, 100000)), (["0.66"], Fraction(1, 100)), (["0.3333"], Fraction(1, 1000))]
+    assert [(shown(f, c)[1], c.tolerances) for c in read.cases[:3]] == [
+        (["0.6666667"], (Tolerance(0, Fraction(1, 100000), True),)),
+        (["0.66"], (Tolerance(0, Fraction(1, 100), False),)),  # `<=`: the closed interval, as written
+        (["0.3333"], (Tolerance(0, Fraction(1, 1000), True),))]
     assert [c.property for c in read.cases[3:]] == ["r - 0.3333 < 0.001"]  # one side only: a property
-    assert [p.line for p in read.problems] == [9]  # a tolerance that is not positive
+    assert [p.line for p in read.problems] == [11]  # a tolerance that is not positive
     assert "not positive" in read.problems[0].reason
 
 
 def test_a_tolerance_is_not_stretched_to_other_outputs_nor_read_from_a_disjunction() -> None:
     f = parse_file("""method Two(x: real) returns (a: real, b: real)
   ensures a == x && b == 2.0001
+function abs(x: real): real { if x < 0.0 then -x else x }
 method Main() {
   { var a, b := Two(1000.0); expect abs(a - 1000.0) < 0.5; expect b == 2.0; }
   { var a, b := Two(1.0); expect abs(a - 1.0) < 0.5 || a == 100.0; expect b == 2.0001; }
 }
 """, "t.dfy")
     read = read_dfy_tests(f)
-    (first,) = read.problems
-    assert "exact comparison of `b`" in first.reason  # one tolerance per case would admit b within it too
+    assert read.problems == ()
+    first, second = read.cases
+    # per output: `a` within its own tolerance, `b` exactly
+    assert first.tolerances == (Tolerance(0, Fraction(1, 2), True),) and first.tolerance_of(1) is None
     # a disjunction states no tolerance: a property of `a` (any value the spec admits that has it), `b` exactly
-    (second,) = read.cases
-    assert second.unchecked == (0,) and second.tolerance is None
+    assert second.unchecked == (0,) and second.tolerances == ()
     assert second.property == "abs(a - 1.0) < 0.5 || a == 100.0"
 
 

@@ -39,17 +39,16 @@ from bot.symbolic.harness.hints import fuel_attributes, hints_for
 from bot.symbolic.mutants import Mutant
 from bot.symbolic.program import Goal, Program, ProgramKind
 from bot.testcases.bindings import modified_params
-from bot.testcases.cases import TestCase
+from bot.testcases.cases import TestCase, Tolerance
 
 PREFIX = "SpecScore_"
 
 
 @dataclass(frozen=True)
 class HarnessOptions:
-    real_tolerance: float = 0.0  # relative; 0 compares reals exactly
-    # the test's own tolerance (`expect abs(r - x) < e`): e, exactly; it replaces the relative one in the programs,
-    # where an acceptance or a pin must stay inside the open interval the test admits and a rejection cover it
-    absolute_tolerance: Fraction | None = None
+    # relative, for the real outputs the test gives no tolerance of its own; 0 compares them exactly (the test's own,
+    # per output, is the case's: TestCase.tolerances, used exactly as the check states it)
+    real_tolerance: float = 0.0
     ground_limit: int = 200  # most ground instances emitted per quantifier hint
     max_fuel: int = 40  # most unfoldings asked for a recursive function
     ground_budget: int = 10_000  # most evaluation steps spent on ground facts per program
@@ -728,20 +727,31 @@ class CaseHarness:
         return replace(planned, program=replace(planned.program, want_model=True)) if wanted else planned
 
     def _pin_claim(self, name: str, t: DafnyType, v: Value, mode: str) -> str:
-        if isinstance(t, RealT) and isinstance(v, RealV) and self.options.real_tolerance > 0:
+        if isinstance(t, RealT) and isinstance(v, RealV) and self._tolerates(name):
             # with a tolerance, every real within it counts as the expected output
-            return self._within(name, v.v, inside=True)
+            return self._within(name, v.v)
         return _pin_claim(name, t, v, mode)
 
-    def _bounds(self, v: Fraction) -> tuple[Fraction, Fraction]:
-        e = self.options.absolute_tolerance
-        return (v - e, v + e) if e is not None else _tolerance_bounds(v, self.options.real_tolerance)
+    def _test_tolerance(self, name: str) -> Tolerance | None:
+        """The test's own tolerance for out-parameter `name` (None: none, or no out-parameter of that name)."""
+        k = next((k for k, p in enumerate(self.method.returns) if p.name == name), None)
+        return None if k is None else self.case.tolerance_of(k)
 
-    def _within(self, name: str, v: Fraction, inside: bool) -> str:
-        """`name` lies within the tolerance of v. The test's own tolerance admits the open interval: an acceptance
-        or a pin (`inside`) stays strictly inside it, a rejection covers it (closed)."""
-        lo, hi = self._bounds(v)
-        op = "<" if inside and self.options.absolute_tolerance is not None else "<="
+    def _tolerates(self, name: str) -> bool:
+        """A real output `name` is compared within a tolerance: the test's own for it, else the tool's relative one."""
+        return self._test_tolerance(name) is not None or self.options.real_tolerance > 0
+
+    def _bounds(self, name: str, v: Fraction) -> tuple[Fraction, Fraction]:
+        own = self._test_tolerance(name)
+        return (v - own.bound, v + own.bound) if own is not None else _tolerance_bounds(v, self.options.real_tolerance)
+
+    def _within(self, name: str, v: Fraction) -> str:
+        """`name` lies within its tolerance of v, exactly as the test states it: its own tolerance with its own
+        operator (`abs(r - x) < e`: the open interval, `<= e`: the closed one), so that an acceptance or a pin stays
+        among the outputs the test passes and a rejection covers all of them; the tool's relative one closed."""
+        lo, hi = self._bounds(name, v)
+        own = self._test_tolerance(name)
+        op = "<" if own is not None and own.strict else "<="
         return f"{_real(lo)} {op} {name} {op} {_real(hi)}"
 
     def within_tolerance(self, goal: Goal) -> list[Planned]:
@@ -752,12 +762,11 @@ class CaseHarness:
         Acceptance is asked of each value the spec's equations pin down within the tolerance (solved
         from the inputs: concrete programs, no witness to find), then of `r :| lo <= r <= hi && E`.
         """
-        tol = self.options.real_tolerance
         reals = [
             (k, p, v) for k, (p, v) in enumerate(zip(self.method.returns, self.case.expected, strict=False))
             if isinstance(p.type, RealT) and isinstance(v, RealV)
         ]
-        if tol <= 0 or not reals or self.case.post or self.case.unchecked:
+        if not any(self._tolerates(p.name) for _, p, _ in reals) or self.case.post or self.case.unchecked:
             return []
         names = {p.name for _, p, _ in reals}
         fixed = [(p, v) for p, v in zip(self.method.returns, self.case.expected, strict=True) if p.name not in names]
@@ -767,13 +776,14 @@ class CaseHarness:
         within: dict[str, tuple[Fraction, Fraction]] = {}
         accepting = goal is Goal.ACCEPT_WITHIN
         for _, p, rv in reals:
-            within[p.name] = self._bounds(rv.v)
-            bounds.append(self._within(p.name, rv.v, inside=accepting))
+            within[p.name] = self._bounds(p.name, rv.v)
+            bounds.append(self._within(p.name, rv.v))
         out: list[Planned] = []
         if accepting and len(reals) == 1:
             k, p, rv = reals[0]
             lo, hi = within[p.name]
-            strict = self.options.absolute_tolerance is not None
+            own = self._test_tolerance(p.name)
+            strict = own is not None and own.strict
             for c in solved_reals(self.file, self.ens_texts, p.name, env, self.types):
                 if (lo < c < hi if strict else lo <= c <= hi) and c != rv.v:
                     values = list(self.case.expected)
@@ -917,6 +927,12 @@ def mutation_target(
         types.append(method.params[idx].type)
         names.append(method.params[idx].name)
     return tuple(values), tuple(types), tuple(names)
+
+
+def target_tolerances(method: Decl, case: TestCase) -> tuple[Tolerance | None, ...]:
+    """The test's own tolerance of each value `mutation_target` gives (None: none; the post-states have none)."""
+    checked = [k for k in range(len(method.returns)) if k not in case.unchecked]
+    return (*(case.tolerance_of(k) for k in checked), *(None for _ in case.post))
 
 
 def split_mutant(
