@@ -71,6 +71,10 @@ class DafnyFile:
     source: str
     decls: tuple[Decl, ...]
     datatypes: Datatypes = NO_DATATYPES  # those declared in this file, at any nesting
+    # the declarations that are not callables, at any nesting: `const`, `var` (fields), `type`, `newtype`,
+    # `datatype`, `codatatype`, `class`, `trait`, `module`; `kind` is the keyword, `header_end` where a member
+    # block `{` starts (else the end), no clauses and no body
+    others: tuple[Decl, ...] = ()
 
     def end_line(self, clause: Clause) -> int:
         """The 1-based line a clause ends on (its `;` included)."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.dafny.lexer import LexError, Token, TokKind, significant, tokenize
-from bot.dafny.parser import CLAUSE_KEYWORDS, LOOP_SPEC_KEYWORDS, TokenView
+from bot.dafny.parser import CLAUSE_KEYWORDS, LOOP_SPEC_KEYWORDS, DafnyParseError, TokenView, parse_file
 
 
 class Dialect(Enum):
@@ -26,7 +26,13 @@ class Rewrite:
     left_alone: tuple[str, ...] = ()  # constructs the target rejects that were not rewritten
 
 
+class UnreadableConstruct(ValueError):
+    """A construct Dafny 4 rejects that a rewrite would turn into something Dafny 2.3 accepts with another meaning
+    (`expect` in ghost code would become an assumption: an axiom): the file is not read."""
+
+
 _FUNCTION_WORDS = frozenset({"function", "predicate"})
+_PROOF_BLOCKS = frozenset({"by", "calc"})  # `assert P by { }`, `calc { }`: ghost blocks of a method body
 _FUNCTION_MODIFIERS = frozenset({"ghost", "static", "opaque", "abstract", "protected", "private"})
 _EXTREME_PREFIXES = frozenset({"twostate", "least", "greatest", "inductive"})
 _STATEMENT_BEFORE = frozenset({";", "{", "}", "=>"})
@@ -114,15 +120,16 @@ def expressions_to_2(text: str, avoid: str = "") -> str:
     return r.result().text
 
 
-def to_dialect(source: str, target: Dialect, origin: Dialect | None = None) -> Rewrite:
+def to_dialect(source: str, target: Dialect, origin: Dialect | None = None, path: str = "") -> Rewrite:
     """Rewrite `source` into the syntax of `target`, line numbers unchanged. `origin`: the syntax it is written in,
     when known from more than `source` (a file whose bodies were removed, with its `for` loops and `expect`s:
     its functions are still Dafny 4's); by default detected from `source`.
 
-    Raises LexError on text the lexer cannot split.
+    Raises LexError on text the lexer cannot split, and UnreadableConstruct (naming `path` and the line) on an
+    `expect` in ghost code.
     """
     origin = origin or detect_syntax(source)
-    r = _Rewriter(source, origin)
+    r = _Rewriter(source, origin, path=path)
     if not r.balanced():
         # structure unknown: rewriting could move text across blocks; the verifier will say more
         return Rewrite(source, (), ("unbalanced brackets: not rewritten",))
@@ -177,8 +184,9 @@ class _Loop:
 
 
 class _Rewriter:
-    def __init__(self, source: str, origin: Dialect, avoid: str = "") -> None:
+    def __init__(self, source: str, origin: Dialect, avoid: str = "", path: str = "") -> None:
         self.src = source
+        self.path = path
         self.avoid = avoid
         self.origin = origin
         self.v = TokenView(significant(tokenize(source)))
@@ -188,6 +196,7 @@ class _Rewriter:
         self.blanked: list[tuple[int, int]] = []  # spans removed whole: no edit inside them
         self.changes: list[tuple[int, str]] = []
         self.left: list[tuple[int, str]] = []
+        self.ghosts: list[tuple[int, int, str]] | None = None  # (start, end, what) of ghost code, once asked
 
     # -- bookkeeping ----------------------------------------------------------------------
 
@@ -551,10 +560,40 @@ class _Rewriter:
                 self.left.append((line, f"line {line}: `expect` without ';' (left as is)"))
                 continue
             tok = self.toks[k]
+            ghost = self.ghost_code(tok.start)
+            if ghost:
+                where = f"{self.path} line {line}" if self.path else f"line {line}"
+                raise UnreadableConstruct(
+                    f"{where}: `expect` in ghost code ({ghost}): Dafny 4 rejects it, and read as an assumption it "
+                    "would be an axiom; remove it, or state it with `assert`")
             self.edit(tok.start, tok.end, "assume {:axiom}")
             if comma >= 0:
                 self.edit(self.toks[comma].start, self.toks[j].start, "")
             self.change(line, "expect", "assume {:axiom}")
+
+    def ghost_code(self, at: int) -> str:
+        """What ghost code the offset `at` is in ("" when compiled code): the body of a lemma, a ghost method, a
+        function or predicate, or a proof block (`by { }`, `calc { }`) of a method. Text that does not parse is
+        all taken as ghost code (no `expect` in it becomes an assumption)."""
+        if self.ghosts is None:
+            try:
+                decls = parse_file(self.src, self.path or "<input>").decls
+            except (DafnyParseError, ValueError, RecursionError):
+                self.ghosts = [(0, len(self.src), "a file that could not be read to tell")]
+                decls = ()
+            else:
+                self.ghosts = []
+            for d in decls:
+                if d.body is not None and (d.kind not in ("method", "constructor") or d.ghost):
+                    kind = f"ghost {d.kind}" if d.ghost and d.kind == "method" else d.kind
+                    self.ghosts.append((d.body[0], d.body[1], f"{kind} {d.name}"))
+            v = self.v
+            for k in range(v.n - 1):
+                if v.is_word(k, _PROOF_BLOCKS) and v.text(k + 1) == "{":
+                    self.ghosts.append((self.toks[k + 1].start, self.toks[v.close(k + 1)].end,
+                                        f"a `{self.toks[k].text}` block"))
+        inner = [g for g in self.ghosts if g[0] <= at < g[1]]
+        return max(inner, key=lambda g: g[0])[2] if inner else ""
 
     def notes_for_2(self) -> None:
         """Constructs Dafny 2.3 rejects that are not rewritten."""

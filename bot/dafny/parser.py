@@ -276,6 +276,7 @@ class _Parser:
         self.v = TokenView([t for t in all_toks if t.kind is not TokKind.COMMENT])
         self.toks = self.v.toks
         self.decls: list[Decl] = []
+        self.others: list[Decl] = []  # consts, fields, types, classes, modules (DafnyFile.others)
         self.nesting = 0  # modules, classes and types whose members are being read
         self.datatypes = NO_DATATYPES  # what the signatures' types may name: read before them
 
@@ -284,7 +285,7 @@ class _Parser:
         self.datatypes = Datatypes(tuple(self._datatype_decls()) + self.included.decls,
                                    self._other_names() | self.included.shadowed)
         self._members(0, len(self.toks), "")
-        return DafnyFile(self.path, self.src, tuple(self.decls), self.datatypes)
+        return DafnyFile(self.path, self.src, tuple(self.decls), self.datatypes, tuple(self.others))
 
     # -- datatypes ---------------------------------------------------------------------------
 
@@ -464,13 +465,16 @@ class _Parser:
             return self._callable(start, k, kind[0], kind[1], ghost, stop, container)
         word = self.toks[k].text if self.toks[k].kind is TokKind.IDENT else ""
         if word == "module":
-            return self._module(k, stop, container)
+            return self._module(start, k, stop, container)
         if word in ("class", "trait"):
-            return self._class(k, stop, container)
+            return self._class(start, k, stop, container)
         if word in ("datatype", "codatatype", "type", "newtype"):
-            return self._type_with_members(k, stop, container)
-        if word:  # types, constants, fields, imports, iterators: skip to the next declaration
-            return self._skip(k + 1, stop)
+            return self._type_with_members(start, k, stop, container)
+        if word:  # constants, fields, imports, iterators: skip to the next declaration
+            end = self._skip(k + 1, stop)
+            if word in ("const", "var"):
+                self._other(start, k, end - 1, end - 1, container, ghost)
+            return end
         # a stray token: tolerated, like the verifier would report it, not our job
         if self.toks[k].text in _OPENERS:
             return self.v.close(k) + 1
@@ -521,26 +525,42 @@ class _Parser:
             k += 1
         return None
 
-    def _module(self, k: int, stop: int, container: str) -> int:
+    def _other(self, start: int, kw: int, header_last: int, last: int, container: str, ghost: bool = False) -> None:
+        """Records a declaration that is not a callable (DafnyFile.others): its header runs to token
+        `header_last`, the whole to token `last` (a class's or module's closing brace)."""
+        try:
+            name = self._name(kw + 1, self.toks[kw].text)[0]
+        except DafnyParseError:
+            return  # `var` or `const` without a name: the verifier says more
+        last = max(last, kw)
+        header_last = max(min(header_last, last), kw)
+        self.others.append(Decl(
+            kind=self.toks[kw].text, name=name, ghost=ghost, params=(), returns=(), clauses=(),
+            start=self.toks[start].start, header_end=self.toks[header_last].end, body=None,
+            end=self.toks[last].end, line=self.toks[kw].line, end_line=self.toks[last].line, container=container))
+
+    def _module(self, start: int, k: int, stop: int, container: str) -> int:
         name, j = self._name(k + 1, "module")
         brace = self._block_after(j, stop)
         if brace is None:
             return self._skip(j, stop)
         close = self.v.close(brace)
+        self._other(start, k, brace, close, container)
         self._members(brace + 1, close, _nest(container, f"module {name}"))
         return close + 1
 
-    def _class(self, k: int, stop: int, container: str) -> int:
+    def _class(self, start: int, k: int, stop: int, container: str) -> int:
         word = self.toks[k].text
         name, j = self._name(k + 1, word)
         brace = self._block_after(j, stop)
         if brace is None:
             raise self._error(k, f"{word} {name} has no body", "add '{ }' after its header")
         close = self.v.close(brace)
+        self._other(start, k, brace, close, container)
         self._members(brace + 1, close, _nest(container, f"{word} {name}"))
         return close + 1
 
-    def _type_with_members(self, k: int, stop: int, container: str) -> int:
+    def _type_with_members(self, start: int, k: int, stop: int, container: str) -> int:
         """A datatype, type or newtype, with its optional member block `{ ... }` after the definition."""
         word = self.toks[k].text
         name, j = self._name(k + 1, word)
@@ -552,16 +572,20 @@ class _Parser:
             t = self.toks[j].text
             if t == "{" and (datatype or v.ends_operand(j - 1)):
                 close = v.close(j)
+                self._other(start, k, j, close, container)
                 self._members(j + 1, close, _nest(container, f"{word} {name}"))
                 return close + 1
             if v.starts_decl(j, stop):
+                self._other(start, k, j - 1, j - 1, container)
                 return j
             if t in _OPENERS:
                 j = v.close(j) + 1
                 continue
             if t == ";":
+                self._other(start, k, j, j, container)
                 return j + 1
             j += 1
+        self._other(start, k, stop - 1, stop - 1, container)
         return stop
 
     def _callable(self, start: int, kw: int, kind: str, k: int, ghost: bool, stop: int, container: str) -> int:

@@ -1,12 +1,15 @@
-"""A method's background: the functions, predicates and lemmas its spec reaches, transitively; which of them are
-trusted rather than checked (axioms); and the text whose verification checks the rest. Pure code.
+"""A method's background: the declarations its spec reaches, transitively; which of them are trusted rather than
+checked (axioms); and the text whose verification checks the rest. Pure code.
 
 Harness programs verify only themselves (`/proc:Impl$$...`), so every declaration they use is assumed: a
 helper whose `ensures` is false makes both the acceptance and the rejection of one output provable
 (measured on Dafny 2.3; README, "What a verdict proves"). So the spec file is verified
-once as it is written, method bodies aside (they are implementations, not background), and what no
-verification can check is named: a body-less function or lemma with `ensures`, `{:verify false}`, `{:axiom}`,
-`{:extern}`, an `assume` in a body or a spec clause. Reach is by name, over every declaration of that name.
+once as it is written, method bodies aside (they are implementations, not background), and each declaration the
+spec reaches is in one of three states: verified (Dafny reported its checks proved), a trusted axiom named with its
+file and line (what no verification checks: a body-less declaration with `ensures`, an `assume`, `witness *`, an
+attribute that is not on bot/symbolic/trust.py's allow-list, on it, inside it or on its class or module), or not
+concluded (no verdict). Reach is computed on the parsed program: every name a reached declaration's text holds
+(calls, function values, types, constants, constructors, members), over every declaration of that name.
 """
 
 from __future__ import annotations
@@ -19,11 +22,15 @@ from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, Token, TokKind, significant, tokenize
 from bot.symbolic.program import CHECK_LINE, RUN_FINISHED
 from bot.symbolic.results import Axiom, BackgroundStatus
+from bot.symbolic.trust import attributes
 
 BACKGROUND_NAME = "SpecScoreBackground"
 # Dafny 2.3 reports nothing for a file without proof obligations: this one always leaves one
 BACKGROUND_METHOD = f"method {BACKGROUND_NAME}() {{ assert true; }}"
-_TRUSTING_ATTRIBUTES = {"verify": "{:verify false}", "axiom": "{:axiom}", "extern": "{:extern}"}
+# declarations that are not callables and that a name may reach (DafnyFile.others); classes, traits and modules
+# are reached member by member, by name, and their attributes count for every member
+_REACHABLE_OTHERS = frozenset({"const", "var", "type", "newtype", "datatype", "codatatype"})
+_CONTAINERS = frozenset({"module", "class", "trait", "datatype", "codatatype", "type", "newtype"})
 
 
 @dataclass(frozen=True)
@@ -50,12 +57,18 @@ def _names(text: str) -> set[tuple[str, str]]:
     return out
 
 
+def _is_other(d: Decl) -> bool:
+    return d.kind in _REACHABLE_OTHERS and not d.params and d.body is None and not d.clauses and not d.returns
+
+
 def _spec_text(file: DafnyFile, d: Decl) -> str:
     return file.source[d.start : d.header_end]
 
 
 def _whole_text(file: DafnyFile, d: Decl) -> str:
-    return file.source[d.start : d.end]
+    """What a reached declaration names: a callable's whole text; a constant's or a type's definition (its
+    initializer, constraint and witness; a member block's members are reached by their own names)."""
+    return file.source[d.start : d.header_end if _is_other(d) else d.end]
 
 
 def _is_helper(d: Decl) -> bool:
@@ -77,106 +90,104 @@ def _candidates(owned: list[_Owned], qualifier: str, scope: str) -> list[_Owned]
     return owned
 
 
-def reached(method: Decl, files: Sequence[DafnyFile]) -> list[tuple[DafnyFile, Decl]]:
-    """The helpers (functions, predicates, lemmas) that `method`'s clauses name, and those theirs name, in
-    declaration order. `files[0]` holds the method."""
-    helpers: dict[str, list[_Owned]] = {}
+def _reachable(files: Sequence[DafnyFile]) -> dict[str, list[_Owned]]:
+    """Every declaration a name may reach, by name: helpers, constants, fields and types; a datatype also by
+    its constructors' names (`Leaf(1)` reaches the datatype's definition and what it names)."""
+    table: dict[str, list[_Owned]] = {}
     for f in files:
         for d in f.decls:
             if _is_helper(d):
-                helpers.setdefault(d.name, []).append(_Owned(f, d))
-    seen: dict[tuple[int, int], _Owned] = {}
+                table.setdefault(d.name, []).append(_Owned(f, d))
+        ctors = {dt.name: [c.name for c in dt.ctors] for dt in f.datatypes.decls}
+        for d in f.others:
+            if d.kind in _REACHABLE_OTHERS:
+                for name in (d.name, *(ctors.get(d.name, []) if "datatype" in d.kind else [])):
+                    table.setdefault(name, []).append(_Owned(f, d))
+    return table
+
+
+def reached(method: Decl, files: Sequence[DafnyFile]) -> list[tuple[DafnyFile, Decl]]:
+    """The declarations (helpers, constants, types) that `method`'s clauses and signature name, and those theirs
+    name, in declaration order. `files[0]` holds the method."""
+    table = _reachable(files)
+    seen: dict[tuple[int, int, str], _Owned] = {}
     todo = [(q, n, method.scope) for q, n in sorted(_names(_spec_text(files[0], method)))]
     while todo:
         qualifier, name, scope = todo.pop()
-        for owned in _candidates(helpers.get(name, []), qualifier, scope):
-            key = (id(owned.file), owned.decl.start)
+        for owned in _candidates(table.get(name, []), qualifier, scope):
+            key = (id(owned.file), owned.decl.start, owned.decl.kind)
             if key not in seen:
                 seen[key] = owned
                 todo += [(q, n, owned.decl.scope) for q, n in sorted(_names(_whole_text(owned.file, owned.decl)))]
     order = {id(f): i for i, f in enumerate(files)}
-    found = sorted(seen.values(), key=lambda o: (order[id(o.file)], o.decl.start))
+    found = sorted(seen.values(), key=lambda o: (order[id(o.file)], o.decl.start, o.decl.kind))
     return [(o.file, o.decl) for o in found]
 
 
-def _attributes(tokens: Sequence[Token]) -> list[tuple[str, set[str], int]]:
-    """(attribute name, the words of its arguments, line) of every `{:name ...}` among `tokens`."""
-    out = []
-    for i, t in enumerate(tokens):
-        if t.text == "{:" and i + 1 < len(tokens):
-            words: set[str] = set()
-            depth, j = 0, i + 2
-            while j < len(tokens) and not (depth == 0 and tokens[j].text == "}"):
-                if tokens[j].text in ("(", "[", "{", "{:"):
-                    depth += 1
-                elif tokens[j].text in (")", "]", "}"):
-                    depth -= 1
-                words.add(tokens[j].text)
-                j += 1
-            out.append((tokens[i + 1].text, words, t.line))
-    return out
+def _containers(file: DafnyFile, d: Decl) -> list[Decl]:
+    """The modules, classes, traits and types `d` is declared in (outermost first)."""
+    return [o for o in file.others if o.kind in _CONTAINERS and o is not d and o.start <= d.start and d.end <= o.end
+            and o.header_end <= d.start]
 
 
-def _trusted(file: DafnyFile, d: Decl) -> list[Axiom]:
-    """Why `d` is trusted rather than checked (empty: it is checked like any declaration)."""
-    label = file.path
-    found: list[Axiom] = []
-    if d.body is None and any(c.kind == "ensures" for c in d.clauses) and d.kind != "method":
-        found.append(Axiom(d.qualified, d.line, label, f"body-less {d.kind} with `ensures`"))
-    header = _tokens(file.source[d.start : d.body[0] if d.body else d.header_end])
-    for name, words, line in _attributes(header):
-        if name in _TRUSTING_ATTRIBUTES and (name != "verify" or "false" in words):
-            found.append(Axiom(d.qualified, d.line + line - 1, label, _TRUSTING_ATTRIBUTES[name]))
-    text = _whole_text(file, d) if _is_helper(d) else _spec_text(file, d)
-    for t in _tokens(text):
-        if t.kind is TokKind.IDENT and t.text == "assume":
-            where = "its spec" if not _is_helper(d) or t.start < d.header_end - d.start else "its body"
-            found.append(Axiom(d.qualified, d.line + t.line - 1, label, f"`assume` in {where}"))
-            break
+def _unchecked_attributes(file: DafnyFile, d: Decl, text_end: int) -> list[Axiom]:
+    """The attributes not on the allow-list in `d`'s text up to `text_end` and on its containers' headers."""
+    found = []
+    spans = [(d.start, text_end, "")]
+    spans += [(c.start, c.header_end, f" on {c.kind} {c.name}") for c in _containers(file, d)]
+    for start, end, where in spans:
+        line = file.source.count("\n", 0, start)
+        text = file.source[start:end]
+        for a in attributes(_tokens(text), text):
+            if not a.allowed:
+                found.append(Axiom(d.qualified, line + a.line, file.path, f"{a.text}{where}"))
     return found
 
 
-_DECLARATION_WORDS = frozenset({"function", "predicate", "method", "lemma", "const", "class", "datatype",
-                                "codatatype", "module", "type", "newtype", "trait", "iterator", "ghost", "static",
-                                "twostate", "least", "greatest", "inductive", "copredicate", "colemma", "import"})
-
-
-def _trusting_declarations(file: DafnyFile) -> list[Axiom]:
-    """Constants whose initializer holds an `assume` (`const K := assume false; 5`), and types declared
-    `witness *` (Dafny does not check that they have values: a value of an empty one proves anything). The parser
-    keeps no declaration for either, so they are found here, by their tokens."""
-    tokens = _tokens(file.source)
-    out = []
-    for i, tok in enumerate(tokens):
-        if tok.text not in ("const", "type", "newtype") or i + 1 >= len(tokens):
-            continue
-        if tokens[i + 1].kind is not TokKind.IDENT:
-            continue
-        j = i + 2
-        while j < len(tokens) and tokens[j].text not in _DECLARATION_WORDS and tokens[j].text != "}":
-            if tok.text == "const" and tokens[j].text == "assume":
-                out.append(Axiom(tokens[i + 1].text, tok.line, file.path, "`assume` in its initializer"))
-                break
-            unchecked = tokens[j].text == "witness" and j + 1 < len(tokens) and tokens[j + 1].text == "*"
-            if tok.text != "const" and unchecked:
-                out.append(Axiom(tokens[i + 1].text, tok.line, file.path, "`witness *`: whether it has values is "
-                                                                          "not checked"))
-                break
-            j += 1
-    return out
+def _trusted(file: DafnyFile, d: Decl, root: bool = False) -> list[Axiom]:
+    """Why `d` is trusted rather than checked (empty: it is checked like any declaration). `root`: `d` is the
+    scored method, whose spec (not its body, the implementation) is what the verdicts rest on."""
+    label = file.path
+    found: list[Axiom] = []
+    if not root and d.body is None and any(c.kind == "ensures" for c in d.clauses):
+        kind = f"ghost {d.kind}" if d.ghost and d.kind == "method" else d.kind
+        found.append(Axiom(d.qualified, d.line, label, f"body-less {kind} with `ensures`"))
+    end = d.header_end if root or _is_other(d) else d.end
+    found += _unchecked_attributes(file, d, end)
+    first = file.source.count("\n", 0, d.start)
+    tokens = _tokens(file.source[d.start : end])
+    for t in tokens:
+        if t.kind is TokKind.IDENT and t.text == "assume":
+            where = ("its initializer" if d.kind == "const" else "its definition" if _is_other(d)
+                     else "its spec" if root or t.start < d.header_end - d.start else "its body")
+            found.append(Axiom(d.qualified, first + t.line, label, f"`assume` in {where}"))
+            break
+    unchecked = [i for i, t in enumerate(tokens[:-1]) if t.text == "witness" and tokens[i + 1].text == "*"]
+    if d.kind in ("type", "newtype") and unchecked:
+        found.append(Axiom(d.qualified, d.line, label, "`witness *`: whether it has values is not checked"))
+    return found
 
 
 def axioms(method: Decl, files: Sequence[DafnyFile]) -> tuple[Axiom, ...]:
-    """What `method`'s verdicts rest on without a check: its own spec's `assume`s and its helpers' axioms."""
-    found = _trusted(files[0], method)
-    pairs = reached(method, files)
-    for f, d in pairs:
+    """What `method`'s verdicts rest on without a check: its own spec's `assume`s and attributes, and the axioms
+    of what it reaches."""
+    found = _trusted(files[0], method, root=True)
+    for f, d in reached(method, files):
         found += _trusted(f, d)
-    mentioned = {n for _, n in _names(_spec_text(files[0], method))}
-    mentioned |= {n for f, d in pairs for _, n in _names(_whole_text(f, d))}
-    found += [a for f in files for a in _trusting_declarations(f) if a.name in mentioned]
     unique = dict.fromkeys(found)
     return tuple(sorted(unique, key=lambda a: (a.file != files[0].path, a.file, a.line, a.name, a.why)))
+
+
+def own_checking_off(method: Decl, file: DafnyFile) -> str:
+    """Why Dafny's check of the method itself (its clauses' well-formedness, its body) is not to be believed: an
+    attribute not on the allow-list on it, in it or on its class or module (`{:verify false}`,
+    `{:selective_checking}`, `{:ignore}`...), or an `assume` in it; "" when none."""
+    found = _unchecked_attributes(file, method, method.end)
+    before = file.source.count("\n", 0, method.start)
+    found += [Axiom(method.qualified, before + t.line, file.path, "`assume`")
+              for t in _tokens(file.source[method.start : method.end])
+              if t.kind is TokKind.IDENT and t.text == "assume"]
+    return "; ".join(f"{a.why} at line {a.line}" for a in found)
 
 
 def may_trust_statements(method: Decl, files: Sequence[DafnyFile]) -> bool:
@@ -240,15 +251,26 @@ def _where(text: str, files: Sequence[DafnyFile]) -> str:
     return re.sub(r"\bline (\d+)", place, text)
 
 
+def _expects_a_check(d: Decl) -> bool:
+    """A callable with a body and an `ensures`: Dafny 2.3 always reports a procedure for it (its proof, or a
+    function's body against its `ensures`), so a run that finished without one did not check it."""
+    return not _is_other(d) and d.body is not None and any(c.kind == "ensures" for c in d.clauses)
+
+
 def background_status(method: Decl, files: Sequence[DafnyFile], report: CheckReport) -> tuple[BackgroundStatus, str]:
-    """Whether what the method's spec reaches verified, with the failing or unchecked declarations."""
+    """Whether what the method's spec reaches verified, with the failing or unchecked declarations. A declaration
+    named as a trusted axiom is reported as such (`axioms`), not here; any other one is verified only when each
+    procedure Dafny reported of it was proved, and one that must have a procedure had one."""
     failed, open_ = [], []
-    for _, d in reached(method, files):
-        for why in _entries(report, d):
+    for f, d in reached(method, files):
+        entries = _entries(report, d)
+        for why in entries:
             if why:
                 failed.append(f"{d.qualified}: {_where(why, files)}")
             elif why is None:
                 open_.append(f"{d.qualified}: not concluded")
+        if not entries and report.finished and _expects_a_check(d) and not _trusted(f, d):
+            open_.append(f"{d.qualified}: Dafny reported no check of it")
     if failed:
         return BackgroundStatus.FAILED, "; ".join(failed)
     if open_:

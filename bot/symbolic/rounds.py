@@ -1122,7 +1122,7 @@ def score_methods(
                                                 for c in read])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
     backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, helpers)
-    checked = list(dict.fromkeys(backgrounds.values()))
+    checked = list(dict.fromkeys(p for p in backgrounds.values() if isinstance(p, Program)))
     checks: dict[Program, Result] = {}
     # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
     # stage moves on (so the loop ends)
@@ -1147,8 +1147,10 @@ def score_methods(
         if not job.cases and not job.problems and not note:
             note = "no test cases found"
         problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
-        check = checks.get(backgrounds[id(job.file)]) if id(job.file) in backgrounds else None
-        status, message, rests_on = _background(job, files[id(job.file)], trusted[id(job)], check, bool(row))
+        made = backgrounds.get(id(job.file))
+        check = checks.get(made) if isinstance(made, Program) else None
+        status, message, rests_on = _background(job, files[id(job.file)], trusted[id(job)], check, bool(row),
+                                                made if isinstance(made, str) else "")
         cases = _ill_formed(job, check, cases)
         scores.append(
             method_score(
@@ -1176,23 +1178,25 @@ def _files(job: MethodJob) -> list[DafnyFile]:
 
 def _background_checks(
     jobs: Sequence[MethodJob], dialect: Dialect, helpers: dict[int, list[tuple[DafnyFile, Decl]]]
-) -> dict[int, Program]:
+) -> dict[int, Program | str]:
     """Per spec file (by id), the program that verifies the helpers its methods' specs reach (`helpers`, per job),
-    with their bodies and proofs; none for a file whose specs reach no helper."""
+    with their bodies and proofs, or why it cannot be made; none for a file whose specs reach no helper."""
     names: dict[int, set[str]] = {}
     for job in jobs:
         names.setdefault(id(job.file), set()).update(d.name for _, d in helpers[id(job)])
     for job in jobs:  # where there is a check anyway, it also says whether each spec is well-formed
         if names.get(id(job.file)):
             names[id(job.file)].add(job.method.name)
-    found: dict[int, Program] = {}
+    found: dict[int, Program | str] = {}
     for job in jobs:
         key = id(job.file)
         if names.get(key) and key not in found:
             try:
                 text = make_prelude(job.file, dialect, job.include_root, job.spec_path, keep_proofs=True)
-            except (ValueError, HarnessError):
-                continue  # its prelude failed the same way: nothing is scored
+            except (ValueError, HarnessError) as e:
+                # the proofs it keeps may hold what the harnesses' text does not (`expect` in a lemma)
+                found[key] = str(e)
+                continue
             found[key] = Program(text, BACKGROUND_NAME, BACKGROUND_METHOD, checks=tuple(sorted(names[key])))
     return found
 
@@ -1208,14 +1212,17 @@ def _ill_formed(job: MethodJob, check: Result | None, cases: list[CaseResult]) -
 
 
 def _background(
-    job: MethodJob, files: list[DafnyFile], trusted: tuple[Axiom, ...], check: Result | None, scored: bool
+    job: MethodJob, files: list[DafnyFile], trusted: tuple[Axiom, ...], check: Result | None, scored: bool,
+    unmade: str = "",
 ) -> tuple[BackgroundStatus | None, str, tuple[Axiom, ...]]:
     """The method's background: whether what its spec reaches verifies (None: not checked, nothing was scored),
     the failing declarations or why it is not known, and the trusted axioms its verdicts are relative to (those
     of the source, `trusted`, and the statements the check warned of)."""
     status: BackgroundStatus | None = None
     message = ""
-    if scored and check is None:
+    if scored and unmade:  # the check could not be made (`unmade` says why): nothing was checked
+        status, message = BackgroundStatus.UNKNOWN, f"the check could not be made: {unmade}"
+    elif scored and check is None:
         status = BackgroundStatus.VERIFIED  # its spec reaches no helper: nothing to check
     elif scored and check is not None:
         report = read_check(check.message)

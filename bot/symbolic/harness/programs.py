@@ -107,7 +107,7 @@ def make_prelude(
     suggested clause, bot/symbolic/suggest/search.py).
     """
     parts = (file, *included_files(file, include_root, spec_path))
-    texts = [to_dialect(_strip(part, keep_proofs, keep_body if part is file else ""), dialect).text
+    texts = [to_dialect(_strip(part, keep_proofs, keep_body if part is file else ""), dialect, path=part.path).text
              for part in parts]
     return "".join(t if t.endswith("\n") else t + "\n" for t in texts[:-1]) + texts[-1]
 
