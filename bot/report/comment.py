@@ -30,6 +30,7 @@ NOTHING = "No Dafny specs with tests were changed in this pull request: nothing 
 TRIMMED = "Some rows were left out to fit GitHub's comment size limit; the job's step summary has the full report."
 FOLD_UNCHANGED = "Methods whose scores did not change"
 UNCHANGED = "All scored methods are unchanged against base."
+LOST_MEASURE = "a threshold that is not measured is not met"
 MAX_SENTENCES = 10  # the opening stays a ten-second read; the table has every changed method
 
 
@@ -172,8 +173,11 @@ def _verdict(inp: CommentInput) -> list[str]:
     lines = [f"Thresholds: correctness ≥ {inp.gate.min_correctness:.2f}, "
              f"completeness ≥ {inp.gate.min_completeness:.2f}."]
     regressions = sum(d.regression for d in inp.deltas)
+    unmeasured = sum(bool(d.lost) for d in inp.deltas)
     if regressions:
-        lines.append(f"**{regressions} regression(s)** against the base branch.")
+        lost = (f", {unmeasured} of them a measure the base had and the head lacks ({LOST_MEASURE})"
+                if unmeasured else "")
+        lines.append(f"**{regressions} regression(s)** against the base branch{lost}.")
     lines += [f"- {esc(f)}" for f in inp.failures]
     lines += [f"- ⚠️ {esc(w)}" for w in inp.warnings]
     return [*lines, ""]

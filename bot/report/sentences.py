@@ -129,6 +129,8 @@ def _scored(name: str, d: MethodDelta, span: EnsuresSpan | None) -> str:
         return f"{name} {what} ({_now(h)})" + (f": {tail}" if tail else "")
     if d.unreadable:
         return f"{name} lost a check: {esc(short(d.unreadable[0], WHY))}"
+    if d.lost:
+        return f"{name} lost a measure: {esc(short(d.lost[0], WHY))}"
     corr = _trend("correctness", b.correctness, h.correctness)
     comp = _trend("completeness", b.completeness, h.completeness)
     if h.precondition_rejects and not b.precondition_rejects:

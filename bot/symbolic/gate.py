@@ -2,9 +2,10 @@
 
 A passing gate means every changed method was scored and met the thresholds. A method that was scored
 at base and cannot be scored at head fails, always: otherwise breaking a spec file (a line that does
-not resolve, a test file that no longer parses) would be a way to pass. A method with nothing decided
-at head (new, or undecided at base too) fails as well, unless `allow-unscored` turns that into a
-warning.
+not resolve, a test file that no longer parses) would be a way to pass. So does a method that lost any
+other measure the base had (its completeness, a decided case, a pinned case: see `compare`), whatever
+the thresholds: a threshold that is not measured is not met. A method with nothing decided at head (new,
+or undecided at base too) fails as well, unless `allow-unscored` turns that into a warning.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.symbolic.compare import Change, MethodDelta
-from bot.symbolic.results import Gate, MethodScore, axioms_text, gate_failures, never_passes
+from bot.symbolic.results import UNMEASURED, Gate, MethodScore, axioms_text, gate_failures, never_passes
 
 
 @dataclass(frozen=True)
@@ -44,12 +45,16 @@ def pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool = Fa
     failures: list[str] = []
     warnings: list[str] = []
     scored = [d.head for d in deltas if d.head is not None and d.head.decided]
-    failures += gate_failures(scored, gate)
+    # a completeness the base had and the head lacks is said once, as that (below), not also against the threshold
+    lost = {f"{d.file}: {d.method}: {UNMEASURED}" for d in deltas if any(w.startswith("completeness") for w in d.lost)}
+    failures += [f for f in gate_failures(scored, gate) if not f.startswith(tuple(lost))]
     if gate.allow_axioms:
         warnings += [f"{s.file}: {s.method}: {axioms_text(s.axioms)}; allowed by allow-axioms"
                      for s in scored if s.axioms]
     # a case the base could read and the head cannot is a check that no longer runs: it fails, always
     failures += [f"{d.file}: {d.method}: {why}" for d in deltas for why in d.unreadable]
+    # so does any measure the base had and the head lacks: a threshold that is not measured is not met
+    failures += [f"{d.file}: {d.method}: {why}" for d in deltas for why in d.lost]
     for d in deltas:
         if d.head is None or d.head.decided:
             continue
@@ -66,3 +71,24 @@ def pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool = Fa
             what = "new method" if d.change is Change.NEW else "method"
             failures.append(f"{where}: {what} cannot be scored ({reason})")
     return Verdict(tuple(failures), tuple(warnings))
+
+
+NO_TESTS = "no test cases found for any method, so nothing is measured and no threshold is met"
+
+
+def score_gate(scores: Sequence[MethodScore], gate: Gate, untested: Sequence[str] = ()) -> tuple[str, ...]:
+    """The command line's gate over what `score` scored: the thresholds of every method, and nothing passes
+    unmeasured: a method with nothing decided (an `ensures` that does not resolve, every case unknown) and a spec
+    file without a test case fail, each with the reason (`untested`: the spec files that gave no method to score)."""
+    failures = [f"{path}: {NO_TESTS}" for path in untested]
+    failures += gate_failures([s for s in scores if s.decided or never_passes(s)], gate)
+    failures += [f"{s.file}: {s.method}: nothing decided, so no threshold is met ({why_unscored(s)}{_first(s)})"
+                 for s in scores if not s.decided and not never_passes(s)]
+    return tuple(failures)
+
+
+def _first(s: MethodScore) -> str:
+    """The first case's message, which says why (`; first: unresolved identifier: z (in ...)`), in one short line."""
+    message = next((c.message for c in s.cases if c.message.strip()), "")
+    line = " ".join(message.split())
+    return f"; first: {line if len(line) <= 200 else line[:197] + '...'}" if line else ""

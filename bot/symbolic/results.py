@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bot.dafny.values import Value
+from bot.symbolic.everywhere import Everywhere
 
 
 class CaseStatus(Enum):
@@ -156,6 +157,8 @@ class MethodScore:
     background_message: str = ""  # the failing declarations, or why the check was not conclusive
     axioms: tuple[Axiom, ...] = ()  # trusted declarations the verdicts are relative to
     suggestions: tuple[Suggestion, ...] = ()  # verified strengthenings, best first (weak methods only)
+    # whether the spec determines its outputs on every input (bot/symbolic/everywhere.py); None: not asked
+    everywhere: Everywhere | None = None
 
     @property
     def surviving(self) -> tuple[Surviving, ...]:
@@ -340,6 +343,21 @@ class Gate:
     allow_axioms: bool = False  # verdicts relative to trusted axioms pass (with a warning) instead of failing
 
 
+UNMEASURED = "completeness not measured"
+
+
+def why_no_completeness(s: MethodScore) -> str:
+    """Why a method has no completeness, in a few words."""
+    if s.correctness is None:
+        return "no case is decided"
+    if s.correctness != 1.0:
+        return f"correctness is {s.correctness:.2f}, and completeness is measured only at 1.00"
+    mutants = sum(len(c.mutants) for c in s.cases)
+    if not mutants:
+        return "no case has a mutant to try (a property check states no output to mutate)"
+    return f"none of its {mutants} mutants was decided"
+
+
 def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
     """Why the gate fails (empty when it passes).
 
@@ -365,6 +383,10 @@ def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
             out.append(
                 f"{s.file}: {s.method}: completeness {s.completeness:.2f} < {gate.min_completeness:.2f}"
             )
+        elif s.completeness is None and gate.min_completeness > 0 and s.decided:
+            # a threshold that is not measured is not met
+            out.append(f"{s.file}: {s.method}: {UNMEASURED} ({why_no_completeness(s)}), so "
+                       f"min-completeness {gate.min_completeness:.2f} is not met")
         if gate.fail_on_unknown and s.unknown:
             counts = ", ".join(f"{n} {k}" for k, n in s.unknown.items())
             out.append(f"{s.file}: {s.method}: undecided ({counts}) and fail-on-unknown is set")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -127,13 +128,75 @@ def test_a_case_readable_at_base_and_not_at_head_fails(dafny_command: str, tmp_p
     assert code == 1, log
     assert outputs["passed"] == "false" and outputs["regressions"] == "1"
     assert "case CubeTest\\#2 can no longer be read" in body and "Twenty7" in body, body
-    # deleting a test is not a test that can no longer be read
+    # deleting a check is not a check that can no longer be read; but the case it decided is gone while its test
+    # still runs, and a deleted check cannot show that the spec still meets the thresholds: it fails too
     (tmp_path / "deleted").mkdir()
     fewer = CUBE_TESTS.replace("  var b := Cube(3);\n  assert b == 27;\n", "")
     repo, base, head = make_repo(tmp_path / "deleted", {"specs/cube.dfy": CUBE + CUBE_TESTS},
                                  {"specs/cube.dfy": CUBE + fewer})
     code, log, outputs, body = run(repo, tmp_path / "deleted", github_server, base, head, ["specs/cube.dfy"])
-    assert code == 0 and "can no longer be read" not in body, log + body
+    assert code == 1 and "can no longer be read" not in body, log + body
+    assert "(n = 3) decided at base is gone at head (their test CubeTest still runs)" in unescaped(body), body
+
+
+SQUARE = """method Square(n: int) returns (r: int)
+  ensures r == n * n
+{
+  r := n * n;
+}
+"""
+EXPECT_TESTS = """method CubeTest()
+{
+  var a := Cube(2);
+  expect a == 8;
+  var b := Cube(3);
+  expect b == 27;
+}
+method SquareTest()
+{
+  var s := Square(2);
+  expect s == 4;
+  var t := Square(3);
+  expect t == 9;
+}
+"""
+
+
+def test_checks_reworded_next_to_a_weakened_spec_fail(dafny_command: str, tmp_path: Path,
+                                                      github_server: Any) -> None:
+    """A pull request weakens both specs to `ensures r >= n` and rewords every check so that it measures less.
+
+    `Square`'s checks become `expect s > 0;`: a property that no reader can take for an equality. The case still
+    verifies, but a property has no mutants and pins no value, so the completeness (1.00 at base) and the pins are
+    no longer measured: that fails whatever the thresholds. `Cube`'s become `expect !(a != 8);`, which a reader
+    may read as the equality it is (then the weakening is measured: wrong outputs survive, completeness drops
+    below the 0.80 asked) or as a property (then the measure is gone, as for `Square`): the gate fails in both.
+    """
+    weak = (CUBE + SQUARE).replace("ensures r == n * n * n", "ensures r >= n").replace("ensures r == n * n",
+                                                                                       "ensures r >= n")
+    reworded = (EXPECT_TESTS.replace("expect a == 8;", "expect !(a != 8);")
+                .replace("expect b == 27;", "expect !(b != 27);")
+                .replace("expect s == 4;", "expect s > 0;").replace("expect t == 9;", "expect t > 0;"))
+    repo, base, head = make_repo(tmp_path, {"specs/cube.dfy": CUBE + SQUARE + EXPECT_TESTS},
+                                 {"specs/cube.dfy": weak + reworded})
+    code, log, outputs, body = run(repo, tmp_path, github_server, base, head, ["specs/cube.dfy"],
+                                   {"min-completeness": "0.8"})
+    assert code == 1, log
+    assert outputs["passed"] == "false"
+    body = unescaped(body)
+    assert "## ❌ Dafny Spec Score: failed" in body
+    assert "Square: completeness was 1.00 at base and is not measured at head: no case has a mutant" in body, body
+    assert "pinned at base are not shown pinned at head (its check is now a property" in body, body
+    assert "a measure the base had and the head lacks (a threshold that is not measured is not met)" in body, body
+    assert "lost a measure" in body  # the method's sentence at the top says so too
+    assert re.search(r"Cube: (completeness was 1\.00 at base and is not measured at head|completeness 0\.\d\d &lt; "
+                     r"0\.80)", body), body
+    assert "Square: completeness not measured" not in body  # the loss is said once, not also against 0.80
+
+
+def unescaped(markdown: str) -> str:
+    """The comment's text without its markdown escapes (`\\#`, `\\(`)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def test_a_change_to_an_included_file_rescores_the_specs_that_include_it(dafny_command: str, tmp_path: Path,
