@@ -79,15 +79,14 @@ def _is_helper(d: Decl) -> bool:
 
 def _candidates(owned: list[_Owned], qualifier: str, scope: str) -> list[_Owned]:
     """The declarations a name may mean, seen from `scope`: a qualified name's of that qualifier; else those of
-    the same scope, else the top level's, else (an opened module's, say) every one of that name."""
+    `scope` and of every scope around it (`A.B`, `A`, the top level: which one Dafny picks is not decided here),
+    else (an opened module's, say) every one of that name."""
     if qualifier:
         named = [o for o in owned if o.decl.scope.split(".")[-1:] == [qualifier]]
         return named or owned
-    for wanted in (scope, ""):
-        found = [o for o in owned if o.decl.scope == wanted]
-        if found:
-            return found
-    return owned
+    parts = scope.split(".") if scope else []
+    around = {".".join(parts[:k]) for k in range(len(parts) + 1)}
+    return [o for o in owned if o.decl.scope in around] or owned
 
 
 def _reachable(files: Sequence[DafnyFile]) -> dict[str, list[_Owned]]:

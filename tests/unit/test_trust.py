@@ -150,6 +150,16 @@ def test_a_class_constant_and_witness_star_are_reached() -> None:
         ("C.K", "`assume` in its initializer"), ("T", "`witness *`: whether it has values is not checked")]
 
 
+def test_a_name_reaches_the_declarations_of_every_enclosing_scope() -> None:
+    # inside class C of module A, `F` is A's F, which Dafny takes on trust; the top level's F is harmless
+    text = ("function F(x: int): int { x }\nmodule A {\n  function F(x: int): int\n    ensures F(x) > x\n"
+            "  class C {\n  method M(x: int) returns (r: int)\n    ensures r == F(x)\n}\n}\n")
+    f = parse_file(text, "s.dfy")
+    m = f.find("A.C.M")
+    assert m is not None
+    assert [a.name for a in axioms(m, [f])] == ["A.F"]
+
+
 def test_a_name_that_reaches_nothing_trusted_changes_nothing() -> None:
     text = "function Sq(x: int): int { x * x }\n" + SPEC.replace("F(x)", "Sq(x)")
     assert _reached(text) == ["Sq"] and _axioms(text) == ()
