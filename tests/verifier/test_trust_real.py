@@ -65,11 +65,13 @@ def test_a_false_helper_with_an_allowed_attribute_is_still_caught(dafny_command:
 
 @pytest.mark.parametrize("attribute", ["{:selective_checking}", "{:ignore}", "{:inline 1}", "{:verify false}"])
 def test_other_attributes_let_a_false_helper_prove_false(dafny_command: str, tmp_path: Path, attribute: str) -> None:
-    # the helper's `ensures` says Dbl(3) == 4, its body Dbl(3) == 6: a method proves `false` from the two
+    # the helper's `ensures` says Dbl(3) == 4, its body Dbl(3) == 6: the acceptance of 4 and its rejection both
+    # verify, and so does `false`
     text = (f"function {attribute} Dbl(x: int): int ensures Dbl(x) == x + 1 {{ 2 * x }}\n"
+            "method Accept() { assert Dbl(3) == 4; }\nmethod Reject() { assert !(Dbl(3) == 4); }\n"
             "method Boom() ensures false { assert Dbl(3) == 4 && Dbl(3) == 6; }\n")
     out = _dafny(dafny_command, tmp_path / "skipped.dfy", text)
-    assert re.search(r"finished with [1-9]\d* verified, 0 errors", out), out[-2000:]
+    assert re.search(r"finished with [3-9] verified, 0 errors", out), out[-2000:]
     plain = _dafny(dafny_command, tmp_path / "plain.dfy", text.replace(attribute, ""))
     assert "plain.dfy(1," in plain and " 0 errors" not in plain  # without it, the helper's check fails
 
