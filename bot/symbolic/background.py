@@ -180,12 +180,13 @@ def axioms(method: Decl, files: Sequence[DafnyFile]) -> tuple[Axiom, ...]:
 def own_checking_off(method: Decl, file: DafnyFile) -> str:
     """Why Dafny's check of the method itself (its clauses' well-formedness, its body) is not to be believed: an
     attribute not on the allow-list on it, in it or on its class or module (`{:verify false}`,
-    `{:selective_checking}`, `{:ignore}`...), or an `assume` in it; "" when none."""
+    `{:selective_checking}`, `{:ignore}`...), or an `assume` or `expect` in it (the verifier assumes what an
+    `expect` checks at run time: `expect false;` makes any body verify); "" when none."""
     found = _unchecked_attributes(file, method, method.end)
     before = file.source.count("\n", 0, method.start)
-    found += [Axiom(method.qualified, before + t.line, file.path, "`assume`")
+    found += [Axiom(method.qualified, before + t.line, file.path, f"`{t.text}`")
               for t in _tokens(file.source[method.start : method.end])
-              if t.kind is TokKind.IDENT and t.text == "assume"]
+              if t.kind is TokKind.IDENT and t.text in ("assume", "expect")]
     return "; ".join(f"{a.why} at line {a.line}" for a in found)
 
 

@@ -189,6 +189,7 @@ def test_a_helper_without_its_check_is_not_concluded() -> None:
     ("module {:verify false} A {\n  method M(x: int) returns (r: int)\n    ensures r == x\n  { r := x; }\n}\n", True),
     ("method M(x: int) returns (r: int)\n  ensures r == x\n{ assume false; r := 0; }\n", True),
     ("method M(x: int) returns (r: int)\n  ensures r == x\n{ assert {:mystery} true; r := x; }\n", True),
+    ("method M(x: int) returns (r: int)\n  ensures r == x\n{ expect false; }\n", True),
     ("method {:timeLimit 30} M(x: int) returns (r: int)\n  ensures r == x\n{ r := x; }\n", False),
 ])
 def test_a_method_whose_own_checking_is_off(text: str, off: bool) -> None:
