@@ -8,18 +8,20 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from bot import __version__, runner
 from bot.audit.cli import AuditUsageError, add_audit_parser, cmd_audit
 from bot.config import default_cache_dir, default_z3
-from bot.options import Use, add_arguments
+from bot.options import OPTIONS_BY_NAME, Use, add_arguments, clean_fraction
 from bot.report.json_report import render_json
 from bot.report.markdown import render_markdown
 from bot.report.sarif import render_sarif
 from bot.report.text import render_text
-from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in
+from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in, read_error
 from bot.settings import Settings, SettingsOverlay
-from bot.symbolic.results import Gate, MethodScore, gate_failures
+from bot.symbolic.gate import score_gate
+from bot.symbolic.results import Gate, MethodScore
 from bot.symbolic.rounds import Strategy
 from bot.symbolic.suggest.search import score_and_suggest
 from bot.verifier import VerifierNotFound
@@ -42,11 +44,30 @@ class UsageError(Exception):
     """Bad arguments or unreadable input: exit code 2 with the message."""
 
 
+REPORT_ONLY_HELP = (
+    "only report: exit 0 whatever the scores (input errors are still exit 2). Without it the gate applies, as in "
+    "the Action: the thresholds below, with their defaults for the flags not given; a method with nothing decided "
+    "and a spec file without test cases fail it too (exit 1)")
+
+
+def _default(name: str) -> float:
+    return float(clean_fraction(OPTIONS_BY_NAME[name].default))
+
+
 def gate_of(args: argparse.Namespace) -> Gate | None:
-    """The gate the options ask for; None when none was asked (the exit code then ignores scores)."""
-    if args.min_correctness is None and args.min_completeness is None and not args.fail_on_unknown:
+    """The gate the options ask for: always, with the option table's defaults (those `--help` and the Action
+    state) for the thresholds not given; None with `--report-only`, which contradicts any gate flag."""
+    given = [flag for flag, on in (("--min-correctness", args.min_correctness is not None),
+                                   ("--min-completeness", args.min_completeness is not None),
+                                   ("--fail-on-unknown", args.fail_on_unknown),
+                                   ("--allow-axioms", args.allow_axioms)) if on]
+    if args.report_only:
+        if given:
+            raise UsageError(f"--report-only applies no gate, and {', '.join(given)} asks for one; drop one of them")
         return None
-    return Gate(args.min_correctness or 0.0, args.min_completeness or 0.0, args.fail_on_unknown, args.allow_axioms)
+    corr = _default("min-correctness") if args.min_correctness is None else args.min_correctness
+    comp = _default("min-completeness") if args.min_completeness is None else args.min_completeness
+    return Gate(corr, comp, args.fail_on_unknown, args.allow_axioms)
 
 
 def add_local_options(p: argparse.ArgumentParser) -> None:
@@ -65,8 +86,15 @@ def add_local_options(p: argparse.ArgumentParser) -> None:
              "method, it prints `ensures EXPR` lines; each is checked like the built-in candidates")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with the message first and in words: no 15-line usage before it, a pointer to `--help` after."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"error: {message}\n(see `{self.prog} --help` for the options)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m bot", description="Score Dafny specifications against tests."
     )
     parser.add_argument("--version", action="version", version=f"dafny-spec-score {__version__}")
@@ -81,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--method", default=None, help="score only this method")
     score.add_argument("--format", choices=("text", "json", "markdown", "sarif"), default="text")
     score.add_argument("--output", default=None, help="write the report here instead of standard output")
+    score.add_argument("--report-only", action="store_true", help=REPORT_ONLY_HELP)
     add_arguments(score, Use.SCORE)
     add_local_options(score)
     add_audit_parser(sub, add_local_options)
@@ -129,7 +158,7 @@ def output_file(path: str) -> Path:
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise UsageError(f"--output {path}: cannot create its folder: {e}") from e
+        raise UsageError(f"--output {path}: cannot create its folder: {read_error(e)}") from e
     return out
 
 
@@ -151,6 +180,7 @@ def test_files(tests: str | None) -> TestFiles:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    gate = gate_of(args)  # a contradiction among the flags is said before anything is verified
     tests = test_files(args.tests)
     output = output_file(args.output) if args.output else None
     # files given on the command line are the user's own: anywhere, not confined to the current folder
@@ -171,15 +201,17 @@ def cmd_score(args: argparse.Namespace) -> int:
         try:
             output.write_text(out, encoding="utf-8")
         except OSError as e:
-            raise UsageError(f"--output {args.output}: cannot write the report: {e}") from e
+            raise UsageError(f"--output {args.output}: cannot write the report: {read_error(e)}") from e
     else:
         sys.stdout.write(out)
     for message in built.errors:
         print(f"error: {message}", file=sys.stderr)
     if built.errors:
         return EXIT_USAGE
-    gate = gate_of(args)
-    failures = gate_failures(scores, gate) if gate is not None else []
+    if gate is None:
+        return EXIT_OK
+    tested = {job.display_path for job in built.jobs}
+    failures = score_gate(scores, gate, [p for p in args.paths if p not in tested])
     for failure in failures:
         print(f"gate: {failure}", file=sys.stderr)
     return EXIT_GATE if failures else EXIT_OK

@@ -153,8 +153,9 @@ def build_jobs(
             file = parse_file(read_regular_text(str(path)), str(path))  # a FIFO or a device is refused
             file = with_included_datatypes(file, root, path)
         except (OSError, UnicodeDecodeError) as e:
-            out.errors.append(f"{rel}: cannot read: {e}")
-            out.placeholders.extend(_unscored(rel, expected.get(rel, ()), f"the spec file cannot be read: {e}"))
+            out.errors.append(f"{rel}: cannot read: {read_error(e)}")
+            out.placeholders.extend(_unscored(rel, expected.get(rel, ()),
+                                              f"the spec file cannot be read: {read_error(e)}"))
             continue
         except DafnyParseError as e:
             message = _relative(str(e), root)
@@ -169,6 +170,12 @@ def build_jobs(
         problems = tuple(replace(p, source=_relative(p.source, root)) for p in read.problems)
         # a test file refused for leading outside the checkout fails the run: it is never silent
         out.errors.extend(f"{p.source}: {p.reason}" for p in problems if p.reason.startswith("refused:"))
+        if tests.only is not None:
+            # `--tests PATH` names the one file the cases come from: one that cannot be read fails the run
+            unread = [p for p in problems if p.source == tests.only and not p.method and p.reason.startswith(UNREAD)]
+            out.errors.extend(f"{p}\n  fix the test file there, or pass another with --tests" for p in unread
+                              if f"{p}\n  fix the test file there, or pass another with --tests" not in out.errors)
+            problems = tuple(p for p in problems if p not in unread)
         read = ReadResult(read.cases, problems)
         if methods is not None:
             names = sorted(methods)
@@ -181,6 +188,30 @@ def build_jobs(
             out.problems.extend(p for p in problems if p not in out.problems)
         out.jobs.extend(file_jobs)
     return out
+
+
+# How the test-file readers (bot/testcases) begin the problem of a file they could not read at all; any other
+# problem is one case's, or a file read whole that tests none of a spec's methods (with several specs, not all are)
+UNREAD = ("cannot read the test file", "not valid TOML", "not valid JSON", "not read:", "unknown kind of test file",
+          "cannot tell the MBPP task", "no [[case]] tables", "`case` must be [[case]] tables",
+          "the top-level `method` must be")
+
+
+def read_error(e: OSError | UnicodeDecodeError) -> str:
+    """Why a file could not be read, in words and with what to do (never Python's `[Errno 13] ...` or a codec's
+    message); the caller names the file."""
+    if isinstance(e, UnicodeDecodeError):
+        return (f"not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset {e.start} is not UTF-8); "
+                "save the file as UTF-8")
+    if isinstance(e, PermissionError):
+        return "permission denied; make the file readable to this user (chmod +r) or give another"
+    if isinstance(e, FileNotFoundError):
+        return "no such file; check the path"
+    if isinstance(e, IsADirectoryError):
+        return "a folder; give a file"
+    if e.strerror:  # the operating system's words, without the number
+        return e.strerror[0].lower() + e.strerror[1:]
+    return str(e) or type(e).__name__
 
 
 def with_included_datatypes(file: DafnyFile, root: Path, path: Path) -> DafnyFile:

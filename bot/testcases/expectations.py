@@ -617,6 +617,10 @@ def _read_call(
             if further:
                 return CallProblem(s.line, further, checked=stated)
             tolerances.append(Tolerance(i, eps.v, exp.strict))
+        elif not (taken and name in missing):
+            again = _checked_again(scan, k, name, exp, where)
+            if again:
+                return CallProblem(s.line, again, checked=stated)
         if not taken or name not in missing:
             last = max(last, exp.line)
         if role == "out":
@@ -659,7 +663,7 @@ def _further_checks(scan: _Scan, k: int, name: str, exp: _Expectation, where: Ca
     if len(extra) > (2 if _two_sided(tolerance_stmt, name) else 1):
         return (f"{where(exp.line)}: `{short(tolerance_stmt.text)}` states more of `{name}` than its tolerance: a "
                 "tolerance is read only as the one check of its output")
-    for j in scan.touching([name], k + 1):
+    for j in _after_call(scan, k, name):
         s = scan.stmts[j]
         if j == exp.env_at or s.commented or s.kind is StmtKind.PRINT:
             continue
@@ -669,6 +673,64 @@ def _further_checks(scan: _Scan, k: int, name: str, exp: _Expectation, where: Ca
         if name in s.targets:
             break  # assigned again: a later mention is of another value
     return ""
+
+
+def _after_call(scan: _Scan, k: int, name: str) -> Iterator[int]:
+    """The statements after the call stmts[k] that mention or assign `name`, while `name` is the call's result's
+    variable: up to the end of the block that declares it (after it, the name is another variable)."""
+    at_call = scan.stmts[k]
+    own = at_call.scope if at_call.kind is StmtKind.VAR else ()
+    for j in scan.touching([name], k + 1):
+        if own and scan.stmts[j].scope[: len(own)] != own:
+            return
+        yield j
+
+
+def _checked_again(scan: _Scan, k: int, name: str, exp: _Expectation, where: Callable[[int], str]) -> str:
+    """Why the case is not read when its output `name`, given the value `exp.text` by a check, is checked again after
+    the call ("" when it is not, or only by the same equality again): `expect r == 5; expect r > 9;`,
+    `expect r == 5 && r == 6;`, or a variable computed from it (`var d := r + 1;`). With such a check the test may
+    pass for no output at all; the reader does not decide whether all of them hold at the value, so the case is not
+    read, rather than read with a check dropped."""
+    value = exp.text.strip()
+    for j in _after_call(scan, k, name):
+        s = scan.stmts[j]
+        if s.commented or s.kind in (StmtKind.PRINT, StmtKind.EXPECTED_COMMENT):
+            continue
+        # a check naming it, or a value computed from it (a call passing it is followed no further)
+        if name in scan.mentions[j] and s.kind is not StmtKind.CALL and not _same_equality(s, name, value,
+                                                                                           scan.helpers):
+            what = "a value computed from it" if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) else "a further check"
+            return (f"{where(s.line)}: `{short(s.text)}` is {what} of `{name}`, given the value "
+                    f"`{short(value)}` at line {exp.line}: every check of an output is read, or none")
+        if name in s.targets or name in s.changes:
+            break  # assigned again (or changed): a later mention is of another value
+    return ""
+
+
+def _same_equality(s: Stmt, name: str, value: str, helpers: Helpers | None) -> bool:
+    """Every part of `s` that names `name` is `name == value` again, as written (`assert r == 5;` after
+    `expect r == 5;`, or the check that gave the value)."""
+    if s.kind in (StmtKind.ASSERT, StmtKind.EXPECT):
+        parts = list(zip(_conjuncts(s), conjunct_equalities(s, helpers), strict=True))
+    else:
+        try:
+            toks = tokenize(s.expr) if s.expr else []
+        except LexError:
+            return False
+        parts = [(toks, pairs) for pairs in conjunct_equalities(s, helpers)]
+        if not parts:
+            return False  # `var d := r + 1;`: no equality at all
+    for conj, pairs in parts:
+        if name not in _token_names(conj) and not any(name in _text_names(a) | _text_names(b) for a, b in pairs):
+            continue
+        if not pairs:
+            return False
+        for a, b in pairs:
+            if name in _text_names(a) | _text_names(b) and not (
+                    (plain_var(a) == name and b.strip() == value) or (plain_var(b) == name and a.strip() == value)):
+                return False
+    return True
 
 
 def _two_sided(stmt: Stmt, name: str) -> bool:

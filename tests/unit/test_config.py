@@ -100,6 +100,9 @@ def test_defaults_match_the_dataclass(tmp_path: Path) -> None:
         "tests",
         "min_correctness",
         "min_completeness",
+        "fail_on_unknown",
+        "allow_axioms",
+        "allow_unscored",
         "mutants",
         "seed",
         "time_limit",
@@ -107,6 +110,25 @@ def test_defaults_match_the_dataclass(tmp_path: Path) -> None:
         "comment_id",
     ):
         assert getattr(cfg, name) == getattr(plain, name), name
+
+
+def test_the_command_lines_gate_has_the_actions_defaults(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`score --help` states the option table's defaults; without a flag, those are the gate applied, as in the
+    Action (whose action.yml defaults tests/unit/test_action_yml.py checks against the same table)."""
+    from bot.cli import build_parser, gate_of  # the command line is a front end: imported here only
+
+    def gate(*flags: str) -> Gate | None:
+        return gate_of(build_parser().parse_args(["score", "x.dfy", *flags]))
+
+    action = Config.from_environ(action_env(tmp_path)).gate
+    assert gate() == action == Gate() == Gate(1.0, 0.0, False, False)
+    assert gate("--min-completeness", "0.8") == Gate(1.0, 0.8)  # another flag leaves the correctness default on
+    assert gate("--min-correctness", "0.5") == Gate(0.5, 0.0)
+    assert gate("--report-only") is None
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["score", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "before the check fails. (default: 1.0)" in help_text and "--report-only only report" in help_text
 
 
 def test_nothing_set_at_all_uses_the_defaults(tmp_path: Path) -> None:

@@ -191,3 +191,20 @@ def test_a_tested_function_checked_as_not_unequal() -> None:
     spec = "function Fact(n: nat): nat { if n == 0 then 1 else n * Fact(n - 1) }\n"
     r = read("expect !(Fact(3) != 6); expect !(!(Fact(4) == 24));", helpers="", spec=spec)
     assert [c.expected for c in r.cases] == [(IntV(6),), (IntV(24),)]
+
+
+def test_a_further_check_of_an_output_given_a_value_is_read_or_the_case_is_not() -> None:
+    """`expect r == 4; expect r < 2;` passes for no output: read as `r == 4` alone the spec would be "verified,
+    pinned" by a test every output fails. The same equality again, a print, or another block's `r` change nothing."""
+    r = read("""
+  { var r := Inc(3); expect r == 4; expect r < 2; }
+  { var r := Inc(3); expect r == 4 && r == 5; }
+  { var r := Inc(3); expect r == 4; var d := r + 1; expect d == 6; }
+  { var r := Inc(3); expect !(r != 4); expect r == 4 || r > 100; }
+  { var r := Inc(3); expect r == 4; assert 4 == r; print r; }
+  { var r := Inc(5); expect r == 6; }
+  { var r := Inc(7); expect r == 8; r := 0; expect r == 0; }
+""", helpers="", spec=INT_SPEC)
+    assert [p.line for p in r.problems] == [5, 6, 7, 8]
+    assert all("every check of an output is read, or none" in p.reason and p.checked for p in r.problems)
+    assert [(c.line, c.expected) for c in r.cases] == [(9, (IntV(4),)), (10, (IntV(6),)), (11, (IntV(8),))]

@@ -54,7 +54,8 @@ def test_crashing_verifier_gives_error_statuses_not_a_crash(tmp_path: Path) -> N
     fake = _fake_verifier(tmp_path, "print('Unhandled Exception: System.NullReferenceException'); sys.exit(134)\n")
     out = tmp_path / "r.json"
     argv = ["score", str(EXAMPLE), "--dafny", str(fake), "--no-cache", "--format", "json", "--output", str(out)]
-    assert main(argv) == 0
+    assert main(argv) == 1  # nothing decided: the gate is not met (README "The `score` command")
+    assert main([*argv, "--report-only"]) == 0
     m = json.loads(out.read_text())["methods"][0]
     assert [c["status"] for c in m["cases"]] == ["error"] * 3
     assert "NullReferenceException" in m["cases"][0]["message"]
@@ -65,7 +66,8 @@ def test_garbage_output_is_an_error_with_the_text(tmp_path: Path) -> None:
     fake = _fake_verifier(tmp_path, "print('%%% not a verifier %%%')\n")
     out = tmp_path / "r.json"
     argv = ["score", str(EXAMPLE), "--dafny", str(fake), "--no-cache", "--format", "json", "--output", str(out)]
-    assert main(argv) == 0
+    assert main(argv) == 1
+    assert main([*argv, "--report-only"]) == 0
     case = json.loads(out.read_text())["methods"][0]["cases"][0]
     assert case["status"] == "error" and "not a verifier" in case["message"]
 
@@ -74,7 +76,9 @@ def test_nothing_to_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     spec = tmp_path / "s.dfy"
     spec.write_text("method M(x: int) returns (r: int)\n  ensures r == x\n")
     fake = _fake_verifier(tmp_path, "sys.exit(0)\n")
-    assert main(["score", str(spec), "--dafny", str(fake), "--no-cache"]) == 0
+    assert main(["score", str(spec), "--dafny", str(fake), "--no-cache"]) == 1  # nothing measured: not a pass
+    assert NOTHING_TO_SCORE in capsys.readouterr().err
+    assert main(["score", str(spec), "--dafny", str(fake), "--no-cache", "--report-only"]) == 0
     assert NOTHING_TO_SCORE in capsys.readouterr().err
 
 

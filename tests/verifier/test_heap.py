@@ -20,7 +20,8 @@ def score(tmp_path: Path, text: str) -> list[dict[str, Any]]:
     spec = tmp_path / "spec.dfy"
     spec.write_text(text)
     out = tmp_path / "r.json"
-    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "c"),
+                 "--report-only"]) == 0
     methods: list[dict[str, Any]] = json.loads(out.read_text())["methods"]
     return methods
 

@@ -22,7 +22,7 @@ def score(tmp_path: Path, *args: str, cache: Path | None = None) -> dict[str, An
     argv = ["score", *args, "--format", "json", "--output", str(out), "--cache-dir", str(cache or tmp_path / "cache")]
     # verdicts, pins and mutants are asserted here; the suggestion search (tests/verifier/test_suggest_real.py) is not
     argv += [] if "--suggest" in args else ["--no-suggest"]
-    assert main(argv) == 0
+    assert main([*argv, "--report-only"]) == 0
     report: dict[str, Any] = json.loads(out.read_text())
     return report
 

@@ -35,7 +35,7 @@ def scored(tmp_path: Path, spec: Path, strategy: str,
     with monkeypatch.context() as patched:
         patched.setattr(engine.Engine, "run", recording)
         assert main(["score", str(spec), "--format", "json", "--output", str(out), "--no-suggest", "--strategy",
-                     strategy, "--cache-dir", str(tmp_path / f"cache-{spec.stem}-{strategy}")]) == 0
+                     strategy, "--cache-dir", str(tmp_path / f"cache-{spec.stem}-{strategy}"), "--report-only"]) == 0
     method: dict[str, Any] = json.loads(out.read_text())["methods"][0]
     return method, asked
 

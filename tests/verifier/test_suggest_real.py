@@ -20,7 +20,7 @@ pytestmark = pytest.mark.dafny
 def score(tmp_path: Path, spec: Path, *args: str) -> dict[str, Any]:
     out = tmp_path / "report.json"
     assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir",
-                 str(tmp_path / "cache"), *args]) == 0
+                 str(tmp_path / "cache"), "--report-only", *args]) == 0
     report: dict[str, Any] = json.loads(out.read_text())
     return report
 

@@ -100,6 +100,15 @@ def test_an_assert_equals_helper_that_checks_less_is_no_equality(checks: dict[st
     assert "calls `assertEquals`, whose body is no check the reader knows" in problem
 
 
+def test_a_further_check_of_an_exact_output_is_not_dropped(checks: dict[str, Any]) -> None:
+    """`expect r == 5; expect r > 9;`: no output passes the test, so `Const` (whose only output is 5) is not
+    "verified, pinned" by it, as it was when the second check was dropped: the case is not read, with the reason."""
+    const = method(checks, "Const")
+    assert const["cases"] == []
+    (problem,) = const["problems"]
+    assert "`expect r > 9` is a further check of `r`, given the value `5`" in problem
+
+
 def test_not_unequal_is_the_equality_with_mutants(checks: dict[str, Any]) -> None:
     """`expect !(r != 4);` and `expect 6 == s;` are `r == 4` and `s == 6`: expected values with mutants, so the gate
     measures completeness and pins on them (a property expectation has no mutants)."""

@@ -25,7 +25,7 @@ def score(tmp_path: Path, name: str, *args: str) -> dict[str, Any]:
     argv = ["score", str(VERDICTS / name), "--format", "json", "--output", str(out),
             "--cache-dir", str(tmp_path / "cache"), *args, "--no-suggest"]
     # verdicts are asserted here; the suggestion search (tests/verifier/test_suggest_real.py) is not
-    assert main(argv) == 0
+    assert main([*argv, "--report-only"]) == 0
     report: dict[str, Any] = json.loads(out.read_text())
     return report
 
@@ -101,7 +101,7 @@ def test_a_requires_that_rejects_a_test_is_named_and_fails_the_gate(dafny_comman
     text = tmp_path / "out.txt"
     argv = ["score", str(VERDICTS / "requires_rejects.dfy"), "--output", str(text),
             "--cache-dir", str(tmp_path / "cache")]
-    assert main(argv) == 0
+    assert main([*argv, "--report-only"]) == 0
     shown = text.read_text()
     assert "the precondition rejects 1 of its 2 test case(s) (proved; `requires x % 2 == 0`)" in shown, shown
     # as a gate: a proved disagreement between the requires and a test fails it, like a refuted case
@@ -148,7 +148,7 @@ method T() {
 """)
     out = tmp_path / "out.json"
     assert main(["score", str(tmp_path / "fresh.dfy"), "--format", "json", "--output", str(out),
-                 "--cache-dir", str(tmp_path / "cache")]) == 0
+                 "--cache-dir", str(tmp_path / "cache"), "--report-only"]) == 0
     report = json.loads(out.read_text())
     statuses = [(c["status"], c["determinacy"]) for m in report["methods"] for c in m["cases"]]
     assert ("refuted", None) not in statuses and ("verified", "pinned") not in statuses, statuses
