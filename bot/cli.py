@@ -20,6 +20,7 @@ from bot.report.sarif import render_sarif
 from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in, read_error
 from bot.settings import Settings, SettingsOverlay
+from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.gate import score_gate
 from bot.symbolic.results import Gate, MethodScore
 from bot.symbolic.rounds import Strategy
@@ -196,6 +197,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect,
                                settings.score_options(Strategy(args.strategy)),
                                more=runner.external_suggester(args.suggester, _warn) if args.suggester else None)
+    scores = with_everywhere(built.jobs, scores, verifier.engine, verifier.dialect)
     out = render(scores, args.format, verifier, settings)
     if output is not None:
         try:

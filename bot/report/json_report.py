@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.symbolic.everywhere import Everywhere
 from bot.symbolic.results import MethodScore, Suggestion
 
 SCHEMA_VERSION = 2
@@ -71,7 +72,13 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
         "unscored": s.unscored,
         "problems": list(s.problems),
         "suggestions": [suggestion_dict(g) for g in s.suggestions],
+        "everywhere": everywhere_dict(s.everywhere) if s.everywhere is not None else None,
     }
+
+
+def everywhere_dict(e: Everywhere) -> dict[str, Any]:
+    """What the spec says of its outputs on every input (README "Beyond the tests")."""
+    return {"status": e.status.value, "inputs": e.inputs, "outputs": list(e.outputs), "reason": e.reason}
 
 
 def suggestion_dict(g: Suggestion) -> dict[str, Any]:

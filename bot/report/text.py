@@ -51,6 +51,8 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
                 f"  surviving mutant in {v.case}: inputs {v.inputs}; expected {v.expected}; "
                 f"the spec also accepts {v.value} ({v.description})"
             )
+        if s.everywhere is not None:
+            details.append(f"  {s.everywhere.sentence}")
         for g in s.suggestions[:1]:
             details.append(f"  suggested clause (after line {g.line}): ensures {g.clause}")
             details.append(f"      {proved_text(g)}")

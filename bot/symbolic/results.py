@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bot.dafny.values import Value
+from bot.symbolic.everywhere import Everywhere
 
 
 class CaseStatus(Enum):
@@ -156,6 +157,8 @@ class MethodScore:
     background_message: str = ""  # the failing declarations, or why the check was not conclusive
     axioms: tuple[Axiom, ...] = ()  # trusted declarations the verdicts are relative to
     suggestions: tuple[Suggestion, ...] = ()  # verified strengthenings, best first (weak methods only)
+    # whether the spec determines its outputs on every input (bot/symbolic/everywhere.py); None: not asked
+    everywhere: Everywhere | None = None
 
     @property
     def surviving(self) -> tuple[Surviving, ...]:

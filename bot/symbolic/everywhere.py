@@ -1,0 +1,236 @@
+"""Determinacy on every input: does a method's spec determine its outputs for every input its `requires` admits?
+Pure code (the programs, and what their results prove); bot/symbolic/everywhere_run.py asks the verifier.
+
+One program holds two copies of the outputs under one input and asks `Post(i, o1) && Post(i, o2) ==> o1 == o2`
+(for sequence outputs also up to order, `multiset(o1) == multiset(o2)`, and as a set). The spec is stated as two
+predicates declared beside the program, in the method's own parameter names, so no clause is rewritten:
+
+    predicate P_Pre(x: int) { <requires, conjoined> }
+    predicate P_Post(x: int, r: int) requires P_Pre(x) { <ensures, conjoined> }
+    method P(x: int, o1_r: int, o2_r: int) requires P_Pre(x) requires P_Post(x, o1_r) && P_Post(x, o2_r)
+      ensures o1_r == o2_r
+
+Verified, the spec is *determined* (a proof over every input). A failure proves nothing by itself (the solver may
+give up): the counterexample's input and two outputs are read, and each output is then proved accepted on that
+input by the ordinary concrete acceptance program (with the precondition's) before the method is called
+*not determined*. Anything else is *unknown*, with the reason. Like every verdict, these rest on the background:
+they are asked only when it verified with no trusted axiom (an inconsistent background would prove everything).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.dafny.decls import Decl
+from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
+from bot.dafny.lexer import LexError, TokKind, significant, tokenize
+from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, contains_array, unsupported_parts
+from bot.dafny.values import Value, show
+from bot.symbolic.counterexamples import readings
+from bot.symbolic.program import Outcome, Program, Result
+
+PREFIX = "SpecScore_Everywhere_"
+FIRST, SECOND = "SpecScore_o1_", "SpecScore_o2_"  # the two copies of each output: FIRST + name, SECOND + name
+# what a clause may name that makes its meaning depend on a heap the two copies would have to share
+_HEAP_WORDS = frozenset({"old", "fresh", "allocated", "unchanged", "new", "reads", "modifies", "this"})
+# (an array parameter is read in the one heap both copies share: the predicates say `reads` of it)
+
+
+class EverywhereStatus(Enum):
+    DETERMINED = "determined"
+    UP_TO_ORDER = "determined-up-to-order"
+    AS_SET = "determined-as-set"
+    NOT_DETERMINED = "not-determined"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Everywhere:
+    """What the spec says of its outputs on every input (README "Beyond the tests")."""
+
+    status: EverywhereStatus
+    inputs: str = ""  # the witness input, as reports write inputs (`x = -1`); not-determined only
+    outputs: tuple[str, ...] = ()  # two different outputs the spec accepts on it, each proved accepted
+    reason: str = ""  # why unknown; for a partly determined spec, what is not
+
+    @property
+    def sentence(self) -> str:
+        """One line for the text report and the comment."""
+        if self.status is EverywhereStatus.NOT_DETERMINED:
+            return (f"not determined on every input: for {self.inputs} the spec accepts both {self.outputs[0]} and "
+                    f"{self.outputs[1]}" + (f" ({self.reason})" if self.reason else " (found beyond the tests)"))
+        if self.status is EverywhereStatus.UNKNOWN:
+            return f"on every input: unknown whether the spec determines the output ({self.reason})"
+        words = {EverywhereStatus.DETERMINED: "determined on every input",
+                 EverywhereStatus.UP_TO_ORDER: "determined up to order on every input",
+                 EverywhereStatus.AS_SET: "determined as a set on every input"}
+        return words[self.status] + (f" ({self.reason})" if self.reason else "")
+
+
+class Goal(Enum):
+    EXACT = "exact"
+    MULTISET = "multiset"
+    SET = "set"
+
+
+def unsupported(method: Decl) -> str:
+    """Why the method's determinacy is not asked (a limit of this check, said as the reason), or ""."""
+    if not method.returns:
+        return "the method has no outputs"
+    if method.generic:
+        return "generic methods are not supported yet"
+    if not method.in_module_only:
+        return "methods of classes are not supported yet"
+    for k, p in enumerate((*method.params, *method.returns)):
+        bad = unsupported_parts(p.type)
+        if bad:
+            return f"unsupported type `{p.type_text}` of `{p.name}` ({', '.join(bad)})"
+        # an array parameter the method does not modify is read by both copies in one heap; an array output, or
+        # arrays inside other values, are not supported yet
+        if contains_array(p.type) and (k >= len(method.params) or not isinstance(p.type, ArrayT)):
+            return f"`{p.name}` holds arrays: not supported yet"
+    for c in method.clauses:
+        if c.kind in ("modifies", "reads"):
+            return f"the method {c.kind} the heap (`{c.kind} {c.text}`): comparing post-states is not supported yet"
+        try:
+            words = {t.text for t in significant(tokenize(c.text)) if t.kind is TokKind.IDENT}
+        except LexError as e:
+            return f"cannot read `{c.kind} {c.text}`: {e}"
+        heap = sorted(words & _HEAP_WORDS)
+        if heap:
+            return f"`{c.kind} {c.text}` uses `{heap[0]}`: specs over the heap are not supported yet"
+        clash = sorted(w for w in words if w.startswith(("SpecScore_", FIRST, SECOND)))
+        if clash:
+            return f"`{clash[0]}` is a name this check uses"
+    return ""
+
+
+def _conj(texts: Sequence[str]) -> str:
+    return " && ".join(f"({t})" for t in texts) if texts else "true"
+
+
+def _sequence(t: DafnyType) -> bool:
+    return isinstance(t, SeqT | StringT | ArrayT)
+
+
+def goals(method: Decl) -> list[Goal]:
+    """The questions asked: the exact one, and for sequence outputs up to order and as a set."""
+    return [Goal.EXACT, *([Goal.MULTISET, Goal.SET] if any(_sequence(p.type) for p in method.returns) else [])]
+
+
+def _same(name: str, t: DafnyType, goal: Goal) -> str:
+    a, b = FIRST + name, SECOND + name
+    if goal is Goal.MULTISET and _sequence(t):
+        return f"multiset({a}) == multiset({b})"
+    if goal is Goal.SET and _sequence(t):
+        return f"(forall e :: e in {a} <==> e in {b})"
+    return f"{a} == {b}"
+
+
+def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str = "") -> Program:
+    """The determinacy program of `method` for `goal` (call `unsupported` first). `scope`: the modules around
+    the method, which the program opens (as harnesses do)."""
+    params = ", ".join(f"{p.name}: {p.type_text}" for p in method.params)
+    outs = ", ".join(f"{p.name}: {p.type_text}" for p in method.returns)
+    args = ", ".join(p.name for p in method.params)
+    copies = ", ".join(f"{c}{p.name}: {p.type_text}" for c in (FIRST, SECOND) for p in method.returns)
+
+    def post(copy: str) -> str:
+        return f"@P@_Post({', '.join([*(p.name for p in method.params), *(copy + p.name for p in method.returns)])})"
+
+    claim = " && ".join(_same(p.name, p.type, goal) for p in method.returns)
+    arrays = [p.name for p in method.params if isinstance(p.type, ArrayT)]
+    reads = f" reads {', '.join(arrays)}" if arrays else ""
+    lines = [
+        f"predicate @P@_Pre({params}){reads} {{ {_conj(method.clause_texts('requires'))} }}",
+        f"predicate @P@_Post({', '.join(x for x in (params, outs) if x)}){reads} requires @P@_Pre({args})",
+        f"{{ {_conj(method.clause_texts('ensures'))} }}",
+        f"method @P@({', '.join(x for x in (params, copies) if x)})",
+        f"  requires @P@_Pre({args})",
+        f"  requires {post(FIRST)} && {post(SECOND)}",
+        f"  ensures {claim}",
+        "{",
+        # an array's contents reach the counterexample only when the program mentions them
+        *(f"  ghost var {PREFIX}seen_{a} := {a}[..];" for a in arrays),
+        "  assert true;",
+        "}",
+    ]
+    text = "\n".join(lines)
+    # a name made from the question: the same question keeps its name (and its cache entry)
+    name = PREFIX + hashlib.sha256(f"{goal.value}\0{scope}\0{text}".encode()).hexdigest()[:16]
+    text = text.replace("@P@", name)
+    if scope:
+        text = f"module {name}_Scope {{\nimport opened {scope}\n{text}\n}}"
+    text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
+    return Program(prelude=prelude, name=name, method=text, want_model=goal is Goal.EXACT)
+
+
+@dataclass(frozen=True)
+class Witness:
+    inputs: tuple[Value, ...]
+    first: tuple[Value, ...]
+    second: tuple[Value, ...]
+
+
+def witness(method: Decl, result: Result) -> Witness | str:
+    """The input and two outputs of the exact question's counterexample, or why there are none."""
+    if result.outcome is not Outcome.REFUTED:
+        return f"the determinacy proof {result.outcome.value}" if result.outcome is not Outcome.VERIFIED else ""
+    if not result.model:
+        return "the verifier gave no counterexample"
+    names = [(p.name, p.type) for p in method.params]
+    names += [(c + p.name, p.type) for c in (FIRST, SECOND) for p in method.returns]
+    n, k = len(method.params), len(method.returns)
+    for values in readings(result.model, names):
+        first, second = values[n : n + k], values[n + k :]
+        if first != second:
+            return Witness(values[:n], first, second)
+    types = ", ".join(sorted({p.type_text for p in (*method.params, *method.returns)}))
+    return f"the counterexample could not be read (types: {types})"
+
+
+def shown_inputs(method: Decl, values: Sequence[Value]) -> str:
+    return ", ".join(f"{p.name} = {show(v, p.type)}" for p, v in zip(method.params, values, strict=True))
+
+
+def shown_outputs(method: Decl, values: Sequence[Value]) -> str:
+    if len(method.returns) == 1:
+        return show(values[0], method.returns[0].type)
+    return "(" + ", ".join(f"{p.name} = {show(v, p.type)}" for p, v in zip(method.returns, values, strict=True)) + ")"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A proved witness of non-determinacy as reports write it: an input and two different outputs the spec was
+    each proved to accept there, and where it came from ("" the solver, beyond the tests; else a test case)."""
+
+    inputs: str
+    outputs: tuple[str, str]
+    case: str = ""
+
+
+def shown(method: Decl, w: Witness) -> Shown:
+    return Shown(shown_inputs(method, w.inputs), (shown_outputs(method, w.first), shown_outputs(method, w.second)))
+
+
+def judged(results: dict[Goal, Result], proved: Shown | None, why_not: str) -> Everywhere:
+    """The answer from the determinacy programs' results and a proved witness (None: none, `why_not` says why)."""
+    exact = results.get(Goal.EXACT)
+    if exact is not None and exact.outcome is Outcome.VERIFIED:
+        return Everywhere(EverywhereStatus.DETERMINED)
+    partial = ""
+    if results.get(Goal.MULTISET) is not None and results[Goal.MULTISET].outcome is Outcome.VERIFIED:
+        partial = EverywhereStatus.UP_TO_ORDER.value
+    elif results.get(Goal.SET) is not None and results[Goal.SET].outcome is Outcome.VERIFIED:
+        partial = EverywhereStatus.AS_SET.value
+    if proved is not None:
+        where = f"test case {proved.case}" if proved.case else ""
+        said = [f"it is {partial.replace('-', ' ')}" if partial else "", f"shown on {where}" if where else ""]
+        return Everywhere(EverywhereStatus.NOT_DETERMINED, proved.inputs, proved.outputs,
+                          "; ".join(x for x in said if x))
+    if partial:
+        return Everywhere(EverywhereStatus(partial), reason="the exact outputs are not proved determined")
+    return Everywhere(EverywhereStatus.UNKNOWN, reason=why_not or "not proved either way")

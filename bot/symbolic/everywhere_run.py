@@ -1,0 +1,130 @@
+"""Asks the verifier whether each scored method's spec determines its outputs on every input
+(bot/symbolic/everywhere.py says what each program proves): two engine runs for all methods at once, the
+determinacy programs, then the concrete acceptance of each counterexample's two outputs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from bot.dafny.dialect import Dialect
+from bot.dafny.values import Value
+from bot.symbolic.everywhere import (
+    Everywhere,
+    EverywhereStatus,
+    Goal,
+    Shown,
+    Witness,
+    goals,
+    judged,
+    program,
+    shown,
+    unsupported,
+    witness,
+)
+from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
+from bot.symbolic.program import Goal as Asked
+from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore
+from bot.symbolic.rounds import EngineLike, MethodJob
+from bot.testcases.cases import TestCase
+
+WITNESS_CASE = "every-input witness"
+
+
+@dataclass
+class _Asked:
+    job: MethodJob
+    prelude: str
+    programs: dict[Goal, Program]
+    witness: Witness | None = None
+    why_not: str = ""
+    confirm: tuple[Program, ...] = ()
+
+
+def _not_asked(s: MethodScore) -> str:
+    """Why the background does not allow the question, or ""."""
+    if s.background is None:
+        return "the background was not checked (no case was scored)"
+    if s.background is not BackgroundStatus.VERIFIED:
+        return f"the background is {s.background.value}"
+    if s.axioms:
+        return "the background rests on trusted axioms"
+    return ""
+
+
+def _acceptance(asked: _Asked, dialect: Dialect, outputs: Sequence[tuple[Value, ...]]) -> tuple[Program, ...] | str:
+    """The programs proving that the spec accepts each of `outputs` on the witness input (its `requires` too)."""
+    job, w = asked.job, asked.witness
+    assert w is not None
+    out: list[Program] = []
+    for expected in outputs:
+        case = TestCase(WITNESS_CASE, job.method.name, w.inputs, tuple(expected), source=job.file.path)
+        try:
+            h = CaseHarness(asked.prelude, job.file, job.method, case, HarnessOptions(dialect=dialect))
+            pre = h.precondition(Asked.ACCEPT)
+            out += [*([pre.program] if pre is not None else []), h.output(Asked.ACCEPT, tuple(expected), ()).program]
+        except HarnessError as e:
+            return f"the witness cannot be checked: {e}"
+    return tuple(out)
+
+
+def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], engine: EngineLike,
+                    dialect: Dialect) -> list[MethodScore]:
+    """`scores` (one per job, in order) with `everywhere` set."""
+    answers: dict[int, Everywhere] = {}
+    asked: dict[int, _Asked] = {}
+    for k, (job, s) in enumerate(zip(jobs, scores, strict=True)):
+        why = _not_asked(s) or unsupported(job.method)
+        if why:
+            answers[k] = Everywhere(EverywhereStatus.UNKNOWN, reason=why)
+            continue
+        try:
+            prelude = make_prelude(job.file, dialect, job.include_root, job.spec_path)
+        except (ValueError, HarnessError) as e:
+            answers[k] = Everywhere(EverywhereStatus.UNKNOWN, reason=str(e))
+            continue
+        asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope)
+                                         for g in goals(job.method)})
+    first = engine.run([p for a in asked.values() for p in a.programs.values()]) if asked else {}
+    for a in asked.values():
+        found = witness(a.job.method, first[a.programs[Goal.EXACT]])
+        if isinstance(found, Witness):
+            a.witness = found
+            made = _acceptance(a, dialect, (found.first, found.second))
+            if isinstance(made, str):
+                a.why_not = made
+            else:
+                a.confirm = made
+        else:
+            a.why_not = found
+    second = engine.run([p for a in asked.values() for p in a.confirm]) if any(a.confirm for a in asked.values()) \
+        else {}
+    for k, a in asked.items():
+        proved: Shown | None = None
+        if a.witness is not None and a.confirm:
+            if all(second[p].outcome is Outcome.VERIFIED for p in a.confirm):
+                proved = shown(a.job.method, a.witness)
+            else:
+                a.why_not = "the counterexample's outputs were not both proved accepted"
+        results: dict[Goal, Result] = {g: first[p] for g, p in a.programs.items()}
+        answers[k] = judged(results, proved or from_tests(scores[k]), a.why_not)
+    return [replace(s, everywhere=answers[k]) for k, s in enumerate(scores)]
+
+
+def from_tests(s: MethodScore) -> Shown | None:
+    """A witness the tests already proved: a plainly verified case (its exact expected output proved accepted; no
+    tolerance, unchecked output or property note) with another output proved accepted on its inputs (a surviving
+    mutant, or the pin check's confirmed witness). The smallest such other output, first case on a tie."""
+    plain = {c.name: c for c in s.cases if c.status is CaseStatus.VERIFIED and not c.note and c.reason is None}
+    found = [w for w in (*s.witnesses, *s.surviving) if w.case in plain and w.value != _bare(w.expected)]
+    if not found:
+        return None
+    w = min(found, key=lambda w: len(w.value))
+    return Shown(w.inputs, (_bare(w.expected), w.value), w.case)
+
+
+def _bare(expected: str) -> str:
+    """"[4, 5]" for "result = [4, 5]" (one output named); else as it is: the output as the witness is written."""
+    name, sep, value = expected.partition(" = ")
+    return value if sep and name.isidentifier() and " = " not in value else expected
