@@ -78,7 +78,9 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
-            reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, helpers)
+            # the caller's parameters shadow the file's helpers of their names
+            own_helpers = helpers.without({p.name for p in (*caller.params, *caller.returns)})
+            reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers)
             for k, read in enumerate(reads, start=1):
                 name = _unique(f"{caller.name}#{k}", names)
                 found.append((read.line, _to_case(read, name, t, file.path, lines)))

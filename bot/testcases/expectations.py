@@ -108,8 +108,10 @@ def conjunct_equalities(stmt: Stmt, helpers: Helpers | None = None) -> list[list
     """Per conjunct of a check, the `a == b` facts it states ([] for a conjunct that is no equality)."""
     if stmt.kind in (StmtKind.VAR, StmtKind.ASSIGN, StmtKind.CALL):
         stored = stmt.kind is not StmtKind.CALL
-        if stmt.call is not None and equality_call(stmt.call.name, helpers, stored) and len(stmt.call.args) == 2:
-            return [[(stmt.call.args[0], stmt.call.args[1])]]
+        call = stmt.call
+        if (call is not None and (helpers is None or not call.qualifier) and equality_call(call.name, helpers, stored)
+                and len(call.args) == 2):
+            return [[(call.args[0], call.args[1])]]
         return []
     out: list[list[tuple[str, str]]] = []
     for conj in _conjuncts(stmt):
@@ -172,7 +174,8 @@ def _conjunct_pairs(conj: list[Token], stmt: Stmt, helpers: Helpers | None = Non
             return [(slice_text(a, stmt.expr), slice_text(b, stmt.expr)) for a, b in pairs]
         return [(slice_text(conj[:eq], stmt.expr), slice_text(conj[eq + 1 :], stmt.expr))]
     call = call_of(conj, stmt.expr)
-    if call is not None and equality_call(call.name, helpers, True) and len(call.args) == 2:
+    if (call is not None and (helpers is None or not call.qualifier) and equality_call(call.name, helpers, True)
+            and len(call.args) == 2):
         return [(call.args[0], call.args[1])]
     if len(conj) == 1 and conj[0].kind is TokKind.IDENT:
         return [(conj[0].text, "true")]  # `assert ok;`
@@ -213,7 +216,7 @@ def tolerances(stmt: Stmt, helpers: Helpers | None = None) -> list[ToleranceFact
         e = slice_text(e_toks, stmt.expr)
         call = call_of(inside, stmt.expr)
         if call is not None:
-            if helpers is not None and helpers.is_absolute(call.name) and len(call.args) == 1:
+            if helpers is not None and not call.qualifier and helpers.is_absolute(call.name) and len(call.args) == 1:
                 try:
                     arg = [t for t in tokenize(call.args[0]) if t.kind is not TokKind.COMMENT]
                 except LexError:
@@ -391,6 +394,9 @@ def read_calls(
     ]
     if not call_at:
         return []
+    if helpers is not None:
+        # a local variable of the test named like a helper (`var abs := (x: real) => x;`) is what a call reaches
+        helpers = helpers.without({name for st in stmts for name in st.targets})
     scan = _Scan.of(stmts, call_at, envs, helpers)
     return [_read_call(scan, k, target, where, frozenset(quiet)) for k in call_at]
 
@@ -529,7 +535,10 @@ def _read_call(
             note = picked
     unchecked: list[int] = []
     partial = ""
-    prop, prop_note, prop_lines = _property(checks, outs, found, target)
+    local = frozenset(name for st in scan.stmts for name in st.targets)
+    if scan.helpers is not None:
+        local |= scan.helpers.shadowed
+    prop, prop_note, prop_lines = _property(checks, outs, found, target, local)
     if prop_note:
         # a check the test states and the tool cannot read: never dropped, the case is not read
         return CallProblem(s.line, f"no expected value found for the call at {at} ({prop_note})", checked=stated)
@@ -749,7 +758,7 @@ def called_names(text: str) -> frozenset[str]:
 
 def _property(
     checks: Sequence[tuple[str, int, str, bool]], outs: Sequence[str], found: Mapping[str, _Expectation],
-    target: Decl,
+    target: Decl, local: frozenset[str] = frozenset(),
 ) -> tuple[str, str, list[int]]:
     """The checks of the outputs that are properties (`|v| == 3`, `IsSorted(v)`), joined and written in the
     method's own out-parameter names; a note when one cannot be used (it names other variables of the test), and
@@ -776,6 +785,11 @@ def _property(
         others = sorted(free_vars(e) - set(names))
         if others:
             return "", f"{said} (it names `{others[0]}`, not only the results)", []
+        shadowing = sorted(called_names(text) & local)
+        if shadowing:
+            # `var abs := (x: real) => x; .. expect abs(r - 1.0) < 0.1;`: the call reaches the test's variable, which
+            # the harness does not have (it would reach a function of that name instead)
+            return "", f"{said} (it calls `{shadowing[0]}`, a variable of the test)", []
         renamed = {a: b for a, b in names.items() if a != b}
         if set(renamed.values()) & {name for x in subterms(e) for name in bound_names(x)}:
             # `exists r :: r == x + 1` with `x` the test's name of out-parameter `r`: renaming would capture it

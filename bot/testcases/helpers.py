@@ -9,7 +9,7 @@ either, and a check using it is read as the formula it is, or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bot.dafny.decls import DafnyFile, Decl
@@ -25,9 +25,17 @@ class Helpers:
     absolute: frozenset[str]  # `function abs(x: real): real`, the absolute value
     comparing: frozenset[str]  # a function (or a method with one bool result) that is `a == b` (arrays: contents)
     asserting: frozenset[str]  # a method whose body is the check `expect a == b;` (or `assert`)
+    shadowed: frozenset[str] = frozenset()  # names a parameter or local variable of the test method takes
 
     def is_absolute(self, name: str) -> bool:
         return name in self.absolute
+
+    def without(self, names: Collection[str]) -> Helpers:
+        """These helpers where `names` are shadowed (a parameter or local variable of the test method: a call of
+        that name reaches it, not the file's helper)."""
+        gone = frozenset(names)
+        return Helpers(self.declared, self.absolute - gone, self.comparing - gone, self.asserting - gone,
+                       self.shadowed | gone)
 
 
 _FUNCTIONS = frozenset({"function", "function method", "predicate", "predicate method"})

@@ -208,3 +208,26 @@ def test_a_further_check_of_an_output_given_a_value_is_read_or_the_case_is_not()
     assert [p.line for p in r.problems] == [5, 6, 7, 8]
     assert all("every check of an output is read, or none" in p.reason and p.checked for p in r.problems)
     assert [(c.line, c.expected) for c in r.cases] == [(9, (IntV(4),)), (10, (IntV(6),)), (11, (IntV(8),))]
+
+
+def test_a_helper_shadowed_or_qualified_is_not_the_files_helper() -> None:
+    """A local variable (or parameter) named `abs` is what `abs(..)` calls in that method; `M.abs(..)` is another
+    module's: neither is the file's absolute value, so neither check is a tolerance."""
+    r = read("""
+  { var abs := (x: real) => x; var r := F(1.0); expect abs(r - 1.0) < 0.1; }
+  { var r := F(1.0); expect M.abs(r - 1.0) < 0.1; }
+""")
+    assert all(c.tolerances == () for c in r.cases)
+    f = parse_file(SPEC + ABS + "method T(abs: real -> real) { var r := F(1.0); expect abs(r - 1.0) < 0.1; }\n",
+                   "t.dfy")
+    assert all(c.tolerances == () for c in read_dfy_tests(f).cases)
+    eq = "method assertEquals(a: seq<int>, b: seq<int>) { expect a == b; }\n"
+    shadowed = read("var assertEquals := 1; var r := S(3); M.assertEquals(r, [3]);", helpers=eq, spec=SEQ_SPEC)
+    assert shadowed.cases == ()
+
+
+def test_a_property_calling_a_variable_of_the_test_is_not_read() -> None:
+    """The harness has the spec's `abs`, not the test's lambda of that name: such a property is unreadable."""
+    r = read("var abs := (x: real) => x; var r := F(1.0); expect abs(r - 1.0) < 0.1;")
+    assert r.cases == ()
+    assert "it calls `abs`, a variable of the test" in r.problems[0].reason
