@@ -1,0 +1,216 @@
+"""What a pull request changes in a spec, on every input: base's and head's postconditions compared by proof.
+Pure code (the programs, and what their results prove); bot/symbolic/spec_change_run.py asks the verifier.
+
+Base's and head's spec files go side by side, each in a module of its own, so that helpers the pull request
+changed count too. In each module two predicates restate the method's spec in its own parameter names (as
+bot/symbolic/everywhere.py does), and two programs at the top level ask, on the inputs both `requires` admit:
+
+    head within base:  Pre_b(i) && Pre_h(i) && Post_h(i, o) ==> Post_b(i, o)   (fails: head accepts more: weaker)
+    base within head:  Pre_b(i) && Pre_h(i) && Post_b(i, o) ==> Post_h(i, o)   (fails: head accepts less: stronger)
+
+and two more relate the `requires` (fails: head admits an input base did not; base admits one head does not).
+A proof is an answer. A failure is an answer only with a witness: an input and an output one version accepts and
+the other rejects, each proved on the concrete values by the ordinary acceptance and rejection programs of each
+version's own file. Otherwise the relation is unknown, with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.dafny.decls import Decl
+from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
+from bot.dafny.types import ArrayT
+from bot.dafny.values import Value, show
+from bot.symbolic.everywhere import shown_inputs, unsupported
+from bot.symbolic.program import Outcome, Program, Result
+
+BASE, HEAD = "SpecScore_Base", "SpecScore_Head"
+PRE, POST = "SpecScore_Pre", "SpecScore_Post"
+PREFIX = "SpecScore_Change_"
+
+
+class Relation(Enum):
+    EQUIVALENT = "equivalent"
+    STRONGER = "stronger"
+    WEAKER = "weaker"
+    INCOMPARABLE = "incomparable"
+    UNKNOWN = "unknown"
+
+
+class Direction(Enum):
+    """One question: does `inner` imply `outer`?"""
+
+    HEAD_WITHIN_BASE = "head-within-base"  # every output head accepts, base accepts (head not weaker)
+    BASE_WITHIN_HEAD = "base-within-head"  # every output base accepts, head accepts (head not stronger)
+    HEAD_INPUTS_WITHIN_BASE = "head-inputs-within-base"  # head's requires admits no input base's does not
+    BASE_INPUTS_WITHIN_HEAD = "base-inputs-within-head"
+
+
+@dataclass(frozen=True)
+class SpecChange:
+    """One changed method's postcondition, head against base (the `spec-changes` output's objects)."""
+
+    file: str
+    method: str
+    relation: Relation
+    inputs: str = ""  # the witness input of a weakening (else of a strengthening), as reports write inputs
+    output: str = ""  # the output one version accepts and the other rejects there
+    accepted_by: str = ""  # "head" (weaker, incomparable) or "base" (stronger)
+    reason: str = ""  # why unknown, or what else was proved
+    requires: str = ""  # the preconditions: "same", "accepts more inputs", "accepts fewer inputs", "" unknown
+    fixes_test: bool = False  # a weakening that makes head accept a test case base rejected
+
+    def as_dict(self) -> dict[str, str]:
+        return {"file": self.file, "method": self.method, "relation": self.relation.value, "inputs": self.inputs,
+                "output": self.output, "accepted_by": self.accepted_by}
+
+    @property
+    def sentence(self) -> str:
+        """One sentence for the comment: "`Abs` got weaker beyond the tests: for `x = -1` it now accepts `12`,
+        which base rejected."."""
+        name = f"`{self.method}`"
+        if self.relation is Relation.WEAKER or (self.relation is Relation.INCOMPARABLE and self.accepted_by == "head"):
+            how = "got weaker" if self.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
+            text = (f"{name} {how} beyond the tests: for `{self.inputs}` it now accepts `{self.output}`, which base "
+                    "rejected")
+            return text + (" (this fixes a test case base rejected)" if self.fixes_test else "") + "."
+        if self.relation is Relation.STRONGER:
+            return (f"{name} got stronger: for `{self.inputs}` it now rejects `{self.output}`, which base "
+                    f"accepted{self._requires()}.")
+        if self.relation is Relation.EQUIVALENT:
+            return f"{name}: its postcondition is equivalent to base's on every input (proved){self._requires()}."
+        return f"{name}: how its postcondition relates to base's is unknown ({self.reason})."
+
+    def _requires(self) -> str:
+        said = {"admits no input base did not": "; its `requires` admits no input base's did not",
+                "admits every input base did": "; its `requires` admits every input base's did"}
+        return said.get(self.requires, "")
+
+
+def comparable(base: Decl, head: Decl) -> str:
+    """Why the two versions cannot be compared (said as the reason), or ""."""
+    sig = [(p.name, p.type_text) for p in base.params], [(p.name, p.type_text) for p in base.returns]
+    if sig != ([(p.name, p.type_text) for p in head.params], [(p.name, p.type_text) for p in head.returns]):
+        return "its parameters or outputs changed"
+    if base.scope or head.scope:
+        return "methods inside modules or classes are not compared yet"
+    return unsupported(base) or unsupported(head)
+
+
+def _conj(texts: Sequence[str]) -> str:
+    return " && ".join(f"({t})" for t in texts) if texts else "true"
+
+
+def _predicates(m: Decl) -> str:
+    params = ", ".join(f"{p.name}: {p.type_text}" for p in m.params)
+    outs = ", ".join(f"{p.name}: {p.type_text}" for p in m.returns)
+    args = ", ".join(p.name for p in m.params)
+    arrays = [p.name for p in m.params if isinstance(p.type, ArrayT)]
+    reads = f" reads {', '.join(arrays)}" if arrays else ""
+    return (f"predicate {PRE}({params}){reads} {{ {_conj(m.clause_texts('requires'))} }}\n"
+            f"predicate {POST}({', '.join(x for x in (params, outs) if x)}){reads} requires {PRE}({args})\n"
+            f"{{ {_conj(m.clause_texts('ensures'))} }}\n")
+
+
+def side_by_side(base_prelude: str, head_prelude: str, base: Decl, head: Decl) -> str:
+    """Both spec files, each in a module of its own with its method's spec as predicates."""
+    return (f"module {BASE} {{\n{base_prelude.rstrip()}\n{_predicates(base)}}}\n"
+            f"module {HEAD} {{\n{head_prelude.rstrip()}\n{_predicates(head)}}}\n")
+
+
+def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Program:
+    """The question of `direction` about method `m`'s signature (`prelude`: `side_by_side`)."""
+    params = ", ".join(f"{p.name}: {p.type_text}" for p in m.params)
+    outs = ", ".join(f"{p.name}: {p.type_text}" for p in m.returns)
+    args = ", ".join(p.name for p in m.params)
+    both = ", ".join([*(p.name for p in m.params), *(p.name for p in m.returns)])
+    inner, outer = {Direction.HEAD_WITHIN_BASE: (HEAD, BASE), Direction.BASE_WITHIN_HEAD: (BASE, HEAD),
+                    Direction.HEAD_INPUTS_WITHIN_BASE: (HEAD, BASE),
+                    Direction.BASE_INPUTS_WITHIN_HEAD: (BASE, HEAD)}[direction]
+    arrays = [p.name for p in m.params if isinstance(p.type, ArrayT)]
+    if direction in (Direction.HEAD_WITHIN_BASE, Direction.BASE_WITHIN_HEAD):
+        signature = ", ".join(x for x in (params, outs) if x)
+        spec = [f"  requires {BASE}.{PRE}({args}) && {HEAD}.{PRE}({args})",
+                f"  requires {inner}.{POST}({both})", f"  ensures {outer}.{POST}({both})"]
+    else:
+        signature = params
+        spec = [f"  requires {inner}.{PRE}({args})", f"  ensures {outer}.{PRE}({args})"]
+    body = "\n".join([
+        "{",
+        # an array's contents reach the counterexample only when the program mentions them
+        *(f"  ghost var {PREFIX}seen_{a} := {a}[..];" for a in arrays),
+        "  assert true;",
+        "}",
+    ])
+    text = "\n".join([f"method @P@({signature})", *spec, body])
+    name = PREFIX + hashlib.sha256(f"{direction.value}\0{text}".encode()).hexdigest()[:16]
+    text = text.replace("@P@", name)
+    text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
+    return Program(prelude=prelude, name=name, method=text, want_model=True)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A proved difference: on `inputs`, `output` is accepted by one version and rejected by the other."""
+
+    inputs: str
+    output: str
+
+
+def shown(m: Decl, inputs: Sequence[Value], output: Sequence[Value]) -> Found:
+    """The witness as reports write it: `x = -1`, and the output with its name (`r = 2`)."""
+    named = ", ".join(f"{p.name} = {show(v, p.type)}" for p, v in zip(m.returns, output, strict=True))
+    return Found(shown_inputs(m, inputs), named)
+
+
+def relation(file: str, method: str, results: dict[Direction, Result], weaker: Found | None,
+             stronger: Found | None, why: dict[Direction, str], fixes_test: bool = False) -> SpecChange:
+    """The relation from the four questions' results and the proved witnesses (`why`: why a failed question has
+    none)."""
+    def proved(d: Direction) -> bool:
+        r = results.get(d)
+        return r is not None and r.outcome is Outcome.VERIFIED
+
+    requires = _requires(results)
+    not_weaker, not_stronger = proved(Direction.HEAD_WITHIN_BASE), proved(Direction.BASE_WITHIN_HEAD)
+    base = SpecChange(file, method, Relation.UNKNOWN, requires=requires, fixes_test=fixes_test)
+    if not_weaker and not_stronger:
+        return SpecChange(file, method, Relation.EQUIVALENT, requires=requires)
+    if weaker is not None and stronger is not None:
+        return SpecChange(file, method, Relation.INCOMPARABLE, weaker.inputs, weaker.output, "head",
+                          f"and for {stronger.inputs} it rejects {stronger.output}, which base accepted",
+                          requires, fixes_test)
+    if weaker is not None:
+        if not_stronger:
+            return SpecChange(file, method, Relation.WEAKER, weaker.inputs, weaker.output, "head", "", requires,
+                              fixes_test)
+        return SpecChange(file, method, Relation.UNKNOWN, weaker.inputs, weaker.output, "head",
+                          "it accepts an output base rejected; whether it also rejects one base accepted is "
+                          f"unknown ({why.get(Direction.BASE_WITHIN_HEAD) or 'not proved either way'})", requires,
+                          fixes_test)
+    if stronger is not None and not_weaker:
+        return SpecChange(file, method, Relation.STRONGER, stronger.inputs, stronger.output, "base", "", requires)
+    said = [f"not weaker (proved); stronger: {why.get(Direction.BASE_WITHIN_HEAD) or 'unknown'}" if not_weaker
+            else f"weaker: {why.get(Direction.HEAD_WITHIN_BASE) or 'not proved either way'}"]
+    if not not_weaker and not_stronger:
+        said = [f"not stronger (proved); weaker: {why.get(Direction.HEAD_WITHIN_BASE) or 'unknown'}"]
+    return SpecChange(file, method, Relation.UNKNOWN, reason="; ".join(said), requires=base.requires)
+
+
+def _requires(results: dict[Direction, Result]) -> str:
+    head_in = results.get(Direction.HEAD_INPUTS_WITHIN_BASE)
+    base_in = results.get(Direction.BASE_INPUTS_WITHIN_HEAD)
+    if head_in is None or base_in is None:
+        return ""
+    if head_in.outcome is Outcome.VERIFIED and base_in.outcome is Outcome.VERIFIED:
+        return "same"
+    # a failed question alone proves nothing: only the other direction's proof is said
+    if head_in.outcome is Outcome.VERIFIED:
+        return "admits no input base did not"
+    if base_in.outcome is Outcome.VERIFIED:
+        return "admits every input base did"
+    return ""

@@ -1,0 +1,165 @@
+"""Asks the verifier how each changed method's postcondition relates to base's (bot/symbolic/spec_change.py says
+what each program proves): the four questions for every pair at once, then the concrete programs that prove
+each counterexample's difference on its own file (acceptance by one version, rejection by the other)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.dafny.dialect import Dialect
+from bot.dafny.values import Value
+from bot.symbolic.counterexamples import readings
+from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
+from bot.symbolic.program import Goal, Outcome, Program, Result
+from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore, MutantStatus
+from bot.symbolic.rounds import EngineLike, MethodJob
+from bot.symbolic.spec_change import (
+    Direction,
+    Found,
+    Relation,
+    SpecChange,
+    comparable,
+    program,
+    relation,
+    shown,
+    side_by_side,
+)
+from bot.testcases.cases import TestCase
+
+WITNESS_CASE = "spec-change witness"
+# the questions whose counterexamples are witnesses: (direction, version that accepts, version that rejects)
+_WITNESSED = {Direction.HEAD_WITHIN_BASE: ("head", "base"), Direction.BASE_WITHIN_HEAD: ("base", "head")}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One method at base and at head, with its scores."""
+
+    base: MethodJob
+    head: MethodJob
+    base_score: MethodScore
+    head_score: MethodScore
+
+
+@dataclass
+class _Asked:
+    pair: Pair
+    preludes: dict[str, str]  # "base" / "head" -> that version's spec file, as its harnesses see it
+    programs: dict[Direction, Program]
+    candidates: dict[Direction, tuple[tuple[Value, ...], tuple[Value, ...]]] = field(default_factory=dict)
+    confirm: dict[Direction, tuple[Program, ...]] = field(default_factory=dict)
+    why: dict[Direction, str] = field(default_factory=dict)
+
+
+def _background(s: MethodScore, version: str) -> str:
+    if s.background is not BackgroundStatus.VERIFIED:
+        return f"the background at {version} is not verified"
+    if s.axioms:
+        return f"the background at {version} rests on trusted axioms"
+    return ""
+
+
+def _confirming(a: _Asked, direction: Direction, inputs: tuple[Value, ...], output: tuple[Value, ...],
+                dialect: Dialect) -> tuple[Program, ...] | str:
+    """Programs proving on the concrete values that one version accepts `output` on `inputs` and the other
+    rejects it there, both `requires` admitting the inputs."""
+    accepts, rejects = _WITNESSED[direction]
+    jobs = {"base": a.pair.base, "head": a.pair.head}
+    out: list[Program] = []
+    for version, goal in ((accepts, Goal.ACCEPT), (rejects, Goal.REJECT)):
+        job = jobs[version]
+        case = TestCase(WITNESS_CASE, job.method.name, inputs, output, source=job.file.path)
+        try:
+            h = CaseHarness(a.preludes[version], job.file, job.method, case, HarnessOptions(dialect=dialect))
+            pre = h.precondition(Goal.ACCEPT)
+            out += [*([pre.program] if pre is not None else []), h.output(goal, output, ()).program]
+        except HarnessError as e:
+            return f"the counterexample cannot be checked: {e}"
+    return tuple(out)
+
+
+def _read(a: _Asked, direction: Direction, r: Result) -> tuple[tuple[Value, ...], tuple[Value, ...]] | str:
+    if r.outcome is not Outcome.REFUTED:
+        return f"the proof {r.outcome.value}"
+    m = a.pair.head.method
+    names = [(p.name, p.type) for p in (*m.params, *m.returns)]
+    found = readings(r.model, names) if r.model else []
+    if not found:
+        return "the counterexample could not be read"
+    values = found[0]
+    return values[: len(m.params)], values[len(m.params):]
+
+
+def _from_tests(p: Pair, weaker: bool) -> Found | None:
+    """A difference the tests already proved: the same case (inputs and expected output) with a mutant one version
+    was proved to accept and the other to reject (`weaker`: head accepts it)."""
+    cases = {(c.inputs, c.expected): c for c in p.base_score.cases}
+    found = []
+    for c in p.head_score.cases:
+        b = cases.get((c.inputs, c.expected))
+        if b is None:
+            continue
+        at_base = {m.value: m.status for m in b.mutants}
+        # weaker: head proved to accept what base was proved to reject; stronger: the other way round
+        now, was = ((MutantStatus.SURVIVED, MutantStatus.KILLED) if weaker
+                    else (MutantStatus.KILLED, MutantStatus.SURVIVED))
+        found += [Found(c.inputs, m.value) for m in c.mutants if m.status is now and at_base.get(m.value) is was]
+    return min(found, key=lambda f: (len(f.output), f.output, f.inputs)) if found else None
+
+
+def _fixes_test(p: Pair) -> bool:
+    """Head accepts a test case base rejected (the same inputs and expected output)."""
+    refuted = {(c.inputs, c.expected) for c in p.base_score.cases if c.status is CaseStatus.REFUTED}
+    return any((c.inputs, c.expected) in refuted for c in p.head_score.cases if c.status is CaseStatus.VERIFIED)
+
+
+def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect) -> list[SpecChange]:
+    """One SpecChange per pair whose spec files differ (an unchanged file relates nothing), in order."""
+    out: dict[int, SpecChange] = {}
+    asked: dict[int, _Asked] = {}
+    for k, p in enumerate(pairs):
+        file, method = p.head_score.file, p.head_score.method
+        why = (_background(p.base_score, "base") or _background(p.head_score, "head")
+               or comparable(p.base.method, p.head.method))
+        if why:
+            out[k] = SpecChange(file, method, Relation.UNKNOWN, reason=why)
+            continue
+        try:
+            preludes = {"base": make_prelude(p.base.file, dialect, p.base.include_root, p.base.spec_path),
+                        "head": make_prelude(p.head.file, dialect, p.head.include_root, p.head.spec_path)}
+        except (ValueError, HarnessError) as e:
+            out[k] = SpecChange(file, method, Relation.UNKNOWN, reason=str(e))
+            continue
+        if preludes["base"] == preludes["head"]:
+            continue  # the same spec file: nothing changed in what the method's spec says
+        both = side_by_side(preludes["base"], preludes["head"], p.base.method, p.head.method)
+        asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect) for d in Direction})
+    first = engine.run([q for a in asked.values() for q in a.programs.values()]) if asked else {}
+    for a in asked.values():
+        for direction in _WITNESSED:
+            read = _read(a, direction, first[a.programs[direction]])
+            if isinstance(read, str):
+                if first[a.programs[direction]].outcome is not Outcome.VERIFIED:
+                    a.why[direction] = read
+                continue
+            made = _confirming(a, direction, *read, dialect)
+            if isinstance(made, str):
+                a.why[direction] = made
+            else:
+                a.candidates[direction], a.confirm[direction] = read, made
+    wanted = [q for a in asked.values() for qs in a.confirm.values() for q in qs]
+    second = engine.run(wanted) if wanted else {}
+    for k, a in asked.items():
+        found: dict[Direction, Found] = {}
+        for direction, programs in a.confirm.items():
+            if all(second[q].outcome is Outcome.VERIFIED for q in programs):
+                found[direction] = shown(a.pair.head.method, *a.candidates[direction])
+            else:
+                a.why[direction] = "the counterexample was not proved on the concrete values"
+        weaker = found.get(Direction.HEAD_WITHIN_BASE) or _from_tests(a.pair, weaker=True)
+        stronger = found.get(Direction.BASE_WITHIN_HEAD) or _from_tests(a.pair, weaker=False)
+        results = {d: first[q] for d, q in a.programs.items()}
+        out[k] = relation(a.pair.head_score.file, a.pair.head_score.method, results, weaker, stronger, a.why,
+                          _fixes_test(a.pair))
+    return [out[k] for k in sorted(out)]

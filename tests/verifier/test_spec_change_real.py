@@ -1,0 +1,83 @@
+"""What a pull request changes in a spec, on every input, with the real verifier: each relation proved, each
+witness proved on the concrete values by each version's own file, and unknown whenever that chain breaks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bot.symbolic.spec_change_run as spec_change_run
+from bot import runner
+from bot.dafny.values import IntV
+from bot.runner import TestFiles, build_jobs
+from bot.settings import Settings
+from bot.symbolic.rounds import score_methods
+from bot.symbolic.spec_change import Relation, SpecChange
+from bot.symbolic.spec_change_run import Pair, spec_changes
+from support.paths import DATA
+
+pytestmark = pytest.mark.dafny
+HERE = DATA / "spec_change"
+
+
+def change(base: str, head: str, tmp_path: Path) -> SpecChange:
+    settings = Settings.defaults()
+    verifier = runner.open_verifier(settings, cache_dir=tmp_path / "cache")
+    # each version as a pull request has it: the same path, at two revisions
+    roots = {}
+    for version, name in (("base", base), ("head", head)):
+        root = tmp_path / version
+        root.mkdir()
+        (root / "abs.dfy").write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
+        roots[version] = root
+    b = build_jobs(roots["base"], ["abs.dfy"], TestFiles()).jobs
+    h = build_jobs(roots["head"], ["abs.dfy"], TestFiles()).jobs
+    scores = score_methods([*b, *h], verifier.engine, verifier.dialect, settings.score_options())
+    (found,) = spec_changes([Pair(b[0], h[0], scores[0], scores[1])], verifier.engine, verifier.dialect)
+    return found
+
+
+def test_a_deleted_clause_the_tests_never_reach_is_a_proved_weakening(dafny_command: str, tmp_path: Path) -> None:
+    c = change("abs_base.dfy", "abs_weaker.dfy", tmp_path)
+    assert (c.relation, c.accepted_by, c.requires) == (Relation.WEAKER, "head", "same"), c
+    x = int(c.inputs.removeprefix("x = "))
+    r = int(c.output.removeprefix("r = "))
+    assert x < 0 and r != -x  # where only the deleted clause spoke, an output base rejected
+    assert c.sentence.startswith(f"`Abs` got weaker beyond the tests: for `x = {x}` it now accepts `r = {r}`")
+    assert c.as_dict() == {"file": "abs.dfy", "method": "Abs", "relation": "weaker", "inputs": f"x = {x}",
+                           "output": f"r = {r}", "accepted_by": "head"}
+
+
+def test_an_added_clause_is_a_proved_strengthening(dafny_command: str, tmp_path: Path) -> None:
+    c = change("abs_base.dfy", "abs_stronger.dfy", tmp_path)
+    assert (c.relation, c.accepted_by) == (Relation.STRONGER, "base"), c
+    assert int(c.output.removeprefix("r = ")) > 100  # the new bound, on an input whose magnitude exceeds it
+
+
+def test_a_rewrite_through_a_helper_is_equivalent(dafny_command: str, tmp_path: Path) -> None:
+    c = change("abs_base.dfy", "abs_equivalent.dfy", tmp_path)
+    assert c.relation is Relation.EQUIVALENT, c
+
+
+def test_a_stronger_requires_is_said_and_compared_on_common_inputs(dafny_command: str, tmp_path: Path) -> None:
+    c = change("abs_base.dfy", "abs_requires.dfy", tmp_path)
+    assert c.relation is Relation.EQUIVALENT and c.requires == "admits no input base did not", c
+    assert "its `requires` admits no input base's did not" in c.sentence
+
+
+def test_a_helper_changed_by_the_pull_request_counts(dafny_command: str, tmp_path: Path) -> None:
+    """The method's own clauses are the same; the function they call changed (|x| -> 0 for negative x)."""
+    c = change("mag_base.dfy", "mag_head.dfy", tmp_path)
+    assert c.relation is Relation.INCOMPARABLE and c.accepted_by == "head", c
+    assert "which base accepted" in c.reason
+
+
+def test_an_unproved_counterexample_is_no_weakening(dafny_command: str, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decoding error planted: the counterexample is read as x = 3, r = 3, which both versions accept; the
+    concrete rejection fails, so no weakening is claimed."""
+    monkeypatch.setattr(spec_change_run, "_read", lambda asked, direction, result: ((IntV(3),), (IntV(3),)))
+    c = change("abs_base.dfy", "abs_weaker.dfy", tmp_path)
+    assert c.relation is Relation.UNKNOWN, c
+    assert "the counterexample was not proved on the concrete values" in c.reason
