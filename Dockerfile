@@ -5,7 +5,10 @@
 # scripts/setup.sh that the README and CI use.
 # `--build-arg DAFNY_VERSION=4.9.1` installs that official Dafny 4 release instead (with the .NET 8
 # runtime it needs); the tool detects the version at run time and drives `dafny verify`.
-FROM python:3.11-slim-bookworm
+# BASE_IMAGE: the official image, always, for the Action and a release. scripts/image.py (the image tier) passes a
+# stand-in built from Debian's packages only where the public registry cannot be reached.
+ARG BASE_IMAGE=python:3.11-slim-bookworm
+FROM ${BASE_IMAGE}
 
 ARG DAFNY_VERSION=""
 ENV PYTHONDONTWRITEBYTECODE=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 DEBIAN_FRONTEND=noninteractive
@@ -35,6 +38,10 @@ COPY bot /app/bot
 COPY scripts/setup.sh /app/scripts/setup.sh
 # the bundled example: the release workflow's smoke test scores it in the built image
 COPY examples /app/examples
+# The package index pip uses: PyPI unless given (scripts/image.py passes the building machine's own, read from its
+# pip configuration; without a value a build argument sets nothing).
+ARG PIP_INDEX_URL
+ARG PIP_EXTRA_INDEX_URL
 # scripts/setup.sh installs Debian's dafny (without recommended packages) only when no `dafny` is on PATH
 # (so not over a Dafny 4 build), then this package without its development tools.
 RUN DAFNY_SPEC_SCORE_EXTRAS=action bash scripts/setup.sh \

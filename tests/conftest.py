@@ -23,6 +23,48 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="the checkout whose code the hostile battery runs (tests/hostile; default: this one)")
 
 
+# -- the slow tier ---------------------------------------------------------------------------------------------------
+# The scenarios that run the real verifier most (the slowest by `--durations`), marked `slow` here by node id (a
+# module's `dafny` tests, or one test) and so left out of the README's command (pyproject's `addopts`), which must stay
+# under five minutes; `python3 -m pytest -m slow` runs them, .ci/run runs every tier. Each says in one line why it must
+# stay slow; tests/integration/test_tiers.py checks that each names a test.
+SLOW: dict[str, str] = {
+    "tests/e2e/test_review_e2e.py": "three pushes of one pull request, each scored at head and base by the entrypoint",
+    "tests/verifier/test_suggest_real.py": "each candidate clause is proved against every case and wrong output",
+    "tests/verifier/test_strategy_real.py": "every mutant verdict is checked against one program per question too",
+    "tests/verifier/test_verdicts_real.py": "every right and wrong value of tests/data/verdicts is verified, some "
+                                            "past the instance caps",
+    "tests/verifier/test_hints.py": "the hints must make real proofs go through: bit-vector and prime cases by cases",
+    "tests/verifier/test_datatypes_real.py": "scores a suite of datatype specs with constructor-changing mutants",
+    "tests/verifier/test_changes_real.py": "two whole audits of a dataset, before and after a change",
+    "tests/verifier/test_score_real.py::test_reports_are_deterministic_across_cache_and_jobs":
+        "scores the same files cold, warm and with several jobs to compare the reports byte for byte",
+    "tests/verifier/test_score_real.py::test_dafny4_match_on_literals_and_seq_constructors_are_scored":
+        "three methods of Dafny 4 forms, each case and mutant verified after the rewrite",
+    "tests/verifier/test_score_real.py::test_mbpp_json_cases_map_by_position":
+        "a whole MBPP task scored with its mutants, pins and suggestion",
+    "tests/verifier/test_score_real.py::test_a_set_fold_with_let_such_that_is_decided":
+        "a set fold that z3 decides only slowly, for each of its cases",
+    "tests/verifier/test_server.py::test_a_server_killed_mid_batch_is_replaced_and_the_batch_verified":
+        "a server is killed mid-batch and a new one started and warmed up for the rest",
+    "tests/verifier/test_server.py::test_a_relay_that_does_not_answer_is_seen_before_any_batch":
+        "waits out the canary's time limit on servers that never answer",
+    "tests/verifier/test_server.py::test_a_mixed_batch_gets_the_command_lines_results":
+        "verifies the same batch through the command line and through servers, to compare",
+    "tests/verifier/test_server.py::test_a_stand_in_that_never_answers_costs_one_server":
+        "waits out the canary's time limit on a server that never answers",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        # a test with its parameters, or a module's tests that start the verifier (its pure ones stay quick)
+        if any(item.nodeid == name or item.nodeid.startswith(name + "[") for name in SLOW) or (
+                item.nodeid.split("::")[0] in SLOW and item.get_closest_marker("dafny") is not None):
+            item.add_marker(pytest.mark.slow)
+
+
 def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

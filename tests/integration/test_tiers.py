@@ -1,0 +1,54 @@
+"""The test tiers: the README's command leaves out the slow, hostile and image tiers, .ci/run runs every one of them
+after it, and each slow test named in tests/conftest.py exists and says why it is slow."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+import tomllib
+from types import ModuleType
+
+from support.paths import ROOT
+
+LEFT_OUT = ["slow", "hostile", "image"]  # in the order .ci/run runs them
+
+
+def _conftest() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tiers_conftest", ROOT / "tests" / "conftest.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_slow_entry_names_a_test_and_says_why() -> None:
+    slow = _conftest().SLOW
+    assert slow
+    for name, why in slow.items():
+        path, _, test = name.partition("::")
+        source = ROOT / path
+        assert source.is_file(), name
+        assert why.strip() and "\n" not in why, name
+        if test:
+            tree = ast.parse(source.read_text(encoding="utf-8"))
+            assert test in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}, name
+
+
+def test_the_default_run_leaves_out_the_named_tiers_and_ci_runs_them_all() -> None:
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "-m 'not hostile and not slow and not image'" in options["addopts"]
+    assert {m.split(":")[0] for m in options["markers"]} >= {"dafny", *LEFT_OUT}
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    tiers = re.findall(r"^tier (\w+) (.*)$", ci, re.M)
+    assert tiers == [("readme", "bash -c 'bash scripts/setup.sh && python3 -m pytest'"),
+                     *[(m, f"python3 -m pytest -m {m}") for m in LEFT_OUT]]
+    # pytest's "no test collected" (exit 5) is a failure of the tier, not a pass
+    assert '"$code" -eq 5' in ci and "exit 1" in ci
+
+
+def test_the_readme_says_which_command_runs_which_tier() -> None:
+    development = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## Development\n", 1)[1].split("\n## ")[0]
+    for command in ["python3 -m pytest ", 'python3 -m pytest -m "not dafny"', *[f"python3 -m pytest -m {m}"
+                                                                                for m in LEFT_OUT], "bash .ci/run"]:
+        assert command in development, command
