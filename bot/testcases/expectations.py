@@ -123,7 +123,14 @@ def _unnegated(conj: list[Token]) -> tuple[list[Token], bool]:
     """`!(!(X))` -> (X, False); `!(X)` -> (X, True); anything else -> (conj, False): the negations of a conjunct
     peeled off in pairs, and whether one is left."""
     negated = False
-    while len(conj) >= 2 and conj[0].text == "!":
+    while True:
+        compared = _compared_with_bool(conj)
+        if compared is not None:
+            conj, flip = compared
+            negated = negated != flip
+            continue
+        if not (len(conj) >= 2 and conj[0].text == "!"):
+            break
         inner = conj[1:]
         if inner[0].text == "(" and matching_close(inner, 0) == len(inner) - 1:
             inner = strip_parens(inner)
@@ -131,6 +138,18 @@ def _unnegated(conj: list[Token]) -> tuple[list[Token], bool]:
             break  # `!x`, `!f(x)`: a negated operand, not a negated comparison
         conj, negated = inner, not negated
     return conj, negated
+
+
+def _compared_with_bool(conj: list[Token]) -> tuple[list[Token], bool] | None:
+    """`(X) == true` / `true == (X)` -> (X, False); with `false`, or `!=`, -> (X, True): a parenthesized condition
+    compared with a bool literal (`(r == 4) == true` is `r == 4`), else None."""
+    if len(conj) < 5:
+        return None
+    for group, op, literal in ((conj[:-2], conj[-2], conj[-1]), (conj[2:], conj[1], conj[0])):
+        if (op.text in ("==", "!=") and literal.text in ("true", "false") and group[0].text == "("
+                and matching_close(group, 0) == len(group) - 1):
+            return strip_parens(group), (op.text == "!=") != (literal.text == "false")
+    return None
 
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "!in")

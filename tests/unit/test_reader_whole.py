@@ -174,14 +174,16 @@ def test_an_equality_helper_whose_body_is_an_equality_is_read(helper: str, check
 INT_SPEC = "method Inc(x: int) returns (r: int)\n  ensures r == x + 1\n"
 
 
-@pytest.mark.parametrize("check", ["!(r != 4)", "4 == r", "(r == 4)", "!(!(r == 4))", "!(!(4 == r))", "((4 == r))"])
+@pytest.mark.parametrize("check", ["!(r != 4)", "4 == r", "(r == 4)", "!(!(r == 4))", "!(!(4 == r))", "((4 == r))",
+                                   "(r == 4) == true", "true == (r == 4)", "(r != 4) == false", "(r == 4) != false"])
 def test_spellings_of_one_equality_are_that_equality(check: str) -> None:
     r = read(f"var r := Inc(3); expect {check};", helpers="", spec=INT_SPEC)
     (case,) = r.cases
     assert case.expected == (IntV(4),) and case.unchecked == () and case.property == ""
 
 
-@pytest.mark.parametrize("check", ["!(r == 4)", "r != 4", "!(r != 4 && r > 0)", "r == 4 == true"])
+@pytest.mark.parametrize("check", ["!(r == 4)", "r != 4", "!(r != 4 && r > 0)", "r == 4 == true", "(r == 4) == false",
+                                   "(r != 4) == true", "(r == 4 || r == 5) == true"])
 def test_what_is_no_single_equality_gives_no_expected_value(check: str) -> None:
     r = read(f"var r := Inc(3); expect {check};", helpers="", spec=INT_SPEC)
     assert all(c.unchecked == (0,) for c in r.cases)  # a property (or unreadable), never `r == 4`
