@@ -19,6 +19,7 @@ from bot import __version__
 from bot.dafny.spans import ClauseSpan, EnsuresSpan
 from bot.report.fmt import proved_text
 from bot.report.sentences import rejecting_clause, smallest_wrong
+from bot.symbolic.everywhere import EverywhereStatus
 from bot.symbolic.results import (
     AXIOMS_HINT,
     CaseResult,
@@ -28,6 +29,7 @@ from bot.symbolic.results import (
     MutantStatus,
     Surviving,
 )
+from bot.symbolic.spec_change import SpecChange
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_NAME = "Dafny Spec Score"
@@ -108,8 +110,23 @@ TRUSTED_AXIOM = Rule(
     "Give the declaration a body Dafny verifies, or remove the attribute or assume; set allow-axioms only if "
     "the trust is intended.", "what-a-verdict-proves")
 
+NOT_DETERMINED = Rule(
+    "spec/not-determined", "NotDetermined", "note",
+    "The spec does not determine the output on every input",
+    "The verifier proved that on one input the spec accepts two different outputs (each proved accepted on the "
+    "concrete values), whether or not a test tries that input. A spec meant to leave a choice is fine.",
+    "If the result should be unique, add the ensures clause that tells the two outputs apart.",
+    "beyond-the-tests-every-input")
+WEAKER_THAN_BASE = Rule(
+    "spec/weaker-than-base", "WeakerThanBase", "warning",
+    "The pull request made the spec weaker",
+    "The verifier proved that on one input the head's spec accepts an output that the base's spec rejected (both "
+    "proved on the concrete values), whether or not a test tries that input.",
+    "Restore the clause the pull request deleted or loosened, or confirm that the weaker spec is intended.",
+    "what-a-pull-request-changes-in-a-spec")
+
 RULES: tuple[Rule, ...] = (REJECTS_EXPECTED, REJECTS_INPUTS, ACCEPTS_WRONG, NOT_PINNED, UNKNOWN, NO_VERDICT,
-                           TRUSTED_AXIOM)
+                           TRUSTED_AXIOM, NOT_DETERMINED, WEAKER_THAN_BASE)
 
 
 @dataclass(frozen=True)
@@ -288,8 +305,24 @@ def _no_verdict(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
     return out
 
 
+def _not_determined(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
+    e = s.everywhere
+    if e is None or e.status is not EverywhereStatus.NOT_DETERMINED:
+        return []
+    return [Finding(NOT_DETERMINED, _at_clause(s, span.weak() if span else None),
+                    f"{s.method}: {clip(e.sentence, 500)}.", (s.file, s.method), s.method)]
+
+
 _PER_METHOD: tuple[Callable[[MethodScore, EnsuresSpan | None], list[Finding]], ...] = (
-    _refuted, _precondition, _weak, _not_pinned, _unknown, _no_verdict)
+    _refuted, _precondition, _weak, _not_pinned, _unknown, _no_verdict, _not_determined)
+
+
+def _weaker(changes: Sequence[SpecChange], scores: Sequence[MethodScore]) -> list[Finding]:
+    """One result per method the pull request was proved to make weaker, at the method's line at head."""
+    lines = {(s.file, s.method): s.line for s in scores}
+    return [Finding(WEAKER_THAN_BASE, Where(c.file, lines.get((c.file, c.method), 0), lines.get((c.file, c.method), 0)),
+                    clip(c.sentence.replace("`", ""), 500), (c.file, c.method), c.method)
+            for c in sorted(changes, key=lambda c: (c.file, c.method)) if c.weakens]
 
 
 def _axioms(scores: Sequence[MethodScore]) -> list[Finding]:
@@ -307,10 +340,10 @@ def _axioms(scores: Sequence[MethodScore]) -> list[Finding]:
     return out
 
 
-def findings(scores: Sequence[MethodScore], spans: Spans) -> list[Finding]:
+def findings(scores: Sequence[MethodScore], spans: Spans, changes: Sequence[SpecChange] = ()) -> list[Finding]:
     ordered = sorted(scores, key=lambda s: (s.file, s.line, s.method))
     out = [f for s in ordered for handler in _PER_METHOD for f in handler(s, spans.get((s.file, s.method)))]
-    return out + _axioms(ordered)
+    return out + _axioms(ordered) + _weaker(changes, ordered)
 
 
 def _artifact(file: str) -> dict[str, str]:
@@ -368,7 +401,7 @@ def _rule(r: Rule) -> dict[str, Any]:
 
 
 def sarif_log(scores: Sequence[MethodScore], spans: Spans, verifier_version: str,
-              settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              settings: Mapping[str, Any] | None = None, changes: Sequence[SpecChange] = ()) -> dict[str, Any]:
     run: dict[str, Any] = {
         "tool": {
             "driver": {"name": TOOL_NAME, "version": __version__, "informationUri": INFORMATION_URI,
@@ -376,7 +409,7 @@ def sarif_log(scores: Sequence[MethodScore], spans: Spans, verifier_version: str
             "extensions": [{"name": "Dafny", "version": verifier_version}],
         },
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f) for f in findings(scores, spans)],
+        "results": [_result(f) for f in findings(scores, spans, changes)],
     }
     if settings is not None:
         run["properties"] = {"settings": dict(settings)}
@@ -384,6 +417,7 @@ def sarif_log(scores: Sequence[MethodScore], spans: Spans, verifier_version: str
 
 
 def render_sarif(scores: Sequence[MethodScore], spans: Spans, verifier_version: str,
-                 settings: Mapping[str, Any] | None = None) -> str:
+                 settings: Mapping[str, Any] | None = None, changes: Sequence[SpecChange] = ()) -> str:
     """The SARIF log as JSON text: the same inputs give the same bytes."""
-    return json.dumps(sarif_log(scores, spans, verifier_version, settings), indent=2, sort_keys=True) + "\n"
+    return json.dumps(sarif_log(scores, spans, verifier_version, settings, changes), indent=2,
+                      sort_keys=True) + "\n"

@@ -64,6 +64,11 @@ class SpecChange:
     requires: str = ""  # the preconditions: "same", "accepts more inputs", "accepts fewer inputs", "" unknown
     fixes_test: bool = False  # a weakening that makes head accept a test case base rejected
 
+    @property
+    def weakens(self) -> bool:
+        """Head was proved to accept an output base rejected (weaker, or incomparable that way too)."""
+        return self.relation in (Relation.WEAKER, Relation.INCOMPARABLE) and self.accepted_by == "head"
+
     def as_dict(self) -> dict[str, str]:
         return {"file": self.file, "method": self.method, "relation": self.relation.value, "inputs": self.inputs,
                 "output": self.output, "accepted_by": self.accepted_by}

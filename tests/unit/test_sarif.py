@@ -11,6 +11,7 @@ from bot import __version__
 from bot.dafny.spans import ensures_spans
 from bot.report.sarif import FINGERPRINT, MAX_MESSAGE, RULES, SRCROOT, TOOL_NAME, render_sarif
 from bot.report.sentences import accepts_sentence, smallest_wrong
+from bot.symbolic.everywhere import Everywhere, EverywhereStatus
 from bot.symbolic.results import (
     Axiom,
     CaseResult,
@@ -23,6 +24,7 @@ from bot.symbolic.results import (
     Undecided,
     method_score,
 )
+from bot.symbolic.spec_change import Relation, SpecChange
 from support.paths import ROOT
 from support.sarif import assert_valid_sarif
 
@@ -73,13 +75,18 @@ def scores(shift: int = 0) -> list[MethodScore]:
         case("A#2", CaseStatus.VERIFIED, 23 + shift, determinacy=Determinacy.NOT_PINNED, witness="17",
              witness_source="solver"),
     ), axioms=(replace(AXIOM, line=AXIOM.line + shift),))
-    abs_ = replace(abs_, suggestions=(replace(SUGGESTION, line=SUGGESTION.line + shift),))
+    abs_ = replace(abs_, suggestions=(replace(SUGGESTION, line=SUGGESTION.line + shift),),
+                   everywhere=Everywhere(EverywhereStatus.NOT_DETERMINED, "x = -1", ("1", "2")))
     return [find, abs_]
+
+
+WEAKER = SpecChange(FILE, "Abs", Relation.WEAKER, "x = -1", "r = 2", "head")
 
 
 def log(given: list[MethodScore] | None = None, shift: int = 0, spans: bool = True, **kw: Any) -> dict[str, Any]:
     source = "\n" * shift + SOURCE
     found = {(FILE, m): s for m, s in ensures_spans(source, FILE).items()} if spans else {}
+    kw.setdefault("changes", (WEAKER,))
     doc: dict[str, Any] = json.loads(render_sarif(given or scores(shift), found, "2.3.0.10506", **kw))
     return doc
 
@@ -109,10 +116,21 @@ def test_every_rule_has_a_stable_id_and_its_results_point_at_it() -> None:
     rules = doc["runs"][0]["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == [
         "spec/rejects-expected-output", "spec/rejects-test-inputs", "spec/accepts-wrong-output", "spec/not-pinned",
-        "spec/unknown", "spec/no-verdict", "spec/trusted-axiom"]
+        "spec/unknown", "spec/no-verdict", "spec/trusted-axiom", "spec/not-determined", "spec/weaker-than-base"]
     assert {r["ruleId"] for r in doc["runs"][0]["results"]} == {r.id for r in RULES}
     for r in doc["runs"][0]["results"]:
         assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
+
+
+def test_every_input_findings_say_the_witness() -> None:
+    (nd,) = results(log(), "spec/not-determined")
+    assert nd["level"] == "note" and "for x = -1 the spec accepts both 1 and 2" in nd["message"]["text"]
+    (weaker,) = results(log(), "spec/weaker-than-base")
+    assert weaker["level"] == "warning" and region(weaker) == (10, 10)  # the method's line at head
+    assert weaker["message"]["text"] == "Abs got weaker beyond the tests: for x = -1 it now accepts r = 2, which " \
+                                        "base rejected."
+    assert results(log(changes=(replace(WEAKER, relation=Relation.STRONGER, accepted_by="base"),)),
+                   "spec/weaker-than-base") == []
 
 
 def test_every_rule_has_help_a_person_can_follow() -> None:
