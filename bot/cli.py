@@ -25,6 +25,7 @@ from bot.symbolic.gate import score_gate
 from bot.symbolic.results import Gate, MethodScore
 from bot.symbolic.rounds import Strategy
 from bot.symbolic.suggest.search import score_and_suggest
+from bot.testcases.textfiles import read_regular_text
 from bot.verifier import VerifierNotFound
 
 EXIT_OK = 0
@@ -177,6 +178,10 @@ def test_files(tests: str | None) -> TestFiles:
         raise UsageError(f"{tests}: not a regular file (a folder, FIFO or device); give the test file itself")
     if not Path(tests).is_file():
         raise UsageError(f"{tests}: no such test file (give a .dfy, .toml or MBPP .json file)")
+    try:  # said here in words: the readers would say it once per spec, as Python's message
+        read_regular_text(tests)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{tests}: cannot read the test file: {read_error(e)}") from e
     return TestFiles(only=tests)
 
 

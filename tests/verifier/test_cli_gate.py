@@ -123,6 +123,16 @@ def test_a_spec_that_is_not_utf8_says_so_in_words(tmp_path: Path, capsys: pytest
                    "as UTF-8\n"), err
 
 
+def test_a_tests_file_that_is_not_utf8_says_so_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = _files(tmp_path, CUBE)
+    (tmp_path / "cases.toml").write_bytes(GOOD_TOML.encode() + b"# \xff\n")
+    assert main(["score", *args, "--tests", str(tmp_path / "cases.toml"), "--dafny", sys.executable]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {tmp_path / 'cases.toml'}: cannot read the test file: not UTF-8 text "
+                          "(byte 0xff"), err
+    assert "codec" not in err
+
+
 def test_read_errors_are_words_without_errno() -> None:
     assert read_error(PermissionError(13, "Permission denied", "x.dfy")) == (
         "permission denied; make the file readable to this user (chmod +r) or give another")
