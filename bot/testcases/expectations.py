@@ -725,9 +725,10 @@ def _checked_again(scan: _Scan, k: int, name: str, exp: _Expectation, where: Cal
         s = scan.stmts[j]
         if s.commented or s.kind in (StmtKind.PRINT, StmtKind.EXPECTED_COMMENT):
             continue
-        # a check naming it, or a value computed from it (a call passing it is followed no further)
-        if name in scan.mentions[j] and s.kind is not StmtKind.CALL and not _same_equality(s, name, value,
-                                                                                           scan.helpers):
+        # a check naming it, or a value computed from it (a call passing it is followed no further, nor is another
+        # call of the method under test given it: what is checked of that call is its own result)
+        if (name in scan.mentions[j] and s.kind is not StmtKind.CALL and j not in scan.calls
+                and not _same_equality(s, name, value, scan.helpers)):
             what = "a value computed from it" if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) else "a further check"
             return (f"{where(s.line)}: `{short(s.text)}` is {what} of `{name}`, given the value "
                     f"`{short(value)}` at line {exp.line}: every check of an output is read, or none")

@@ -233,3 +233,9 @@ def test_a_property_calling_a_variable_of_the_test_is_not_read() -> None:
     r = read("var abs := (x: real) => x; var r := F(1.0); expect abs(r - 1.0) < 0.1;")
     assert r.cases == ()
     assert "it calls `abs`, a variable of the test" in r.problems[0].reason
+
+
+def test_another_call_given_the_output_is_no_check_of_it() -> None:
+    r = read("var r := Inc(3); expect r == 4; var q := Inc(r); expect q == 5;", helpers="", spec=INT_SPEC)
+    assert [c.expected for c in r.cases] == [(IntV(4),)]  # the second call's input is no value the reader knows
+    assert len(r.problems) == 1 and "cannot evaluate argument" in r.problems[0].reason
