@@ -1054,9 +1054,10 @@ def _find_expectations(
             if rest:
                 properties.append((s.expr, s.line, s.text, stale()))
         if (not hit and not note and s.kind is StmtKind.CALL and s.call is not None and scan.helpers is not None
-                and s.call.name in scan.helpers.declared and j not in scan.calls
-                and any(name in pending for name in scan.mentions[j])):
-            # a helper of the test file whose body is no equality the reader knows: a check it cannot read
+                and s.call.name in scan.helpers.declared and is_equality_helper(s.call.name)
+                and j not in scan.calls and any(name in pending for name in scan.mentions[j])):
+            # a helper of the test file named as an equality whose body is none the reader knows: a check it cannot
+            # read (its name is no evidence)
             note = (f"`{short(s.text)}` at line {s.line} calls `{s.call.name}`, whose body is no check the reader "
                     "knows (a helper is read by what its body says, not by its name)")
         if hit or note or s.kind not in (StmtKind.ASSERT, StmtKind.EXPECT):
