@@ -184,6 +184,7 @@ class Config:
     fail_on_unknown: bool = False
     allow_axioms: bool = False  # verdicts relative to trusted axioms warn instead of failing
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
+    fail_on_weakening: bool = True  # a spec proved weaker than base's on some input fails the check
     mutants: int = 5
     pin: bool = True
     suggest: bool = True

@@ -446,6 +446,10 @@ OPTIONS: tuple[Option, ...] = (
            "Let a changed method that cannot be scored (no readable test case, nothing decided) pass with a "
            "warning, when it is new or was not scored at base either. A method scored at base that cannot be "
            "scored at head always fails.", _ACTION),
+    Option("fail-on-weakening", "true", clean_flag,
+           "Fail the check when a pull request is proved to make a changed method's spec weaker on some input "
+           "(head accepts an output base rejected, both proved on the concrete values), unless the weakening makes "
+           "head accept a test case base rejected.", _ACTION),
     Option("mutants", "5", clean_mutants,
            "Wrong outputs tried per test case to measure completeness (0 skips completeness).", _RUN),
     Option("pin", "true", clean_flag,

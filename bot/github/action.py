@@ -42,9 +42,9 @@ from bot.github.tracking import LastRun, TrackingInput, edited_body, issue_body
 from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_fraction
 from bot.paths import write_text
 from bot.report.comment import TITLE, CommentInput, render_comment
-from bot.report.json_report import method_dict, render_json
+from bot.report.json_report import change_dict, method_dict, render_json
 from bot.report.links import Links
-from bot.report.load import ReportError, methods_from_list, spans_from_list, spans_to_list
+from bot.report.load import ReportError, changes_from_list, methods_from_list, spans_from_list, spans_to_list
 from bot.report.markdown import esc
 from bot.report.review import Finding, findings
 from bot.report.sarif import render_sarif
@@ -61,8 +61,9 @@ from bot.runner import (
 )
 from bot.symbolic.compare import compare
 from bot.symbolic.gate import pr_gate
-from bot.symbolic.results import CaseStatus, Gate, MethodScore
-from bot.symbolic.rounds import score_methods
+from bot.symbolic.results import CaseStatus, Gate, MethodScore, SpecChange
+from bot.symbolic.rounds import MethodJob, score_methods
+from bot.symbolic.spec_change_run import Pair, spec_changes
 from bot.symbolic.suggest.search import with_suggestions
 from bot.verifier import VerifierInfo, VerifierNotFound
 
@@ -221,6 +222,9 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                                                    options)
                 head = head_scores + built.placeholders
                 base = scored[len(built.jobs):] + base_built.placeholders  # none without a base checkout
+                # what the pull request changed in each spec on every input (their files differ at base)
+                changes = spec_changes(_pairs(built.jobs, head_scores, base_built.jobs, scored[len(built.jobs):]),
+                                       verifier.engine, verifier.dialect)
         except TooManyFiles as e:
             # scoring a part of the changes would let the check pass with methods left unscored
             emit(out, str(e), Level.ERROR)
@@ -229,7 +233,15 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
         finally:
             if have_base:
                 remove_worktree(root, base_root)
-    return _report(config, github, event, head, base, info, out, errors, diff)
+    return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes))
+
+
+def _pairs(head_jobs: Sequence[MethodJob], head: Sequence[MethodScore], base_jobs: Sequence[MethodJob],
+           base: Sequence[MethodScore]) -> list[Pair]:
+    """The methods scored at both revisions (by file and qualified name), in head's order."""
+    at_base = {(s.file, s.method): (job, s) for job, s in zip(base_jobs, base, strict=True)}
+    return [Pair(at_base[s.file, s.method][0], job, at_base[s.file, s.method][1], s)
+            for job, s in zip(head_jobs, head, strict=True) if (s.file, s.method) in at_base]
 
 
 def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config:
@@ -255,31 +267,33 @@ def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config
 
 def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str],
-            diff: dict[str, Hunks] | None) -> int:
+            diff: dict[str, Hunks] | None, changes: tuple[SpecChange, ...] = ()) -> int:
     deltas = compare(head, base)
-    verdict = pr_gate(deltas, config.gate, config.allow_unscored)
+    verdict = pr_gate(deltas, config.gate, config.allow_unscored, changes, config.fail_on_weakening)
     failures = verdict.failures
     for warning in verdict.warnings:
         emit(out, warning, Level.WARNING)
     marker = marker_for(config.comment_id)
     spans = ensures_spans_in(config.working_directory, head)
     inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url,
-                       verdict.warnings, Links(config.server_url, config.repository, event.head_sha), spans)
+                       verdict.warnings, Links(config.server_url, config.repository, event.head_sha), spans, changes)
     body = render_comment(inp)
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"
-    write_text(config.workspace, report_path, render_json(head, info.version, config.settings.report()))
+    write_text(config.workspace, report_path, render_json(head, info.version, config.settings.report(), changes))
     sarif_path = config.working_directory / "dafny-spec-score.sarif"
-    write_text(config.workspace, sarif_path, render_sarif(head, spans, info.version))  # paths from the checkout
+    # paths from the checkout
+    write_text(config.workspace, sarif_path, render_sarif(head, spans, info.version, changes=changes))
     corr, comp = _aggregate(head)
     passed = not failures and not errors
     set_outputs(config.output_file, {
         "correctness": _fmt(corr), "completeness": _fmt(comp), "passed": "true" if passed else "false",
         "report-json": _shown(report_path, config.workspace), "sarif-file": _shown(sarif_path, config.workspace),
         "regressions": str(sum(d.regression for d in deltas)),
+        "spec-changes": json.dumps([c.as_dict() for c in changes]),
     })
     emit_annotations(out, _annotations(head, config, {k: v.first for k, v in spans.items() if v.clauses}))
-    saved = saved_comment(config, event, info, head, base, spans)
+    saved = saved_comment(config, event, info, head, base, spans, changes)
     writable = True
     if config.comment is not CommentMode.OFF:
         writable = _post(config, github, event.number, marker, body, saved, out)
@@ -298,12 +312,13 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
 
 
 def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, head: Sequence[MethodScore],
-                  base: Sequence[MethodScore], spans: dict[tuple[str, str], EnsuresSpan] | None = None
-                  ) -> dict[str, object]:
+                  base: Sequence[MethodScore], spans: dict[tuple[str, str], EnsuresSpan] | None = None,
+                  changes: Sequence[SpecChange] = ()) -> dict[str, object]:
     """What the fork recipe's second workflow needs to render the comment again: data, not markdown."""
     return {
         "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
         "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
+        "fail_on_weakening": config.fail_on_weakening, "spec_changes": [change_dict(c) for c in changes],
         "gate": {"min_correctness": config.min_correctness, "min_completeness": config.min_completeness,
                  "fail_on_unknown": config.fail_on_unknown, "allow_axioms": config.allow_axioms},
         "head": [method_dict(s) for s in head], "base": [method_dict(s) for s in base],
@@ -402,6 +417,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         head = methods_from_list(saved.get("head"), "head")
         base = methods_from_list(saved.get("base"), "base")
         spans = spans_from_list(saved.get("spans", []), "spans")
+        changes = changes_from_list(saved.get("spec_changes", []), "spec_changes")
         verifier = str(saved.get("verifier", ""))[:100]
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
@@ -415,12 +431,13 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         emit(out, f"{path}: refusing to post: {problem}", Level.ERROR)
         return EXIT_USAGE
     deltas = compare(head, base)
-    verdict = pr_gate(deltas, gate, saved.get("allow_unscored") is True)
+    verdict = pr_gate(deltas, gate, saved.get("allow_unscored") is True, changes,
+                      saved.get("fail_on_weakening") is not False)
     marker = marker_for(comment_id)
     # no checkout here: links to the head commit, but no clause spans (the method's line instead)
     body = render_comment(CommentInput(tuple(deltas), gate, verdict.failures, verifier, marker,
                                        config.run_url, verdict.warnings,
-                                       Links(config.server_url, config.repository, head_sha), spans))
+                                       Links(config.server_url, config.repository, head_sha), spans, changes))
     action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
                                             only_if_changed=config.comment is CommentMode.ON_CHANGE)
     emit(out, f"comment {action}: {comment.html_url}")

@@ -23,7 +23,8 @@ from typing import TextIO
 
 from actions_toolkit import command as _toolkit
 
-OUTPUT_NAMES: tuple[str, ...] = ("correctness", "completeness", "passed", "report-json", "sarif-file", "regressions")
+OUTPUT_NAMES: tuple[str, ...] = ("correctness", "completeness", "passed", "report-json", "sarif-file", "regressions",
+                                 "spec-changes")
 
 # GitHub shows at most 10 error and 10 warning annotations per step (REST "checks" docs); the rest are lost
 ANNOTATIONS_PER_LEVEL = 10

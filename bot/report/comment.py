@@ -18,12 +18,13 @@ from bot.report.links import Links
 from bot.report.markdown import cell_code, cell_esc, esc, link
 from bot.report.methods_table import LEGEND as TABLE_LEGEND
 from bot.report.methods_table import methods_table
-from bot.report.sentences import method_sentence, rejecting_clause
+from bot.report.sentences import method_sentence, rejecting_clause, spec_change_sentence
 from bot.symbolic.compare import Change, MethodDelta
-from bot.symbolic.results import CaseResult, CaseStatus, Gate, MutantStatus, Surviving
+from bot.symbolic.results import CaseResult, CaseStatus, Gate, MutantStatus, SpecChange, Surviving
 
 MAX_COMMENT = 65_536
 TITLE = "Dafny Spec Score"
+BEYOND = "**Beyond the tests** (proved on every input both versions' `requires` admit):"
 PASSED = "passed"
 FAILED = "failed"
 NOTHING = "No Dafny specs with tests were changed in this pull request: nothing to score."
@@ -45,6 +46,7 @@ class CommentInput:
     warnings: tuple[str, ...] = ()  # unscored methods let through (allow-unscored)
     links: Links | None = None  # the head commit's files: method names, lines and clauses link there
     spans: Mapping[tuple[str, str], EnsuresSpan] = field(default_factory=dict)  # by (file, method)
+    changes: tuple[SpecChange, ...] = ()  # each changed method's spec against base's, on every input
 
     def url(self, file: str, first: int, last: int = 0) -> str:
         return self.links.blob(file, first, last) if self.links is not None else ""
@@ -165,7 +167,12 @@ def _sentences(inp: CommentInput) -> list[str]:
              for d in changed[:MAX_SENTENCES]]
     if len(changed) > MAX_SENTENCES:
         lines.append(f"- ... and {len(changed) - MAX_SENTENCES} more changed method(s): see the table.")
-    return [*lines, ""] if lines else [UNCHANGED, ""]
+    opening = [*lines, ""] if lines else [UNCHANGED, ""]
+    # what the pull request changed in the specs on every input, tested or not
+    every = [f"- {spec_change_sentence(c)}" for c in inp.changes[:MAX_SENTENCES]]
+    if len(inp.changes) > MAX_SENTENCES:
+        every.append(f"- ... and {len(inp.changes) - MAX_SENTENCES} more changed spec(s).")
+    return [*opening, *([BEYOND, "", *every, ""] if every else [])]
 
 
 def _verdict(inp: CommentInput) -> list[str]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from bot.symbolic.everywhere import Everywhere
-from bot.symbolic.results import MethodScore, Suggestion
+from bot.symbolic.results import Everywhere, MethodScore, SpecChange, Suggestion
 
 SCHEMA_VERSION = 2
 
@@ -76,6 +76,11 @@ def method_dict(s: MethodScore) -> dict[str, Any]:
     }
 
 
+def change_dict(c: SpecChange) -> dict[str, Any]:
+    """A changed method's spec against base's: the `spec-changes` output's keys, and what else was proved."""
+    return {**c.as_dict(), "reason": c.reason, "requires": c.requires, "fixes_test": c.fixes_test}
+
+
 def everywhere_dict(e: Everywhere) -> dict[str, Any]:
     """What the spec says of its outputs on every input (README "Beyond the tests")."""
     return {"status": e.status.value, "inputs": e.inputs, "outputs": list(e.outputs), "reason": e.reason}
@@ -87,14 +92,20 @@ def suggestion_dict(g: Suggestion) -> dict[str, Any]:
             "pinned_as_set": g.pinned_as_set, "pin_checked": g.pin_checked, "implementation": g.implementation}
 
 
-def report_dict(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any]) -> dict[str, Any]:
-    return {
+def report_dict(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any],
+                changes: Sequence[SpecChange] | None = None) -> dict[str, Any]:
+    """`changes`: a pull request's spec changes (`spec_changes`, pull requests only; None leaves the key out)."""
+    out = {
         "schema": SCHEMA_VERSION,
         "verifier": {"version": verifier_version},
         "settings": settings,
         "methods": [method_dict(s) for s in sorted(scores, key=lambda s: (s.file, s.line, s.method))],
     }
+    if changes is not None:
+        out["spec_changes"] = [change_dict(c) for c in sorted(changes, key=lambda c: (c.file, c.method))]
+    return out
 
 
-def render_json(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any]) -> str:
-    return json.dumps(report_dict(scores, verifier_version, settings), indent=2, sort_keys=False) + "\n"
+def render_json(scores: list[MethodScore], verifier_version: str, settings: dict[str, Any],
+                changes: Sequence[SpecChange] | None = None) -> str:
+    return json.dumps(report_dict(scores, verifier_version, settings, changes), indent=2, sort_keys=False) + "\n"

@@ -20,6 +20,8 @@ from bot.symbolic.results import (
     MethodScore,
     MutantResult,
     MutantStatus,
+    Relation,
+    SpecChange,
     Undecided,
     method_score,
 )
@@ -146,3 +148,25 @@ def spans_to_list(spans: dict[tuple[str, str], EnsuresSpan]) -> list[dict[str, A
     return [{"file": file, "method": method, "line": s.line, "outputs": list(s.outputs), "spec_last": s.spec_last,
              "clauses": [{"text": c.text, "first": c.first, "last": c.last} for c in s.clauses],
              "lines": list(s.lines), "ends_line": s.ends_line} for (file, method), s in sorted(spans.items())]
+
+
+def changes_from_list(v: Any, where: str = "spec_changes") -> tuple[SpecChange, ...]:
+    """The saved spec changes (bot/report/json_report.py change_dict), read strictly: a relation this tool names,
+    an accepting side of `head` or `base`, strings for the rest."""
+    if not isinstance(v, list) or len(v) > MAX_ITEMS:
+        raise ReportError(f"{where}: not a list (of at most {MAX_ITEMS} items)")
+    out = []
+    for i, x in enumerate(v):
+        w = f"{where}[{i}]"
+        d = _obj(x, w)
+        try:
+            relation = Relation(_str(d, "relation", w))
+        except ValueError as e:
+            raise ReportError(f"{w}.relation: not one of {', '.join(r.value for r in Relation)}") from e
+        accepted_by = _str(d, "accepted_by", w)
+        if accepted_by not in ("", "head", "base"):
+            raise ReportError(f"{w}.accepted_by: not head or base")
+        out.append(SpecChange(_str(d, "file", w), _str(d, "method", w), relation, _str(d, "inputs", w),
+                              _str(d, "output", w), accepted_by, _str(d, "reason", w), _str(d, "requires", w),
+                              d.get("fixes_test") is True))
+    return tuple(out)

@@ -19,17 +19,17 @@ from bot import __version__
 from bot.dafny.spans import ClauseSpan, EnsuresSpan
 from bot.report.fmt import proved_text
 from bot.report.sentences import rejecting_clause, smallest_wrong
-from bot.symbolic.everywhere import EverywhereStatus
 from bot.symbolic.results import (
     AXIOMS_HINT,
     CaseResult,
     CaseStatus,
     Determinacy,
+    EverywhereStatus,
     MethodScore,
     MutantStatus,
+    SpecChange,
     Surviving,
 )
-from bot.symbolic.spec_change import SpecChange
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_NAME = "Dafny Spec Score"

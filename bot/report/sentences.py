@@ -15,7 +15,7 @@ from bot.report.links import Links
 from bot.report.markdown import code, esc, link
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
-from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Surviving
+from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Relation, SpecChange, Surviving
 
 # longest user text a sentence quotes whole (characters); longer text ends with an ellipsis
 VALUE, INPUTS, NAME, CLAUSE, WHY = 40, 60, 40, 80, 160
@@ -175,3 +175,18 @@ def method_sentence(d: MethodDelta, span: EnsuresSpan | None = None, links: Link
         what = "is new and could not be scored" if d.change is Change.NEW else "could not be scored"
         return f"{name} {what}: {why}."
     return _scored(name, d, span) + "."
+
+
+def spec_change_sentence(c: SpecChange) -> str:
+    """A changed method's relation to base on every input, in one sentence (user text as escaped code):
+    "`Abs` got weaker beyond the tests: for `x = -1` it now accepts `r = 2`, which base rejected."."""
+    name, inputs, output = code(short(c.method, NAME)), code(short(c.inputs, INPUTS)), code(short(c.output, VALUE))
+    if c.weakens:
+        how = "got weaker" if c.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
+        fixed = " (it makes head accept a test case base rejected)" if c.fixes_test else ""
+        return f"{name} {how} beyond the tests: for {inputs} it now accepts {output}, which base rejected{fixed}."
+    if c.relation is Relation.STRONGER:
+        return f"{name} got stronger: for {inputs} it now rejects {output}, which base accepted."
+    if c.relation is Relation.EQUIVALENT:
+        return f"{name}: its postcondition is proved equivalent to base's on every input."
+    return f"{name}: how its postcondition relates to base's is unknown ({esc(short(c.reason, WHY))})."

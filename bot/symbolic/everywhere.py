@@ -30,44 +30,15 @@ from bot.dafny.lexer import LexError, TokKind, significant, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, contains_array, unsupported_parts
 from bot.dafny.values import Value, show
 from bot.symbolic.counterexamples import readings
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.program import Goal as ProgramGoal
+from bot.symbolic.program import Outcome, Program, ProgramKind, Result
+from bot.symbolic.results import Everywhere, EverywhereStatus
 
 PREFIX = "SpecScore_Everywhere_"
 FIRST, SECOND = "SpecScore_o1_", "SpecScore_o2_"  # the two copies of each output: FIRST + name, SECOND + name
 # what a clause may name that makes its meaning depend on a heap the two copies would have to share
 _HEAP_WORDS = frozenset({"old", "fresh", "allocated", "unchanged", "new", "reads", "modifies", "this"})
 # (an array parameter is read in the one heap both copies share: the predicates say `reads` of it)
-
-
-class EverywhereStatus(Enum):
-    DETERMINED = "determined"
-    UP_TO_ORDER = "determined-up-to-order"
-    AS_SET = "determined-as-set"
-    NOT_DETERMINED = "not-determined"
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True)
-class Everywhere:
-    """What the spec says of its outputs on every input (README "Beyond the tests")."""
-
-    status: EverywhereStatus
-    inputs: str = ""  # the witness input, as reports write inputs (`x = -1`); not-determined only
-    outputs: tuple[str, ...] = ()  # two different outputs the spec accepts on it, each proved accepted
-    reason: str = ""  # why unknown; for a partly determined spec, what is not
-
-    @property
-    def sentence(self) -> str:
-        """One line for the text report and the comment."""
-        if self.status is EverywhereStatus.NOT_DETERMINED:
-            return (f"not determined on every input: for {self.inputs} the spec accepts both {self.outputs[0]} and "
-                    f"{self.outputs[1]}" + (f" ({self.reason})" if self.reason else " (found beyond the tests)"))
-        if self.status is EverywhereStatus.UNKNOWN:
-            return f"on every input: unknown whether the spec determines the output ({self.reason})"
-        words = {EverywhereStatus.DETERMINED: "determined on every input",
-                 EverywhereStatus.UP_TO_ORDER: "determined up to order on every input",
-                 EverywhereStatus.AS_SET: "determined as a set on every input"}
-        return words[self.status] + (f" ({self.reason})" if self.reason else "")
 
 
 class Goal(Enum):
@@ -165,7 +136,9 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
     if scope:
         text = f"module {name}_Scope {{\nimport opened {scope}\n{text}\n}}"
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
-    return Program(prelude=prelude, name=name, method=text, want_model=goal is Goal.EXACT)
+    # every output the spec admits is one (a pin, over every input)
+    return Program(prelude=prelude, name=name, method=text, want_model=goal is Goal.EXACT,
+                   kind=ProgramKind.DETERMINACY, goal=ProgramGoal.PIN)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,6 @@ from dataclasses import dataclass, replace
 from bot.dafny.dialect import Dialect
 from bot.dafny.values import Value
 from bot.symbolic.everywhere import (
-    Everywhere,
-    EverywhereStatus,
     Goal,
     Shown,
     Witness,
@@ -25,7 +23,7 @@ from bot.symbolic.everywhere import (
 from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
 from bot.symbolic.program import Goal as Asked
 from bot.symbolic.program import Outcome, Program, Result
-from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore
+from bot.symbolic.results import BackgroundStatus, CaseStatus, Everywhere, EverywhereStatus, MethodScore
 from bot.symbolic.rounds import EngineLike, MethodJob
 from bot.testcases.cases import TestCase
 

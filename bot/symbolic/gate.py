@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.symbolic.compare import Change, MethodDelta
-from bot.symbolic.results import UNMEASURED, Gate, MethodScore, axioms_text, gate_failures, never_passes
+from bot.symbolic.results import (
+    UNMEASURED,
+    Gate,
+    MethodScore,
+    SpecChange,
+    axioms_text,
+    gate_failures,
+    never_passes,
+)
 
 
 @dataclass(frozen=True)
@@ -41,9 +49,23 @@ def why_unscored(s: MethodScore) -> str:
     return "no case decided: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
 
 
-def pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool = False) -> Verdict:
+def weakening(c: SpecChange) -> str:
+    """The gate's words for a proved weakening."""
+    return (f"{c.file}: {c.method}: got weaker beyond the tests: for {c.inputs} it now accepts {c.output}, which "
+            "base rejected")
+
+
+def pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool = False,
+            changes: Sequence[SpecChange] = (), fail_on_weakening: bool = True) -> Verdict:
     failures: list[str] = []
     warnings: list[str] = []
+    # a spec proved weaker than base's on some input fails, unless that makes head accept a test base rejected
+    for c in changes:
+        if c.weakens and c.fixes_test:
+            warnings.append(weakening(c) + "; it makes head accept a test case base rejected, so it passes")
+        elif c.weakens:
+            (failures if fail_on_weakening else warnings).append(
+                weakening(c) + ("" if fail_on_weakening else "; allowed by fail-on-weakening: false"))
     scored = [d.head for d in deltas if d.head is not None and d.head.decided]
     # a completeness the base had and the head lacks is said once, as that (below), not also against the threshold
     lost = {f"{d.file}: {d.method}: {UNMEASURED}" for d in deltas if any(w.startswith("completeness") for w in d.lost)}

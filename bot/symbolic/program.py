@@ -45,6 +45,8 @@ class ProgramKind(Enum):
     CORRECTNESS = "correctness"  # does the spec accept the expected output?
     MUTANT = "mutant"  # does the spec accept a wrong output?
     PIN = "pin"  # does the spec admit only the expected output? (a candidate other output, to confirm)
+    DETERMINACY = "determinacy"  # does the spec determine its outputs on every input? (bot/symbolic/everywhere.py)
+    SPEC_CHANGE = "spec-change"  # does one version's postcondition imply the other's? (bot/symbolic/spec_change.py)
 
 
 class Goal(Enum):

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bot.dafny.values import Value
-from bot.symbolic.everywhere import Everywhere
 
 
 class CaseStatus(Enum):
@@ -391,3 +390,91 @@ def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
             counts = ", ".join(f"{n} {k}" for k, n in s.unknown.items())
             out.append(f"{s.file}: {s.method}: undecided ({counts}) and fail-on-unknown is set")
     return out
+
+
+# ---- beyond the tests: every input (bot/symbolic/everywhere.py, bot/symbolic/spec_change.py)
+
+
+class EverywhereStatus(Enum):
+    DETERMINED = "determined"
+    UP_TO_ORDER = "determined-up-to-order"
+    AS_SET = "determined-as-set"
+    NOT_DETERMINED = "not-determined"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Everywhere:
+    """What the spec says of its outputs on every input (README "Beyond the tests")."""
+
+    status: EverywhereStatus
+    inputs: str = ""  # the witness input, as reports write inputs (`x = -1`); not-determined only
+    outputs: tuple[str, ...] = ()  # two different outputs the spec accepts on it, each proved accepted
+    reason: str = ""  # why unknown; for a partly determined spec, what is not
+
+    @property
+    def sentence(self) -> str:
+        """One line for the text report and the comment."""
+        if self.status is EverywhereStatus.NOT_DETERMINED:
+            return (f"not determined on every input: for {self.inputs} the spec accepts both {self.outputs[0]} and "
+                    f"{self.outputs[1]}" + (f" ({self.reason})" if self.reason else " (found beyond the tests)"))
+        if self.status is EverywhereStatus.UNKNOWN:
+            return f"on every input: unknown whether the spec determines the output ({self.reason})"
+        words = {EverywhereStatus.DETERMINED: "determined on every input",
+                 EverywhereStatus.UP_TO_ORDER: "determined up to order on every input",
+                 EverywhereStatus.AS_SET: "determined as a set on every input"}
+        return words[self.status] + (f" ({self.reason})" if self.reason else "")
+
+
+class Relation(Enum):
+    EQUIVALENT = "equivalent"
+    STRONGER = "stronger"
+    WEAKER = "weaker"
+    INCOMPARABLE = "incomparable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class SpecChange:
+    """One changed method's postcondition, head against base (the `spec-changes` output's objects)."""
+
+    file: str
+    method: str
+    relation: Relation
+    inputs: str = ""  # the witness input of a weakening (else of a strengthening), as reports write inputs
+    output: str = ""  # the output one version accepts and the other rejects there
+    accepted_by: str = ""  # "head" (weaker, incomparable) or "base" (stronger)
+    reason: str = ""  # why unknown, or what else was proved
+    requires: str = ""  # the preconditions: "same", "accepts more inputs", "accepts fewer inputs", "" unknown
+    fixes_test: bool = False  # a weakening that makes head accept a test case base rejected
+
+    @property
+    def weakens(self) -> bool:
+        """Head was proved to accept an output base rejected (weaker, or incomparable that way too)."""
+        return self.relation in (Relation.WEAKER, Relation.INCOMPARABLE) and self.accepted_by == "head"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"file": self.file, "method": self.method, "relation": self.relation.value, "inputs": self.inputs,
+                "output": self.output, "accepted_by": self.accepted_by}
+
+    @property
+    def sentence(self) -> str:
+        """One sentence for the comment: "`Abs` got weaker beyond the tests: for `x = -1` it now accepts `12`,
+        which base rejected."."""
+        name = f"`{self.method}`"
+        if self.relation is Relation.WEAKER or (self.relation is Relation.INCOMPARABLE and self.accepted_by == "head"):
+            how = "got weaker" if self.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
+            text = (f"{name} {how} beyond the tests: for `{self.inputs}` it now accepts `{self.output}`, which base "
+                    "rejected")
+            return text + (" (this fixes a test case base rejected)" if self.fixes_test else "") + "."
+        if self.relation is Relation.STRONGER:
+            return (f"{name} got stronger: for `{self.inputs}` it now rejects `{self.output}`, which base "
+                    f"accepted{self._requires()}.")
+        if self.relation is Relation.EQUIVALENT:
+            return f"{name}: its postcondition is equivalent to base's on every input (proved){self._requires()}."
+        return f"{name}: how its postcondition relates to base's is unknown ({self.reason})."
+
+    def _requires(self) -> str:
+        said = {"admits no input base did not": "; its `requires` admits no input base's did not",
+                "admits every input base did": "; its `requires` admits every input base's did"}
+        return said.get(self.requires, "")

@@ -26,19 +26,12 @@ from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
 from bot.dafny.types import ArrayT
 from bot.dafny.values import Value, show
 from bot.symbolic.everywhere import shown_inputs, unsupported
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
+from bot.symbolic.results import Relation, SpecChange
 
 BASE, HEAD = "SpecScore_Base", "SpecScore_Head"
 PRE, POST = "SpecScore_Pre", "SpecScore_Post"
 PREFIX = "SpecScore_Change_"
-
-
-class Relation(Enum):
-    EQUIVALENT = "equivalent"
-    STRONGER = "stronger"
-    WEAKER = "weaker"
-    INCOMPARABLE = "incomparable"
-    UNKNOWN = "unknown"
 
 
 class Direction(Enum):
@@ -48,52 +41,6 @@ class Direction(Enum):
     BASE_WITHIN_HEAD = "base-within-head"  # every output base accepts, head accepts (head not stronger)
     HEAD_INPUTS_WITHIN_BASE = "head-inputs-within-base"  # head's requires admits no input base's does not
     BASE_INPUTS_WITHIN_HEAD = "base-inputs-within-head"
-
-
-@dataclass(frozen=True)
-class SpecChange:
-    """One changed method's postcondition, head against base (the `spec-changes` output's objects)."""
-
-    file: str
-    method: str
-    relation: Relation
-    inputs: str = ""  # the witness input of a weakening (else of a strengthening), as reports write inputs
-    output: str = ""  # the output one version accepts and the other rejects there
-    accepted_by: str = ""  # "head" (weaker, incomparable) or "base" (stronger)
-    reason: str = ""  # why unknown, or what else was proved
-    requires: str = ""  # the preconditions: "same", "accepts more inputs", "accepts fewer inputs", "" unknown
-    fixes_test: bool = False  # a weakening that makes head accept a test case base rejected
-
-    @property
-    def weakens(self) -> bool:
-        """Head was proved to accept an output base rejected (weaker, or incomparable that way too)."""
-        return self.relation in (Relation.WEAKER, Relation.INCOMPARABLE) and self.accepted_by == "head"
-
-    def as_dict(self) -> dict[str, str]:
-        return {"file": self.file, "method": self.method, "relation": self.relation.value, "inputs": self.inputs,
-                "output": self.output, "accepted_by": self.accepted_by}
-
-    @property
-    def sentence(self) -> str:
-        """One sentence for the comment: "`Abs` got weaker beyond the tests: for `x = -1` it now accepts `12`,
-        which base rejected."."""
-        name = f"`{self.method}`"
-        if self.relation is Relation.WEAKER or (self.relation is Relation.INCOMPARABLE and self.accepted_by == "head"):
-            how = "got weaker" if self.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
-            text = (f"{name} {how} beyond the tests: for `{self.inputs}` it now accepts `{self.output}`, which base "
-                    "rejected")
-            return text + (" (this fixes a test case base rejected)" if self.fixes_test else "") + "."
-        if self.relation is Relation.STRONGER:
-            return (f"{name} got stronger: for `{self.inputs}` it now rejects `{self.output}`, which base "
-                    f"accepted{self._requires()}.")
-        if self.relation is Relation.EQUIVALENT:
-            return f"{name}: its postcondition is equivalent to base's on every input (proved){self._requires()}."
-        return f"{name}: how its postcondition relates to base's is unknown ({self.reason})."
-
-    def _requires(self) -> str:
-        said = {"admits no input base did not": "; its `requires` admits no input base's did not",
-                "admits every input base did": "; its `requires` admits every input base's did"}
-        return said.get(self.requires, "")
 
 
 def comparable(base: Decl, head: Decl) -> str:
@@ -155,7 +102,9 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Pr
     name = PREFIX + hashlib.sha256(f"{direction.value}\0{text}".encode()).hexdigest()[:16]
     text = text.replace("@P@", name)
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
-    return Program(prelude=prelude, name=name, method=text, want_model=True)
+    # the other version accepts every output (or input) the first does
+    return Program(prelude=prelude, name=name, method=text, want_model=True, kind=ProgramKind.SPEC_CHANGE,
+                   goal=Goal.ACCEPT)
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,11 @@ from bot.dafny.values import Value
 from bot.symbolic.counterexamples import readings
 from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
 from bot.symbolic.program import Goal, Outcome, Program, Result
-from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore, MutantStatus
+from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
 from bot.symbolic.rounds import EngineLike, MethodJob
 from bot.symbolic.spec_change import (
     Direction,
     Found,
-    Relation,
-    SpecChange,
     comparable,
     program,
     relation,

@@ -70,9 +70,15 @@ def test_weakened_spec_fails_the_gate_and_posts_one_comment(
     assert [c.id for c in comments] == [comments[0].id, other.id] and comments[1].body == f"quoting {MARKER}"
     assert github_server.requests_for("PATCH") and len(github_server.requests_for("POST")) == 1
 
-    # report only: the default min-completeness of 0 passes
+    # the default min-completeness of 0 is met, but the spec was proved weaker on an input: that fails
     code, log, output, _ = run_action(
         repo, tmp_path, github_server, {}, base, head, cache=pr_cache)
+    assert code == 1, log
+    (change,) = json.loads(outputs(output)["spec-changes"])
+    assert (change["method"], change["relation"], change["accepted_by"]) == ("SharedElements", "weaker", "head")
+    # without that gate, the thresholds alone decide
+    code, log, output, _ = run_action(
+        repo, tmp_path, github_server, {"fail-on-weakening": "false"}, base, head, cache=pr_cache)
     assert code == 0, log
     assert outputs(output)["passed"] == "true"
 
@@ -85,9 +91,10 @@ def test_fork_pull_request_saves_the_comment(
         {"filename": "specs/shared.dfy", "status": "modified"}])
     github_server.fail("POST", r".*/issues/7/comments", 403, times=None)
     code, log, _, summary = run_action(
-        repo, tmp_path, github_server, {}, base, head, cache=pr_cache)
+        repo, tmp_path, github_server, {"fail-on-weakening": "false"}, base, head, cache=pr_cache)
     assert code == 0, log  # thresholds alone decide
     saved = json.loads((repo / "dafny-spec-score-comment.json").read_text())
+    assert saved["fail_on_weakening"] is False and saved["spec_changes"][0]["relation"] == "weaker"
     # data for the second workflow to render again, not markdown to post as it is
     assert saved["pr"] == 7 and saved["head_sha"] == head and "body" not in saved
     assert [m["method"] for m in saved["head"]] == ["SharedElements"]

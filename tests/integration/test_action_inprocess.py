@@ -530,11 +530,37 @@ def _mutants(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch
     assert report(pr.repo)["settings"]["mutants"] == 0
 
 
+@input_case("fail-on-weakening")
+def _fail_on_weakening(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    # head accepts an output base rejected (the fake proves it; the witness is a mutant head accepts and base
+    # rejected), with every threshold met: the weakening alone fails the check
+    weaker = spec("weaker", ensures="r > x")
+    ran, pr, env = pr_run(tmp, server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": weaker})
+    assert ran.code == EXIT_FAILED, ran.log
+    (change,) = json.loads(ran.outputs["spec-changes"])
+    assert change["file"] == "specs/inc.dfy" and change["method"] == "Inc"
+    assert (change["relation"], change["accepted_by"]) == ("weaker", "head")
+    assert change["inputs"] in ("x = 1", "x = 5") and change["output"]
+    body = comments(server)[0].body
+    assert "**Beyond the tests**" in body and "<code>Inc</code> got weaker beyond the tests: for " in body, body
+    assert "specs/inc.dfy: Inc: got weaker beyond the tests" in body
+    assert report(pr.repo)["spec_changes"][0]["relation"] == "weaker"
+    sarif = json.loads((pr.repo / "dafny-spec-score.sarif").read_text())
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"] if r["ruleId"] == "spec/weaker-than-base"] == [
+        "spec/weaker-than-base"]
+    env.vars[input_env_name("fail-on-weakening")] = "false"
+    ran = run_action(env, fake)
+    assert ran.code == EXIT_OK and ran.outputs["passed"] == "true", ran.log
+    assert "allowed by fail-on-weakening: false" in ran.log
+
+
 @input_case("pin")
 def _pin(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
     ran, pr, _ = pr_run(tmp, server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK}, pin="false")
     assert ran.code == EXIT_OK, ran.log
-    assert "pp" not in fake.backend.kinds() and not any(c.models for c in fake.backend.calls)
+    # no pin check, and no model asked for a case (the spec-change questions, `sa`, ask for theirs)
+    assert "pp" not in fake.backend.kinds()
+    assert not any(fake.backend.asked[n] != "sa" for c in fake.backend.calls for n in c.models)
     scored = methods(pr.repo)["specs/inc.dfy:Inc"]
     assert all(c["determinacy"] is None for c in scored["cases"]) and scored["not_pinned"] == 0
     assert report(pr.repo)["settings"]["pin"] is False

@@ -95,7 +95,8 @@ class FakeBackend:
             self.calls.append(Call(prelude, tuple(n for n, _ in methods), time_limit, frozenset(models)))
         found = re.search(r"^// fake: (\w+)", prelude, re.MULTILINE)
         mode = found.group(1) if found else "strong"
-        return {name: decide(mode, self.asked[name], name) for name, _ in methods}
+        return {name: spec_change(prelude, text) if self.asked[name] == "sa" else decide(mode, self.asked[name], name)
+                for name, text in methods}
 
     @property
     def programs(self) -> list[str]:
@@ -117,7 +118,26 @@ VERIFIED, REFUTED = Result(Outcome.VERIFIED, seconds=0.01), Result(Outcome.REFUT
 TIMEOUT = Result(Outcome.TIMEOUT, "timed out")
 
 
+def spec_change(prelude: str, method: str) -> Result:
+    """A spec-change question (bot/symbolic/spec_change.py). A `weaker` head (a `weak` spec in every other respect)
+    accepts more than its base, which it otherwise agrees with; versions of one mode are equivalent; any other pair
+    is undecided, so the tests that use a weak head for other purposes see no proved weakening. The `requires` are
+    the same. No counterexample model: a witness must come from the tests' mutants."""
+    modes = {}
+    for version in ("Base", "Head"):
+        found = re.search(rf"^module SpecScore_{version} {{\n// fake: (\w+)", prelude, re.MULTILINE)
+        modes[version] = found.group(1) if found else "strong"
+    outer = re.search(r"ensures SpecScore_(Base|Head)\.SpecScore_(Pre|Post)", method)
+    assert outer is not None, method
+    if outer.group(2) == "Pre" or modes["Base"] == modes["Head"]:
+        return VERIFIED
+    if modes["Head"] != "weaker":
+        return TIMEOUT
+    return REFUTED if outer.group(1) == "Base" else VERIFIED  # head within base fails; base within head holds
+
+
 def decide(mode: str, k: str, name: str) -> Result:
+    mode = "weak" if mode == "weaker" else mode  # `weaker` differs from `weak` only in spec-change questions
     if k == "va" or k == "pr":  # the assumptions are consistent; the precondition holds
         return REFUTED
     if k == "pa":

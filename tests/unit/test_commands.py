@@ -199,7 +199,8 @@ def test_output_round_trip_with_random_delimiters(tmp_path: Path) -> None:
 def test_outputs_only_declared_names() -> None:
     with pytest.raises(ValueError, match="not declared"):
         format_outputs({"score": 1})
-    assert set(OUTPUT_NAMES) == {"correctness", "completeness", "passed", "report-json", "sarif-file", "regressions"}
+    assert set(OUTPUT_NAMES) == {"correctness", "completeness", "passed", "report-json", "sarif-file", "regressions",
+                                 "spec-changes"}
 
 
 def test_no_usable_delimiter_is_an_error() -> None:

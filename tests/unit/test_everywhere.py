@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import parse_file
-from bot.symbolic.everywhere import EverywhereStatus, Goal, Shown, goals, judged, program, unsupported
+from bot.symbolic.everywhere import Goal, Shown, goals, judged, program, unsupported
 from bot.symbolic.everywhere_run import from_tests
 from bot.symbolic.program import Outcome, Result
-from bot.symbolic.results import CaseResult, CaseStatus, MutantResult, MutantStatus, method_score
+from bot.symbolic.results import CaseResult, CaseStatus, EverywhereStatus, MutantResult, MutantStatus, method_score
 
 SPECS = """
 method Abs(x: int) returns (r: int)

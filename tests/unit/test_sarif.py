@@ -11,20 +11,22 @@ from bot import __version__
 from bot.dafny.spans import ensures_spans
 from bot.report.sarif import FINGERPRINT, MAX_MESSAGE, RULES, SRCROOT, TOOL_NAME, render_sarif
 from bot.report.sentences import accepts_sentence, smallest_wrong
-from bot.symbolic.everywhere import Everywhere, EverywhereStatus
 from bot.symbolic.results import (
     Axiom,
     CaseResult,
     CaseStatus,
     Determinacy,
+    Everywhere,
+    EverywhereStatus,
     MethodScore,
     MutantResult,
     MutantStatus,
+    Relation,
+    SpecChange,
     Suggestion,
     Undecided,
     method_score,
 )
-from bot.symbolic.spec_change import Relation, SpecChange
 from support.paths import ROOT
 from support.sarif import assert_valid_sarif
 

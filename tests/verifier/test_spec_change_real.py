@@ -12,8 +12,8 @@ from bot import runner
 from bot.dafny.values import IntV
 from bot.runner import TestFiles, build_jobs
 from bot.settings import Settings
+from bot.symbolic.results import Relation, SpecChange
 from bot.symbolic.rounds import score_methods
-from bot.symbolic.spec_change import Relation, SpecChange
 from bot.symbolic.spec_change_run import Pair, spec_changes
 from support.paths import DATA
 
