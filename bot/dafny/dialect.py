@@ -103,14 +103,16 @@ def unicode_escapes_4(text: str) -> str:
     return "".join(out) + text[pos:]
 
 
-def expressions_to_2(text: str, avoid: str = "") -> str:
+def expressions_to_2(text: str, avoid: str = "", seq_name: str = "SeqInit_") -> str:
     """`text` (a generated program's part) with the expression forms Dafny 2.3 does not parse rewritten: `match` on
     literals and `seq(n, f)` (see `to_dialect`); fresh names avoid every identifier of `avoid` too (the prelude
-    the text is appended to). Line numbers unchanged; text the lexer cannot split is returned as it is."""
+    the text is appended to). `seq_name`: the base of the name of the function that stands for `seq(n, f)`, declared
+    in `text` itself: programs verified side by side in one file give each its own base (their program's name), so
+    no two declare one name. Line numbers unchanged; text the lexer cannot split is returned as it is."""
     if not re.search(r"\b(match|seq)\b", text):
         return text
     try:
-        r = _Rewriter(text, Dialect.DAFNY2, avoid)
+        r = _Rewriter(text, Dialect.DAFNY2, avoid, seq_name=seq_name)
     except LexError:
         return text
     if not r.balanced():
@@ -184,9 +186,12 @@ class _Loop:
 
 
 class _Rewriter:
-    def __init__(self, source: str, origin: Dialect, avoid: str = "", path: str = "") -> None:
+    def __init__(
+        self, source: str, origin: Dialect, avoid: str = "", path: str = "", seq_name: str = "SeqInit_"
+    ) -> None:
         self.src = source
         self.path = path
+        self.seq_name = seq_name
         self.avoid = avoid
         self.origin = origin
         self.v = TokenView(significant(tokenize(source)))
@@ -615,7 +620,7 @@ class _Rewriter:
                     break
         return v.text(j) == "(" and v.text(k - 1) != ":"
 
-    # -- match on literals (Dafny 3+) -> if chains ------------------------------------------
+    # -- match forms of Dafny 3+ -> if chains ------------------------------------------------
 
     def _statement_bodies(self) -> list[tuple[int, int]]:
         """Token spans (open, close) of the bodies of methods, lemmas and constructors: statements."""
@@ -630,36 +635,64 @@ class _Rewriter:
         return spans
 
     def matches_to_2(self) -> None:
-        """`match` on literal patterns (`case 0 =>`, `case "a" =>`, `case _ =>`), which Dafny 2.3 does not parse,
-        becomes an `if` chain on a fresh variable bound to the matched value: expressions as
-        `var m := E; if m == 0 then A else B`, statements (with braces) as `{ var m := E; if m == 0 { S } else { T } }`.
-        A match with any other pattern (a constructor, a tuple) is left to Dafny."""
+        """`match` forms Dafny 2.3 does not parse or resolve become an `if` chain on a fresh variable bound to the
+        matched value: expressions as `var m := E; if m == 0 then A else B`, statements as
+        `{ var m := E; if m == 0 { S } else { T } }` (with braces or without: the cases of a match statement without
+        braces run to the end of its block). The forms: literal patterns (`case 0 =>`, `case "a" =>`, `case -1 =>`,
+        `case 1 | 2 =>`), and a constructor match with a top-level `_` or name case or an `A | B` case (tested with
+        `m.A?`; a case that binds, `case Some(x) =>`, is Dafny 2.3's own match on `m` inside its branch). Without a
+        last case that takes the rest, the last case's test is asserted (`assert m == 9;`), the exhaustiveness Dafny 4
+        checks. Constructor matches Dafny 2.3 reads (nested patterns, braces or not) are left to it; a form this
+        cannot carry (a literal inside a constructor or tuple pattern, a rest case before the last) is left as is and
+        said (Dafny 2.3 then rejects the file, naming the line)."""
         v = self.v
         bodies = self._statement_bodies()
+        ctors = self._constructor_names()
         case_arrows: set[int] = set()  # the `=>` of statement matches' cases: a statement follows each
         for k in range(v.n):
             if not v.is_word(k, "match"):
                 continue
-            cases, open_brace, close = self._match_cases(k)
             in_body = any(a < k < b for a, b in bodies)
             labelled = v.text(k - 1) == ":" and v.is_word(k - 3, "label")
             statement = in_body and (v.text(k - 1) in (";", "{", "}") or labelled or k - 1 in case_arrows)
+            cases, open_brace, close = self._match_cases(k, statement)
             if statement:
                 case_arrows.update(arrow for _, arrow in cases)
-            if not cases or not self._literal_cases(cases):
+            if not cases:
                 continue
-            if not self._exhaustive(cases):
-                line = self.toks[k].line
-                self.left.append((line, f"line {line}: a `match` on literals without a last `_` case (left as is)"))
+            kinds = [self._pattern(c + 1, arrow, ctors) for c, arrow in cases]
+            plan = self._match_plan(kinds)
+            line = self.toks[k].line
+            if plan is None:
+                continue  # Dafny 2.3's own
+            if isinstance(plan, str):
+                self.left.append((line, f"line {line}: a `match` {plan} (left as is)"))
                 continue
-            if statement and open_brace is None:
-                line = self.toks[k].line
-                self.left.append((line, f"line {line}: a `match` statement on literals without braces (left as is)"))
-                continue
-            self._rewrite_match(k, cases, open_brace, close, statement)
+            self._rewrite_match(k, cases, kinds, open_brace, close, statement)
 
-    def _match_cases(self, k: int) -> tuple[list[tuple[int, int]], int | None, int | None]:
-        """(`case` index, `=>` index) of each case of the match at k, its `{` and `}` when braced."""
+    def _match_plan(self, kinds: list[str]) -> bool | str | None:
+        """True: the match is rewritten; None: Dafny 2.3 reads it as it is; a string: why it is left as is."""
+        if "other" in kinds:
+            return "with a pattern Dafny 2.3 does not read and this rewrite does not take (a literal inside a " \
+                   "constructor or tuple pattern, or a disjunction of patterns that bind)"
+        rests = [i for i, kind in enumerate(kinds) if kind in ("wildcard", "name")]
+        literal = any(kind == "literal" for kind in kinds)
+        ctor = any(kind.startswith("ctor") for kind in kinds)
+        if literal and ctor:
+            return "mixing literal and constructor patterns"
+        if not literal and not rests and "ctor-or" not in kinds:
+            return None  # constructor patterns only: Dafny 2.3's match
+        if any(i != len(kinds) - 1 for i in rests):
+            return "with a case that takes every value before its last case"
+        if not literal and not ctor:
+            return "with no pattern but one that takes every value"
+        if ctor and any(kind == "ctor-nested" for kind in kinds):
+            return "with nested constructor patterns and a `_` or `|` case"
+        return True
+
+    def _match_cases(self, k: int, statement: bool) -> tuple[list[tuple[int, int]], int | None, int | None]:
+        """(`case` index, `=>` index) of each case of the match at k; its `{` and `}` when braced, and the `}` of
+        its block for a statement without braces (its cases run to there)."""
         v = self.v
         j = k + 1
         while j < v.n and not v.is_word(j, "case") and not (v.text(j) == "{" and v.is_word(j + 1, "case")):
@@ -677,8 +710,15 @@ class _Rewriter:
             if t in ("(", "[", "{", "{:"):
                 j = v.close(j) + 1
                 continue
-            if open_brace is None and (t in (")", "]", "}", ";") or v.is_word(j, "match")):
-                break  # the end of a match without braces; a nested one takes the cases after it
+            if open_brace is None and statement and t == "}":
+                stop = j  # the end of the block: where a match statement without braces ends
+                break
+            if open_brace is None and not statement and t in (")", "]", "}", ";"):
+                break  # the end of a match expression without braces
+            if open_brace is None and v.is_word(j, "match"):
+                if statement:
+                    stop = self._block_end(j)
+                break  # a nested match without braces takes the cases after it
             if v.is_word(j, "case"):
                 arrow = j + 1
                 while arrow < stop and v.text(arrow) != "=>":
@@ -691,48 +731,143 @@ class _Rewriter:
                 j = arrow + 1
                 continue
             j += 1
-        return cases, open_brace, (stop if open_brace is not None else None)
+        if open_brace is not None:
+            return cases, open_brace, stop
+        return cases, None, (stop if statement and stop < v.n else None)
 
-    def _literal_cases(self, cases: list[tuple[int, int]]) -> bool:
-        """Every pattern a literal, but the last, which may also be `_` or a name; at least one literal."""
-        kinds = [self._pattern(c + 1, arrow) for c, arrow in cases]
-        if None in kinds or "literal" not in kinds:
-            return False
-        return all(kind == "literal" for kind in kinds[:-1])
-
-    def _exhaustive(self, cases: list[tuple[int, int]]) -> bool:
-        """The last case takes the rest (`_` or a name), or the cases are `true` and `false`: an `if` chain with
-        a final `else` then means the same (a match that is not exhaustive is an error of Dafny 4's own)."""
-        last = self._pattern(cases[-1][0] + 1, cases[-1][1])
-        patterns = {self._joined(c + 1, arrow - 1) for c, arrow in cases}
-        return len(cases) > 1 and (last in ("wildcard", "name") or patterns == {"true", "false"})
-
-    def _pattern(self, start: int, end: int) -> str | None:
+    def _block_end(self, j: int) -> int:
+        """Index of the `}` closing the block token j is in (v.n when none)."""
         v = self.v
+        while j < v.n and v.text(j) != "}":
+            j = v.close(j) + 1 if v.text(j) in ("(", "[", "{", "{:") else j + 1
+        return j
+
+    def _constructor_names(self) -> frozenset[str]:
+        """Names of the constructors the datatypes of the text declare."""
+        v = self.v
+        names: set[str] = set()
+        for k in range(v.n):
+            if not v.is_word(k, frozenset({"datatype", "codatatype"})):
+                continue
+            j = k + 1
+            while j < v.n and v.text(j) not in ("=", "{", ";") and not v.starts_decl(j, v.n):
+                j += 1
+            if v.text(j) != "=":
+                continue
+            expect_name = True
+            j += 1
+            while j < v.n and not v.starts_decl(j, v.n) and v.text(j) not in ("}", "{"):
+                t = v.text(j)
+                if t in ("(", "[", "{:"):
+                    j = v.close(j) + 1
+                    continue
+                if t == "|":
+                    expect_name = True
+                elif expect_name and self.toks[j].kind is TokKind.IDENT and t != "ghost":
+                    names.add(t)
+                    expect_name = False
+                j += 1
+        return frozenset(names)
+
+    def _pattern(self, start: int, end: int, ctors: frozenset[str] = frozenset()) -> str:
+        """The kind of the pattern in tokens start..end-1: literal (a literal, or literals joined by `|`), wildcard,
+        name (binds the value), ctor (a constructor, its arguments names or `_`), ctor-or (constructors joined by
+        `|`, binding nothing), ctor-nested (2.3 reads it, but not beside a rest case), other."""
+        alternatives = self._split(start, end, "|")
+        if len(alternatives) > 1:
+            kinds = [self._pattern(a, b, ctors) for a, b in alternatives]
+            if all(kind == "literal" for kind in kinds):
+                return "literal"
+            pairs = zip(kinds, alternatives, strict=True)
+            plain = all(kind == "ctor" and not self._binds(a, b) for kind, (a, b) in pairs)
+            return "ctor-or" if plain else "other"
         toks = self.toks[start:end]
-        if len(toks) == 1 and toks[0].kind in (TokKind.NUMBER, TokKind.STRING, TokKind.CHAR):
-            return "literal"
-        if len(toks) == 1 and toks[0].text in ("true", "false"):
+        if not toks:
+            return "other"
+        if len(toks) == 1 and (toks[0].kind in (TokKind.NUMBER, TokKind.STRING, TokKind.CHAR)
+                               or toks[0].text in ("true", "false")):
             return "literal"
         if len(toks) == 2 and toks[0].text == "-" and toks[1].kind is TokKind.NUMBER:
             return "literal"
         if len(toks) == 1 and toks[0].text == "_":
             return "wildcard"
-        if len(toks) == 1 and v.is_word(start, toks[0].text) and toks[0].text[:1].islower():
-            return "name"
-        return None
+        name_end = start
+        while name_end < end and (self.toks[name_end].kind is TokKind.IDENT or self.v.text(name_end) == "."):
+            name_end += 1
+        if name_end == start:
+            # a tuple pattern: Dafny 2.3's when it holds no literal
+            tuple_ = toks[0].text == "(" and self.v.close(start) == end - 1
+            return "ctor-nested" if tuple_ and not self._has_literal(start, end) else "other"
+        if name_end == end:
+            last = self.toks[end - 1].text
+            if len(toks) == 1 and last not in ctors and last[:1].islower():
+                return "name"
+            return "ctor"
+        if self.v.text(name_end) != "(" or self.v.close(name_end) != end - 1:
+            return "other"
+        args = self._split(name_end + 1, end - 1, ",")
+        if self._has_literal(name_end, end):
+            return "other"
+        flat = all(b - a == 1 and self.toks[a].kind is TokKind.IDENT for a, b in args if b > a)
+        return "ctor" if flat else "ctor-nested"
+
+    def _has_literal(self, start: int, end: int) -> bool:
+        return any(t.kind in (TokKind.NUMBER, TokKind.STRING, TokKind.CHAR) or t.text in ("true", "false")
+                   for t in self.toks[start:end])
+
+    def _split(self, start: int, end: int, sep: str) -> list[tuple[int, int]]:
+        """Token spans of start..end-1 split at `sep` outside brackets."""
+        v = self.v
+        spans = []
+        a = j = start
+        while j < end:
+            if v.text(j) in ("(", "[", "{", "{:"):
+                j = v.close(j) + 1
+                continue
+            if v.text(j) == sep:
+                spans.append((a, j))
+                a = j + 1
+            j += 1
+        spans.append((a, end))
+        return spans
+
+    def _binds(self, start: int, end: int) -> bool:
+        """The constructor pattern in tokens start..end-1 binds a name."""
+        if end - start <= 1 or self.v.text(end - 1) != ")":
+            return False
+        first = next(j for j in range(start, end) if self.v.text(j) == "(")
+        return any(self.toks[j].kind is TokKind.IDENT and self.toks[j].text != "_" for j in range(first + 1, end - 1))
+
+    def _case_test(self, name: str, c: int, arrow: int, kind: str) -> str:
+        """The test of a case on the value in `name` ("" for a case that takes the rest)."""
+        if kind in ("wildcard", "name"):
+            return ""
+        tests = []
+        for a, b in self._split(c + 1, arrow, "|"):
+            if kind == "literal":
+                tests.append(f"{name} == {self._joined(a, b - 1)}")
+            else:
+                ctor = next((j for j in range(a, b) if self.v.text(j) == "("), b)
+                tests.append(f"{name}.{self.toks[ctor - 1].text}?")
+        return " || ".join(tests)
 
     def _rewrite_match(
-        self, k: int, cases: list[tuple[int, int]], open_brace: int | None, close: int | None, statement: bool
+        self, k: int, cases: list[tuple[int, int]], kinds: list[str], open_brace: int | None, close: int | None,
+        statement: bool,
     ) -> None:
         toks = self.toks
         name = self.fresh("match_")
         line = toks[k].line
         if statement:
-            assert open_brace is not None and close is not None
             self.edit(toks[k].start, toks[k].end, f"{{ var {name} :=")
-            self.edit(toks[open_brace].start, toks[open_brace].end, ";")
-            self.edit(toks[close].start, toks[close].end, "} }")
+            if open_brace is not None:
+                assert close is not None
+                self.edit(toks[open_brace].start, toks[open_brace].end, ";")
+                self.edit(toks[close].start, toks[close].end, "} }")
+            elif close is not None:
+                self.edit(toks[close].start, toks[close].start, "} } ")
+            else:
+                self.edit(len(self.src), len(self.src), " } }")
         elif open_brace is not None:
             assert close is not None
             self.edit(toks[k].start, toks[k].end, f"(var {name} :=")
@@ -741,20 +876,43 @@ class _Rewriter:
         else:
             self.edit(toks[k].start, toks[k].end, f"var {name} :=")
         last = len(cases) - 1
-        for i, (c, arrow) in enumerate(cases):
+        # `true` and `false` both cased: the last is the rest (nothing to assert)
+        exhaustive = {self._joined(c + 1, arrow - 1) for c, arrow in cases} == {"true", "false"}
+        inner_open = False  # the previous case's body is inside an inner `(match ...` still open
+        for i, ((c, arrow), kind) in enumerate(zip(cases, kinds, strict=True)):
+            test = self._case_test(name, c, arrow, kind)
             pattern = self._joined(c + 1, arrow - 1)
-            kind = self._pattern(c + 1, arrow)
-            test = f"if {name} == {pattern}"
-            if i == last and i > 0:
-                test = ""  # the rest: `_`, a name bound to the value, or the last literal of an exhaustive match
             bind = f" var {pattern} := {name};" if kind == "name" else ""
-            lead = ("" if open_brace is not None else "; ") if i == 0 else ("} else " if statement else " else ")
+            inner = kind == "ctor" and self._binds(c + 1, arrow)
             if statement:
-                text = f"{lead}{test} {{{bind}" if test else f"{lead}{{{bind}"
+                lead = ("" if open_brace is not None else "; ") if i == 0 else "} " * inner_open + "} else "
+                if i == last and test and not exhaustive:
+                    head = f"{lead}{{ assert {test};"
+                elif test and i != last:
+                    head = f"{lead}if {test} {{"
+                else:
+                    head = f"{lead}{{{bind}"
+                text = head + (f" match {name} {{ case {pattern} =>" if inner else "")
             else:
-                text = f"{lead}{test} then{bind}" if test else f"{lead}{bind.strip()}"
+                lead = ("" if open_brace is not None else "; ") if i == 0 else ")" * inner_open + " else "
+                if i == last and test and not exhaustive:
+                    head = f"{lead}assert {test};"
+                elif i == last and test:
+                    head = lead.rstrip() + " "
+                elif test:
+                    head = f"{lead}if {test} then"
+                else:
+                    head = f"{lead}{bind.strip()}"
+                opened = "" if i == last else "("  # the last case's inner match ends with the chain
+                text = head + (f" {opened}match {name} case {pattern} =>" if inner else "")
             self.edit(toks[c].start, toks[arrow].end, text)
-        self.change(line, "match on literals", "if chain")
+            inner_open = inner and i != last
+        if statement and inner and cases:
+            # the inner match of the last case closes with the chain
+            at = toks[close].start if close is not None else len(self.src)
+            self.edit(at, at, "} ")
+        what = "match on literals" if "literal" in kinds else "match with a `_`, name or `|` case"
+        self.change(line, what, "if chain")
 
     # -- sequence constructors (Dafny 3+) -> a helper function -------------------------------
 
@@ -766,7 +924,7 @@ class _Rewriter:
         calls = [k for k in range(v.n) if v.is_word(k, "seq") and v.text(k + 1) in ("(", "<") and self._seq_call(k)]
         if not calls:
             return
-        name = self.fresh("SeqInit_")
+        name = self.fresh(self.seq_name)
         modules = self._module_spans()
         homes: set[int | None] = set()
         for k in calls:
@@ -777,7 +935,9 @@ class _Rewriter:
         decl = _seq_init(name)
         for close in sorted(homes, key=lambda c: -1 if c is None else c):
             if close is None:
-                end = len(self.src.rstrip())
+                # right after the last token, on its line: a `//` comment after it would comment the declaration
+                # out, and a file may end without a newline
+                end = self.toks[-1].end
                 self.edit(end, end, " " + decl)
             else:
                 at = self.toks[close].start

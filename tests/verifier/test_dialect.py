@@ -525,12 +525,13 @@ def test_statement_matches_behind_clauses_labels_and_cases_stay_statements() -> 
     assert "label L: { var match_4 := x ;" in text
 
 
-def test_a_match_on_literals_without_a_rest_case_is_left_alone() -> None:
+def test_a_match_on_literals_without_a_rest_case_asserts_its_last_pattern() -> None:
     src = ("function F(x: int): int { match x case 0 => 10 case 1 => 20 }\n"
            "function G(x: int): int { match x case 0 => 1 }\n")
     r = rewrite(src, Dialect.DAFNY2)
-    assert "match x case 0 => 10 case 1 => 20" in r.text and "match x case 0 => 1 }" in r.text  # not `else 20`
-    assert len(r.left_alone) == 2 and "without a last `_` case" in r.left_alone[0]
+    # not a bare `else 20`: the value must be 1 there, Dafny 4's exhaustiveness (tests/verifier/test_dafny4_layer.py)
+    assert "if match_ == 0 then 10  else assert match_ == 1; 20" in r.text
+    assert "var match_2 := x ; assert match_2 == 0; 1 }" in r.text and r.left_alone == ()
 
 
 @pytest.mark.dafny

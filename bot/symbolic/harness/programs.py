@@ -404,7 +404,8 @@ def _program(
         rest += "\n}"
     method = head + "\n" + rest
     if dialect is Dialect.DAFNY2:
-        method = expressions_to_2(method, prelude)  # line numbers unchanged
+        # line numbers unchanged; a `seq(n, f)` gets a function of this program's own (programs share a file)
+        method = expressions_to_2(method, prelude, seq_name=f"{name}_SeqInit")
     else:
         method = unicode_escapes_4(method)
     line = prelude.rstrip().count("\n") + 4 + head.count("\n")  # first line after the header
