@@ -162,7 +162,26 @@ def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
         else:
             toks.append(Token(TokKind.OP, c, i, i + 1, ln, col))
             i += 1
-    return toks
+    return _attribute_openers(toks)
+
+
+def _attribute_openers(toks: list[Token]) -> list[Token]:
+    """`{ :verify false}` (space or comment between) is an attribute to Dafny as `{:verify false}` is (measured
+    on Dafny 2.3: it skips the declaration); `{` then `:` opens nothing else, so it is one `{:` token, its span
+    the whole of it (the comments inside it dropped)."""
+    out: list[Token] = []
+    for t in toks:
+        if t.kind is TokKind.OP and t.text == ":":
+            k = len(out) - 1
+            while k >= 0 and out[k].kind is TokKind.COMMENT:
+                k -= 1
+            if k >= 0 and out[k].kind is TokKind.OP and out[k].text == "{":
+                brace = out[k]
+                del out[k:]
+                out.append(Token(TokKind.OP, "{:", brace.start, t.end, brace.line, brace.col))
+                continue
+        out.append(t)
+    return out
 
 
 def _char_literal_end(src: str, i: int) -> int | None:
