@@ -28,6 +28,7 @@ class Judged:
     proof: Proof
     message: str = ""  # the verifier's words, with generated line numbers replaced by clause text
     limits: tuple[str, ...] = ()  # bounds the hint generators hit
+    hint_unresolved: bool = False  # ERROR: a line the tool wrote as a hint did not resolve (asked again without)
 
     @property
     def proved(self) -> bool:
@@ -93,7 +94,8 @@ def judge(result: Result, planned: Planned) -> Judged:
     if result.outcome is Outcome.VERIFIED:
         return Judged(Proof.PROVED, "", planned.limits)
     if result.outcome is Outcome.ERROR:
-        return Judged(Proof.ERROR, generated_lines(result.message, planned) or message, planned.limits)
+        on_hints = any(int(m.group(1)) in planned.hint_lines for m in _RESOLUTION.finditer(result.message))
+        return Judged(Proof.ERROR, generated_lines(result.message, planned) or message, planned.limits, on_hints)
     if result.outcome is Outcome.TIMEOUT:
         return Judged(Proof.TIMEOUT, message, planned.limits)
     if any(n not in planned.goal_lines for n in failure_lines(result.message)):

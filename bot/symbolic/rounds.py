@@ -319,6 +319,10 @@ class _Mutant:
     result: MutantResult | None = None
 
 
+# a case's note when a hint the tool wrote did not resolve (its programs were asked again without hints)
+HINTS_DROPPED = "a proof hint the tool wrote did not resolve: the case was asked again without hints"
+
+
 class _CaseRun:
     """One case through the stages; each stage asks only what the previous left open."""
 
@@ -327,6 +331,7 @@ class _CaseRun:
         declared: frozenset[str] | None = None,
     ) -> None:
         self.job, self.case, self.options = job, case, options
+        self.given = (prelude, guarded, declared)  # to ask the case again without hints (_without_hints)
         self.stage = _Stage.CHECK
         self.planned: dict[Key, Planned] = {}
         self.judged: dict[Key, Judged] = {}
@@ -411,11 +416,21 @@ class _CaseRun:
                 self.judged[key] = judge(results[p.program], p)
                 if key == _PIN:
                     self.pin_model = results[p.program].model  # read later, when candidates are planned
+        if self.options.harness.hints and any(j.hint_unresolved for j in self.judged.values()):
+            return self._without_hints()
         try:
             self._advance(results)
         except HarnessError as e:
             self.result = _fixed(self.job, self.case, CaseStatus.ERROR, str(e))
             self.stage = _Stage.DONE
+
+    def _without_hints(self) -> None:
+        """A hint the tool wrote did not resolve (a fault of the tool's, never a verdict): the case is asked again from
+        its start with no hints, and says so."""
+        prelude, guarded, declared = self.given
+        options = replace(self.options, harness=replace(self.options.harness, hints=False))
+        self.__init__(self.job, self.case, prelude, options, guarded, declared)  # type: ignore[misc]
+        self.note = join_notes(self.note, HINTS_DROPPED)
 
     def _advance(self, results: dict[Program, Result]) -> None:
         if self.stage is not _Stage.DONE:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from bot.dafny.decls import DafnyFile, Decl
@@ -292,6 +292,36 @@ def literal(v: GValue) -> str:
         items = sorted(v.counts, key=lambda xc: _order(xc[0]))
         return "multiset{" + ", ".join(literal(x) for x, c in items for _ in range(c)) + "}"
     raise _NoLiteral
+
+
+EMPTY_NAME = "SpecScore_empty"
+
+
+def typed_literal(v: GValue, type_text: str | None) -> str:
+    """`literal(v)`, written with its type when it holds an empty collection (`[]`, `{}`): Dafny cannot infer the
+    type of `|[]|` or `[][0]` (an "underspecified" resolution error), so an empty value becomes a let of the declared
+    type, `(var SpecScore_empty: seq<int> := []; SpecScore_empty)` (measured: Dafny 2.3 reads it). Without a declared
+    type there is no literal (_NoLiteral: no fact is made from it)."""
+    text = literal(v)
+    if not _has_empty(v):
+        return text
+    if not type_text:
+        raise _NoLiteral
+    return f"(var {EMPTY_NAME}: {type_text} := {text}; {EMPTY_NAME})"
+
+
+def _has_empty(v: GValue) -> bool:
+    if isinstance(v, SeqV):
+        return not v.elems or any(_has_empty(x) for x in v.elems)
+    if isinstance(v, TupleV):
+        return any(_has_empty(x) for x in v.elems)
+    if isinstance(v, DatatypeV):
+        return any(_has_empty(x) for x in v.fields)
+    if isinstance(v, SetV):
+        return not v.elems or any(_has_empty(x) for x in v.elems)
+    if isinstance(v, MsetV):
+        return not v.counts or any(_has_empty(x) for x, _ in v.counts)
+    return False
 
 
 def _order(v: GValue) -> tuple[int, Fraction, str]:
@@ -1182,6 +1212,7 @@ class _Scope:
     unknown: frozenset[str]  # bound names without a value here
     old: bool  # inside old(...): facts are wrapped in old(...)
     source_calls: bool  # state closed calls in the clause's own words (not inside function bodies)
+    types: Mapping[str, str] = field(default_factory=dict)  # declared types of literal names, where known
 
 
 _FactMaker = Callable[[Expr, _Scope], None]
@@ -1207,7 +1238,7 @@ class _Facts:
         self.out.append(stmt)
 
     def subst(self, scope: _Scope) -> dict[str, str]:
-        return {n: literal(scope.env[n]) for n in scope.literal}
+        return {n: typed_literal(scope.env[n], scope.types.get(n)) for n in scope.literal}
 
     def evaluate(self, e: Expr, scope: _Scope) -> GValue:
         """e's value; states the calls the evaluation completed first (even when it fails)."""
@@ -1245,7 +1276,8 @@ class _Facts:
             self.call_nesting += 1
             try:
                 env = dict(zip(params, args, strict=True))
-                self.walk(body, _Scope(env, frozenset(params), frozenset(), old, False))
+                types = {p.name: p.type_text for p in self.ev.functions[name].params}
+                self.walk(body, _Scope(env, frozenset(params), frozenset(), old, False, types))
             finally:
                 self.call_nesting -= 1
         if not self.ev.functions[name].generic:
@@ -1358,6 +1390,7 @@ class _Facts:
             env={**scope.env, **inst},
             literal=scope.literal | set(names),
             unknown=scope.unknown - set(names),
+            types={**scope.types, **{v.name: v.type_text for v in e.vars if v.type_text}},
         )
         if e.range is not None:
             self.walk(e.range, inner)

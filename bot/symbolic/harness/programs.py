@@ -55,6 +55,9 @@ class HarnessOptions:
     # the verifier's syntax: for Dafny 2.x the spec's clauses copied into a harness get the prelude's rewrites of
     # the expression forms it does not parse (`match` on literals, `seq(n, f)`: bot/dafny/dialect.py)
     dialect: Dialect = Dialect.DAFNY2
+    # proof hints (ground facts, mentions, case splits) in the programs; off for a case asked again after a hint the
+    # tool wrote failed to resolve (bot/symbolic/rounds.py): a hint never turns a case into an error
+    hints: bool = True
 
 
 @dataclass(frozen=True)
@@ -479,6 +482,8 @@ class CaseHarness:
         self.ens_texts = method.clause_texts("ensures")
 
     def _help(self, texts: Sequence[str], env: dict[str, Value]) -> _Help:
+        if not self.options.hints:
+            return _Help((), (), (), ())
         stmts = hints_for(self.file, self.method, texts, env, self.options.ground_limit)
         facts = ground_facts(self.file, texts, env, self.inputs, self.types, self.options.ground_budget)
         splits: list[str] = []
