@@ -345,9 +345,26 @@ def fuel_attributes(file: DafnyFile, method: Decl, values: Sequence[Value], max_
            if not funcs[f].generic]
     size = max([0] + [_size(v) for v in values] + [v.v for v in values if isinstance(v, IntV) and v.v < 10**6])
     fuel = min(max_fuel, size + 2)
-    if not rec or fuel <= 1:
+    names = [n for n in (_fuel_name(funcs[f], method) for f in rec) if n is not None]
+    if not names or fuel <= 1:
         return ""
-    return "".join(f"{{:fuel {f}, {fuel}}} " for f in rec)
+    return "".join(f"{{:fuel {n}, {fuel}}} " for n in names)
+
+
+def _fuel_name(f: Decl, method: Decl) -> str | None:
+    """How the harness of `method` names `f` in a `{:fuel}` attribute (measured on Dafny 2.3: a class member's bare
+    name does not resolve there, `C.f` does): `f` in the method's own modules, `C.f` for a member of a class or
+    trait C of them; None elsewhere (no fuel for it: fewer unfoldings, where a name that did not resolve would make
+    every program of the case an error)."""
+    def modules(d: Decl) -> list[str]:
+        return [p for p in d.container.split(".") if p.startswith("module ")] if d.container else []
+
+    if modules(f) != modules(method):
+        return None
+    members = [p.split()[-1] for p in (f.container.split(".") if f.container else []) if not p.startswith("module ")]
+    if len(members) > 1:
+        return None
+    return ".".join([*members, f.name])
 
 
 def hints_for(

@@ -1,0 +1,4 @@
+method Main() {
+  var r := CountUpper("ABcDeFGhIJ");
+  expect r == 7;
+}
