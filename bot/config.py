@@ -30,6 +30,7 @@ from bot.options import (
     DEFAULT_CONFIG_FILE,
     CommentMode,
     FailOn,
+    GateScope,
     Invalid,
     Mode,
     Option,
@@ -185,6 +186,7 @@ class Config:
     allow_axioms: bool = False  # verdicts relative to trusted axioms warn instead of failing
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     fail_on_weakening: bool = True  # a spec proved weaker than base's on some input fails the check
+    gate_scope: GateScope = GateScope.METHODS  # the changed methods and regressions, or every touched file's methods
     mutants: int = 5
     pin: bool = True
     suggest: bool = True

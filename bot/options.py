@@ -30,6 +30,11 @@ class CommentMode(Enum):
     OFF = "off"
 
 
+class GateScope(Enum):
+    METHODS = "methods"  # the methods a pull request changed (clauses, tests, or what they reach), and regressions
+    FILES = "files"  # every method of every file the pull request touched
+
+
 class Mode(Enum):
     PR = "pr"
     AUDIT = "audit"
@@ -196,6 +201,10 @@ def _choice(value: object, choices: Mapping[str, T]) -> T:
     if key not in choices:
         raise Invalid(f"{show_value(value)} is not one of the choices; {allowed}")
     return choices[key]
+
+
+def clean_gate_scope(value: object) -> GateScope:
+    return _choice(value, {m.value: m for m in GateScope})
 
 
 def clean_comment(value: object) -> CommentMode:
@@ -446,6 +455,10 @@ OPTIONS: tuple[Option, ...] = (
            "Let a changed method that cannot be scored (no readable test case, nothing decided) pass with a "
            "warning, when it is new or was not scored at base either. A method scored at base that cannot be "
            "scored at head always fails.", _ACTION),
+    Option("gate-scope", "methods", clean_gate_scope,
+           "What the check judges: `methods`, the methods the pull request changed (their clauses, their tests, or "
+           "what their specs reach) and any regression against base; or `files`, every method of every touched "
+           "file. Untouched methods are reported either way.", _ACTION),
     Option("fail-on-weakening", "true", clean_flag,
            "Fail the check when a pull request is proved to make a changed method's spec weaker on some input "
            "(head accepts an output base rejected, both proved on the concrete values), unless the weakening makes "

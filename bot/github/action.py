@@ -39,12 +39,19 @@ from bot.github.pr.diff import Hunks, diff_of
 from bot.github.pr.event import EventError, PullRequestEvent, parse_event
 from bot.github.pr.review_plan import plan_review
 from bot.github.tracking import LastRun, TrackingInput, edited_body, issue_body
-from bot.options import CommentMode, FailOn, Mode, clean_comment_id, clean_fraction
+from bot.options import CommentMode, FailOn, GateScope, Mode, clean_comment_id, clean_fraction
 from bot.paths import write_text
 from bot.report.comment import TITLE, CommentInput, render_comment
 from bot.report.json_report import change_dict, method_dict, render_json
 from bot.report.links import Links
-from bot.report.load import ReportError, changes_from_list, methods_from_list, spans_from_list, spans_to_list
+from bot.report.load import (
+    ReportError,
+    changes_from_list,
+    gated_from_list,
+    methods_from_list,
+    spans_from_list,
+    spans_to_list,
+)
 from bot.report.markdown import esc
 from bot.report.review import Finding, findings
 from bot.report.sarif import render_sarif
@@ -65,6 +72,7 @@ from bot.symbolic.results import CaseStatus, Gate, MethodScore, SpecChange
 from bot.symbolic.rounds import MethodJob, score_methods
 from bot.symbolic.spec_change_run import Pair, spec_changes
 from bot.symbolic.suggest.search import with_suggestions
+from bot.symbolic.touched import touched
 from bot.verifier import VerifierInfo, VerifierNotFound
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -225,6 +233,8 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 # what the pull request changed in each spec on every input (their files differ at base)
                 changes = spec_changes(_pairs(built.jobs, head_scores, base_built.jobs, scored[len(built.jobs):]),
                                        verifier.engine, verifier.dialect)
+                # what the check judges: the methods the pull request changed, or (gate-scope: files) all of them
+                gated = None if config.gate_scope is GateScope.FILES else touched(built.jobs, base_built.jobs)
         except TooManyFiles as e:
             # scoring a part of the changes would let the check pass with methods left unscored
             emit(out, str(e), Level.ERROR)
@@ -233,7 +243,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
         finally:
             if have_base:
                 remove_worktree(root, base_root)
-    return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes))
+    return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes), gated)
 
 
 def _pairs(head_jobs: Sequence[MethodJob], head: Sequence[MethodScore], base_jobs: Sequence[MethodJob],
@@ -267,9 +277,10 @@ def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config
 
 def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str],
-            diff: dict[str, Hunks] | None, changes: tuple[SpecChange, ...] = ()) -> int:
+            diff: dict[str, Hunks] | None, changes: tuple[SpecChange, ...] = (),
+            gated: set[tuple[str, str]] | None = None) -> int:
     deltas = compare(head, base)
-    verdict = pr_gate(deltas, config.gate, config.allow_unscored, changes, config.fail_on_weakening)
+    verdict = pr_gate(deltas, config.gate, config.allow_unscored, changes, config.fail_on_weakening, gated)
     failures = verdict.failures
     for warning in verdict.warnings:
         emit(out, warning, Level.WARNING)
@@ -293,7 +304,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
         "spec-changes": json.dumps([c.as_dict() for c in changes]),
     })
     emit_annotations(out, _annotations(head, config, {k: v.first for k, v in spans.items() if v.clauses}))
-    saved = saved_comment(config, event, info, head, base, spans, changes)
+    saved = saved_comment(config, event, info, head, base, spans, changes, gated)
     writable = True
     if config.comment is not CommentMode.OFF:
         writable = _post(config, github, event.number, marker, body, saved, out)
@@ -313,9 +324,11 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
 
 def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, head: Sequence[MethodScore],
                   base: Sequence[MethodScore], spans: dict[tuple[str, str], EnsuresSpan] | None = None,
-                  changes: Sequence[SpecChange] = ()) -> dict[str, object]:
+                  changes: Sequence[SpecChange] = (), gated: set[tuple[str, str]] | None = None
+                  ) -> dict[str, object]:
     """What the fork recipe's second workflow needs to render the comment again: data, not markdown."""
     return {
+        "gated": None if gated is None else [list(k) for k in sorted(gated)],
         "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
         "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
         "fail_on_weakening": config.fail_on_weakening, "spec_changes": [change_dict(c) for c in changes],
@@ -418,6 +431,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         base = methods_from_list(saved.get("base"), "base")
         spans = spans_from_list(saved.get("spans", []), "spans")
         changes = changes_from_list(saved.get("spec_changes", []), "spec_changes")
+        gated = gated_from_list(saved.get("gated"), "gated")
         verifier = str(saved.get("verifier", ""))[:100]
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
@@ -432,7 +446,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         return EXIT_USAGE
     deltas = compare(head, base)
     verdict = pr_gate(deltas, gate, saved.get("allow_unscored") is True, changes,
-                      saved.get("fail_on_weakening") is not False)
+                      saved.get("fail_on_weakening") is not False, gated)
     marker = marker_for(comment_id)
     # no checkout here: links to the head commit, but no clause spans (the method's line instead)
     body = render_comment(CommentInput(tuple(deltas), gate, verdict.failures, verifier, marker,

@@ -20,6 +20,7 @@ from bot.report.methods_table import LEGEND as TABLE_LEGEND
 from bot.report.methods_table import methods_table
 from bot.report.sentences import method_sentence, rejecting_clause, spec_change_sentence
 from bot.symbolic.compare import Change, MethodDelta
+from bot.symbolic.gate import NOT_GATED
 from bot.symbolic.results import CaseResult, CaseStatus, Gate, MutantStatus, SpecChange, Surviving
 
 MAX_COMMENT = 65_536
@@ -185,8 +186,16 @@ def _verdict(inp: CommentInput) -> list[str]:
         lost = (f", {unmeasured} of them a measure the base had and the head lacks ({LOST_MEASURE})"
                 if unmeasured else "")
         lines.append(f"**{regressions} regression(s)** against the base branch{lost}.")
+    if inp.failures:  # one sentence that counts the list under it
+        n = len(inp.failures)
+        lines.append(f"**The check fails on {n} finding{'s' if n > 1 else ''}:**")
     lines += [f"- {esc(f)}" for f in inp.failures]
-    lines += [f"- ⚠️ {esc(w)}" for w in inp.warnings]
+    spared = [w for w in inp.warnings if w.endswith(NOT_GATED)]
+    lines += [f"- ⚠️ {esc(w)}" for w in inp.warnings if not w.endswith(NOT_GATED)]
+    if spared:
+        n = len(spared)
+        lines += [f"{n} finding{'s' if n > 1 else ''} on methods this pull request did not change (reported, not "
+                  "gated):", *(f"- {esc(w.removesuffix('; ' + NOT_GATED))}" for w in spared)]
     return [*lines, ""]
 
 

@@ -170,3 +170,17 @@ def changes_from_list(v: Any, where: str = "spec_changes") -> tuple[SpecChange, 
                               _str(d, "output", w), accepted_by, _str(d, "reason", w), _str(d, "requires", w),
                               d.get("fixes_test") is True))
     return tuple(out)
+
+
+def gated_from_list(v: Any, where: str = "gated") -> set[tuple[str, str]] | None:
+    """The saved (file, method) pairs the check judged; None (null) when it judged every method."""
+    if v is None:
+        return None
+    if not isinstance(v, list) or len(v) > MAX_ITEMS:
+        raise ReportError(f"{where}: not a list (of at most {MAX_ITEMS} items)")
+    out = set()
+    for i, x in enumerate(v):
+        if not (isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x)):
+            raise ReportError(f"{where}[{i}]: not a [file, method] pair")
+        out.add((x[0][:MAX_TEXT], x[1][:MAX_TEXT]))
+    return out

@@ -10,7 +10,7 @@ or undecided at base too) fails as well, unless `allow-unscored` turns that into
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bot.symbolic.compare import Change, MethodDelta
@@ -55,8 +55,35 @@ def weakening(c: SpecChange) -> str:
             "base rejected")
 
 
+NOT_GATED = "not gated: the pull request did not change this method (`gate-scope: files` gates it)"
+
+
 def pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool = False,
-            changes: Sequence[SpecChange] = (), fail_on_weakening: bool = True) -> Verdict:
+            changes: Sequence[SpecChange] = (), fail_on_weakening: bool = True,
+            gated: Collection[tuple[str, str]] | None = None) -> Verdict:
+    """The verdict over `deltas`. `gated`: the (file, method) pairs the check judges (None: every one; see
+    bot/symbolic/touched.py); a method outside it that regressed against base is judged all the same, and the
+    failures of the others are said as warnings (reported, not gated)."""
+    judged = None if gated is None else set(gated) | {(d.file, d.method) for d in deltas if d.regression}
+    failures: list[str] = []
+    warnings: list[str] = []
+    # each method on its own, so that what is said of one is never counted against (or spared with) another
+    keys = {(d.file, d.method) for d in deltas}
+    for d in deltas:
+        mine = [c for c in changes if (c.file, c.method) == (d.file, d.method)]
+        v = _pr_gate([d], gate, allow_unscored, mine, fail_on_weakening)
+        warnings += v.warnings
+        if judged is None or (d.file, d.method) in judged:
+            failures += v.failures
+        else:
+            warnings += [f"{f}; {NOT_GATED}" for f in v.failures]
+    orphans = [c for c in changes if (c.file, c.method) not in keys]  # a change without a delta is still judged
+    v = _pr_gate([], gate, allow_unscored, orphans, fail_on_weakening)
+    return Verdict(tuple(failures + list(v.failures)), tuple(warnings + list(v.warnings)))
+
+
+def _pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool,
+             changes: Sequence[SpecChange], fail_on_weakening: bool) -> Verdict:
     failures: list[str] = []
     warnings: list[str] = []
     # a spec proved weaker than base's on some input fails, unless that makes head accept a test base rejected

@@ -530,6 +530,20 @@ def _mutants(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch
     assert report(pr.repo)["settings"]["mutants"] == 0
 
 
+@input_case("gate-scope")
+def _gate_scope(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a touched file whose one method the pull request did not change, refuted at base and head alike
+    wrong = spec("wrong", ensures="r == x + 2")
+    ran, _, env = pr_run(tmp, server, fake, {"specs/inc.dfy": wrong}, {"specs/inc.dfy": wrong + "// a note\n"})
+    assert ran.code == EXIT_OK and ran.outputs["passed"] == "true", ran.log  # the default: the changed methods
+    body = comments(server)[0].body
+    assert "did not change (reported, not gated):\n- specs/inc.dfy: Inc: correctness 0.00" in body, body
+    env.vars[input_env_name("gate-scope")] = "files"
+    ran = run_action(env, fake)
+    assert ran.code == EXIT_FAILED, ran.log
+    assert "**The check fails on 1 finding:**\n- specs/inc.dfy: Inc: correctness 0.00" in comments(server)[0].body
+
+
 @input_case("fail-on-weakening")
 def _fail_on_weakening(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
     # head accepts an output base rejected (the fake proves it; the witness is a mutant head accepts and base
