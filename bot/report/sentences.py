@@ -188,5 +188,5 @@ def spec_change_sentence(c: SpecChange) -> str:
     if c.relation is Relation.STRONGER:
         return f"{name} got stronger: for {inputs} it now rejects {output}, which base accepted."
     if c.relation is Relation.EQUIVALENT:
-        return f"{name}: its postcondition is proved equivalent to base's on every input."
+        return f"{name}: its postcondition is proved equivalent to base's on every input{c.compared_on}."
     return f"{name}: how its postcondition relates to base's is unknown ({esc(short(c.reason, WHY))})."

@@ -115,6 +115,10 @@ class BackgroundStatus(Enum):
     UNKNOWN = "unknown"  # not established (a time-out, a verifier error): no verdict either
 
 
+FOUND_BY = "found by the "  # a pin-check witness's description (MethodScore.witnesses)
+AS_MUTANT = " and as a mutant "  # a witness that is also a surviving mutant (MethodScore.wrong_outputs)
+
+
 @dataclass(frozen=True)
 class Surviving:
     case: str
@@ -214,10 +218,26 @@ class MethodScore:
         return f"{ok}/{len(checked)}"
 
     @property
+    def wrong_outputs(self) -> tuple[Surviving, ...]:
+        """Every distinct wrong output proved accepted, once per case and value, with every way it was found: the
+        pin check's witnesses first ("found by the solver"), then the surviving mutants; one found both ways says
+        both ("found by the solver and as a mutant (r: 3 -> 4)"). What every report counts and shows."""
+        found: dict[tuple[str, str], Surviving] = {}
+        for w in self.witnesses:
+            found.setdefault((w.case, w.value), w)
+        for m in self.surviving:
+            seen = found.get((m.case, m.value))
+            if seen is None:
+                found[(m.case, m.value)] = m
+            elif seen.description.startswith(FOUND_BY) and AS_MUTANT not in seen.description:
+                found[(m.case, m.value)] = replace(seen, description=f"{seen.description}{AS_MUTANT}({m.description})")
+        return tuple(found.values())
+
+    @property
     def witnesses(self) -> tuple[Surviving, ...]:
         """Other outputs the spec accepts that the pin check found (confirmed), one per case at most."""
         return tuple(
-            Surviving(c.name, c.inputs, c.expected, c.witness, f"found by the {c.witness_source}")
+            Surviving(c.name, c.inputs, c.expected, c.witness, f"{FOUND_BY}{c.witness_source}")
             for c in self.cases
             if c.determinacy in (Determinacy.NOT_PINNED, Determinacy.PINNED_AS_SET) and c.witness
         )
@@ -471,8 +491,16 @@ class SpecChange:
             return (f"{name} got stronger: for `{self.inputs}` it now rejects `{self.output}`, which base "
                     f"accepted{self._requires()}.")
         if self.relation is Relation.EQUIVALENT:
-            return f"{name}: its postcondition is equivalent to base's on every input (proved){self._requires()}."
+            return (f"{name}: its postcondition is equivalent to base's on every input{self.compared_on} (proved)"
+                    f"{self._requires()}.")
         return f"{name}: how its postcondition relates to base's is unknown ({self.reason})."
+
+    @property
+    def compared_on(self) -> str:
+        """Where the postconditions were compared, when not on every input: on an input only base's `requires`
+        admits, head's postcondition may say nothing (a `requires` added as a clause is deleted: proved
+        "equivalent" there, yet head allows any output where base allowed one)."""
+        return "" if self.requires == "same" else " both `requires` admit"
 
     def _requires(self) -> str:
         said = {"admits no input base did not": "; its `requires` admits no input base's did not",
