@@ -77,10 +77,24 @@ def _is_helper(d: Decl) -> bool:
     return d.kind not in ("method", "constructor") or d.ghost
 
 
-def _candidates(owned: list[_Owned], qualifier: str, scope: str) -> list[_Owned]:
+# words after which a name may mean a declaration of a scope that is not around it: a trait's member inherited by
+# a class, a refined module's, an imported (opened or aliased) module's
+_OTHER_SCOPES = frozenset({"extends", "refines", "import"})
+
+
+def _scopes_nest(files: Sequence[DafnyFile]) -> bool:
+    """Whether a name can only mean a declaration of its own scope or of one around it (no file inherits, refines
+    or imports)."""
+    return not any(t.kind is TokKind.IDENT and t.text in _OTHER_SCOPES for f in files for t in _tokens(f.source))
+
+
+def _candidates(owned: list[_Owned], qualifier: str, scope: str, nested: bool = True) -> list[_Owned]:
     """The declarations a name may mean, seen from `scope`: a qualified name's of that qualifier; else those of
     `scope` and of every scope around it (`A.B`, `A`, the top level: which one Dafny picks is not decided here),
-    else (an opened module's, say) every one of that name."""
+    else (an opened module's, say) every one of that name. Every one of that name when scopes do not only nest
+    (`nested` false: an inherited member, a refined or imported module's, shadows one of a scope around)."""
+    if not nested:
+        return owned
     if qualifier:
         named = [o for o in owned if o.decl.scope.split(".")[-1:] == [qualifier]]
         return named or owned
@@ -109,11 +123,12 @@ def reached(method: Decl, files: Sequence[DafnyFile]) -> list[tuple[DafnyFile, D
     """The declarations (helpers, constants, types) that `method`'s clauses and signature name, and those theirs
     name, in declaration order. `files[0]` holds the method."""
     table = _reachable(files)
+    nested = _scopes_nest(files)
     seen: dict[tuple[int, int, str], _Owned] = {}
     todo = [(q, n, method.scope) for q, n in sorted(_names(_spec_text(files[0], method)))]
     while todo:
         qualifier, name, scope = todo.pop()
-        for owned in _candidates(table.get(name, []), qualifier, scope):
+        for owned in _candidates(table.get(name, []), qualifier, scope, nested):
             key = (id(owned.file), owned.decl.start, owned.decl.kind)
             if key not in seen:
                 seen[key] = owned

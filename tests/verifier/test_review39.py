@@ -61,3 +61,48 @@ def test_a_constant_with_a_spaced_attribute_still_reaches_its_helper(dafny_comma
     method = _score(tmp_path, "spaced.dfy", SPACED, TESTS)["methods"][0]
     named = {(a["name"], a["why"]) for a in method["axioms"]}
     assert ("Half", "{:verify false}") in named and ("H", "{ :ok}") in named, method["axioms"]
+
+
+# --- a member a class inherits from its trait, where a top-level declaration has the same name ---------------------
+
+def _inherits(trait_h: str) -> str:
+    return ("function H(x: int): int { x }\n"
+            f"trait Tr {{\n  {trait_h}\n}}\n"
+            "class C extends Tr {\n  constructor () {}\n  method Inc(x: int) returns (r: int)\n"
+            "    ensures r == H(x)\n  {\n    r := x + 1;\n  }\n}\n")
+
+
+INHERIT_TESTS = ('include "SPEC"\nmethod TestInc() {\n  var c := new C();\n  var r := c.Inc(3);\n'
+                 '  expect r == 3;\n}\n')
+
+
+def test_an_inherited_member_is_not_read_as_the_top_level_one(dafny_command: str, tmp_path: Path) -> None:
+    # in C, `H` is Tr's (x + 1, in a form no evaluator computes): Dafny proves r == 4 and r != 3; the harness read
+    # the clause at top level, where `H` is the other one (x): the case "verified, pinned" on an output the spec
+    # rejects
+    text = _inherits("function H(x: int): int { if forall y: int :: y + 0 == y then x + 1 else x }")
+    truth = text + "method Truth() { var c := new C(); var r := c.Inc(3); assert r == 4 && r != 3; }\n"
+    assert "2 verified, 0 errors" in _dafny(dafny_command, tmp_path / "truth.dfy", truth)
+    method = _score(tmp_path, "inherits.dfy", text, INHERIT_TESTS)["methods"][0]
+    assert [c["status"] for c in method["cases"]] == ["unsupported"], method["cases"]
+    assert method["pinned"] == 0 and method["correctness"] is None
+
+
+def test_an_inherited_helper_is_reached_past_a_top_level_one_of_its_name(dafny_command: str, tmp_path: Path) -> None:
+    # Tr.H is skipped ({:verify false}); the background was "verified" with no axiom: only the top-level H was reached
+    text = _inherits("function {:verify false} H(x: int): int ensures H(x) == x + 1 { x }")
+    assert "1 verified, 0 errors" in _dafny(dafny_command, tmp_path / "truth.dfy", text)
+    method = _score(tmp_path, "inherits.dfy", text, INHERIT_TESTS)["methods"][0]
+    assert ("Tr.H", "{:verify false}") in {(a["name"], a["why"]) for a in method["axioms"]}, method["axioms"]
+
+
+def test_a_helper_of_an_opened_module_is_reached_past_a_top_level_one_of_its_name(tmp_path: Path) -> None:
+    # inside module A the top-level F is not visible: `F` is the opened M's, which Dafny skips
+    from bot.dafny.parser import parse_file
+    from bot.symbolic.background import axioms
+
+    text = ("function F(x: int): int { x }\nmodule M {\n  function {:verify false} F(x: int): int ensures F(x) == 0"
+            " { x }\n}\nmodule A {\n  import opened M\n  method Inc(x: int) returns (r: int) ensures r == F(x)\n}\n")
+    file = parse_file(text, "opened.dfy")
+    method = next(d for d in file.decls if d.name == "Inc")
+    assert [(a.name, a.why) for a in axioms(method, [file])] == [("M.F", "{:verify false}")]

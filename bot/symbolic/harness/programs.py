@@ -345,6 +345,7 @@ def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
     members = {d.name for d in file.decls if d.container == method.container and d is not method}
     own = {p.name for p in (*method.params, *method.returns)}
     members |= _class_constants(file, method) - own  # the parser keeps no declaration for a constant
+    inherited = _inherited_names(file, method)
     clauses = []
     for c in method.clauses:
         try:
@@ -355,6 +356,11 @@ def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
         if clash:
             raise UnsupportedType(f"`{sorted(clash)[0]}` names both a member of {cls} and a variable of the clause "
                                   f"`{c.kind} {c.text}`")
+        named = sorted(t.text for i, t in enumerate(toks) if t.kind is TokKind.IDENT and t.text not in own | members
+                       and (t.text in inherited or inherited is _ANY_NAME) and not (i > 0 and toks[i - 1].text == "."))
+        if named:
+            raise UnsupportedType(f"`{named[0]}` may name a member {cls} inherits from a trait (`{c.kind} {c.text}`): "
+                                  "the harness would read it as another declaration of that name")
         out, pos = [], 0
         for i, tok in enumerate(toks):
             if (tok.kind is TokKind.IDENT and tok.text in members and tok.text not in own
@@ -363,6 +369,33 @@ def _in_own_scope(file: DafnyFile, method: Decl) -> Decl:
                 pos = tok.end
         clauses.append(replace(c, text="".join(out) + c.text[pos:]))
     return replace(method, clauses=tuple(clauses))
+
+
+_ANY_NAME = frozenset({"*"})
+
+
+def _inherited_names(file: DafnyFile, method: Decl) -> frozenset[str]:
+    """Names a clause of a method of a class that `extends` a trait may mean as an inherited member: the members
+    of every trait of the file (which the clause's unqualified name means in Dafny, where a top-level declaration
+    of that name would take its place in the harness); every name ("*") when a trait it extends is not declared
+    in this file. Empty for a class that extends nothing."""
+    holders = [o for o in file.others if o.kind in ("class", "trait") and o.start < method.start < o.end]
+    if not holders:
+        return frozenset()
+    holder = max(holders, key=lambda o: o.start)
+    try:
+        header = [t.text for t in significant(tokenize(file.source[holder.start : holder.header_end]))]
+    except LexError:
+        return _ANY_NAME
+    if "extends" not in header:
+        return frozenset()
+    traits = {o.name.split(".")[-1] for o in file.others if o.kind == "trait"}
+    extended = {w for w in header[header.index("extends") + 1 :] if w[:1].isalpha() or w[:1] == "_"}
+    if not extended <= traits:
+        return _ANY_NAME
+    inside = [o for o in file.others if o.kind == "trait"]
+    return frozenset(d.name for d in (*file.decls, *file.others)
+                     if any(t.start < d.start < t.end for t in inside) and d is not method)
 
 
 def _hash_name(kind: ProgramKind, goal: Goal, text: str) -> str:
