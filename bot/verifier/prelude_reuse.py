@@ -18,8 +18,9 @@ the stream as Boogie writes it, one command or one line of a long command per li
   no line: from then on, the stream goes to z3 exactly as Boogie sent it.
 Boogie renames a symbol that is an SMT-LIB keyword, so no term of its own reads `(pop 1)` or `(reset)`.
 
-A counterexample is z3's, and z3 keeping a prelude finds other ones than z3 after a reset. So for the checks whose
-counterexamples are read (`fresh`: their methods, named after the check's `(push 1)`), the relay keeps what Boogie
+A counterexample is z3's, and z3 keeping a prelude finds other ones than z3 after a reset; so are the labels Boogie
+names a failed assertion by (its `(labels)` after `unknown`). So for the checks whose counterexamples or failed
+assertions are read (`fresh`: their methods, named after the check's `(push 1)`), the relay keeps what Boogie
 sent since the reset, and watches z3's answer (AnswerWatch): `unsat` is a proof whatever z3 held besides and goes
 on; any other answer but a time-out is dropped, the check is sent again from a reset exactly as Boogie sent it, and
 that answer, and the model after it, go to Boogie: those z3 gives without the relay. The next prelude sets the

@@ -29,8 +29,9 @@ What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506
 * z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
 * Boogie resets z3 and sends its whole prelude before every check: the relay keeps the part the checks share at
   z3's level 0 instead (bot/verifier/prelude_reuse.py; not with `reuse=False`, `--strategy each`); a check whose
-  counterexample is read (named in the batch's folder, FRESH_FILE) and that z3 does not prove is sent again as
-  Boogie sent it, and its answer and model are z3's after that (the relay reads z3's output for it).
+  counterexample is read, or a procedure of a checked declaration (`checks`: which assertion failed is read from
+  z3's model), named in the batch's folder (FRESH_FILE), that z3 does not prove is sent again as Boogie sent it,
+  and its answer and model are z3's after that (the relay reads z3's output for it).
 
 A server that outlives the wall-clock limit (the command line's, `Dafny2Backend.wall_limit`) is killed with its process
 group and replaced, and its batch gets the command line's result for a killed run (a transient time-out). A
@@ -64,7 +65,7 @@ from pathlib import Path
 
 from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
-from bot.verifier.output import FILE_NAME, FRESH_FILE
+from bot.verifier.output import FILE_NAME, FRESH_FILE, mangle
 from bot.verifier.process import ProcessRun, child_environment
 from bot.verifier.version import VerifierInfo
 
@@ -714,6 +715,19 @@ class _NoRun(Exception):
         self.status = status
 
 
+def _fresh_checks(folder: str, checks: Sequence[str]) -> None:
+    """Name a background check's declarations among the batch's checks whose counterexamples are read (FRESH_FILE).
+
+    Their failures are read by which assertion Boogie names, and Boogie names the one z3's labels say, which come from
+    z3's model: on an `unknown` (incomplete quantifiers) z3 holding the prelude names other assertions than z3 after a
+    reset for the same formula (measured: the implementation check of examples/shared_elements.dfy with its suggested
+    clause, "postcondition violation" from the command line, "loop invariant entry violation" from the kept prelude).
+    So a check of theirs that z3 does not prove is sent again as Boogie sent it, as for a counterexample read."""
+    names = [mangle(n) for name in checks for n in (name, name + "#")]
+    with open(Path(folder, FRESH_FILE), "a", encoding="utf-8") as f:
+        f.write("".join(f"{name}\n" for name in names))
+
+
 class DafnyServerBackend:
     """The Dafny 2.x backend on a kept-alive verifier: `Dafny2Backend.verify_batch` (the command line's flags,
     reports, results and cache keys) with a runner that asks a server instead of starting a process per batch.
@@ -741,8 +755,9 @@ class DafnyServerBackend:
 
     def flags_id(self, time_limit: int) -> str:
         # a program near its limit may end otherwise when z3 keeps the prelude: its own cache entries (`2`: since the
-        # checks whose models are read get a reset, entries made before hold other models)
-        return self.command_line.flags_id(time_limit) + (" +prelude-reuse2" if self.reuse else "")
+        # checks whose models are read get a reset, entries made before hold other models; `3`: so do the checked
+        # declarations' procedures, whose failures entries made before may name otherwise)
+        return self.command_line.flags_id(time_limit) + (" +prelude-reuse3" if self.reuse else "")
 
     def server_pids(self) -> list[int]:
         """The live server processes (each the leader of its process group)."""
@@ -782,6 +797,8 @@ class DafnyServerBackend:
             return command_line()
 
         def on_server(argv: Sequence[str], folder: str, wall: float) -> ProcessRun:
+            if self.reuse and checks:
+                _fresh_checks(folder, checks)
             return self._run_on_server(prelude_key, argv, folder, wall)
 
         for _attempt in range(2):

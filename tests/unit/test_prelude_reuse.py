@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
+from bot.verifier.output import FRESH_FILE
 from bot.verifier.prelude_reuse import PING, REASON, AnswerWatch, PreludeReuse, check_name, common_commands
+from bot.verifier.server import _fresh_checks
 from support.smt import held_at_checks, sent_since_reset_at_checks
 
 OPTIONS = [b"(set-option :print-success false)\n", b"(set-option :TIMEOUT 20000)\n"]
@@ -394,3 +397,30 @@ def test_random_streams_with_fresh_checks_answer_those_as_after_boogies_prelude(
         for k, name in enumerate(names):
             if name in fresh and answers[name] in (b"sat", b"unknown"):
                 assert z3[k] == sent_since_reset_at_checks(boogie)[k]
+
+
+def checked(name: str, procedure: str) -> list[bytes]:
+    """One procedure of a checked declaration (a background check's: `CheckWellformed` or `Impl`)."""
+    return [line.replace(b"Impl$$", procedure.encode() + b"$$") if line.startswith(b"(set-info") else line
+            for line in check(name)]
+
+
+def test_a_checked_declarations_failed_procedure_is_answered_after_what_boogie_sent_since_its_reset(
+    tmp_path: Path,
+) -> None:
+    # the suggestion's implementation check: the method's well-formedness, its body, then the background method.
+    # Boogie names a failed assertion from z3's labels, which come from z3's model: the body's check, not proved,
+    # goes again as Boogie sent it (on a kept prelude, z3 answered `unknown` with other labels for the same formula)
+    (tmp_path / FRESH_FILE).write_text("SpecScore__pin\n")  # a model read in the same batch keeps its name
+    _fresh_checks(str(tmp_path), ["Find_x"])
+    fresh = frozenset((tmp_path / FRESH_FILE).read_bytes().split())  # as the relay reads it
+    assert fresh == {b"SpecScore__pin", b"Find__x", b"Find__x_h"}
+    lines = stream(checked("Find__x", "CheckWellformed"), checked("Find__x", "Impl"), check("SpecScoreBackground"))
+    boogie = b"".join(lines)
+    assert relayed_with_answers(lines, frozenset(), {})[1] == []  # without the names: answered from the kept prelude
+    sent, unseen = relayed_with_answers(lines, fresh, {b"Find__x": b"unknown"})
+    assert unseen == [1]
+    assert seen(held_at_checks(sent), unseen) == held_at_checks(boogie)
+    assert seen(sent_since_reset_at_checks(sent), unseen)[1] == sent_since_reset_at_checks(boogie)[1]
+    # proved: nothing sent again
+    assert relayed_with_answers(lines, fresh, {b"Find__x": b"unsat"}) == (relayed(lines, fresh), [])
