@@ -3,12 +3,14 @@ verifier: claims that were false, and the attacks they withstand."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from bot import runner
+from bot.cli import main
 from bot.report.sentences import spec_change_sentence
 from bot.runner import TestFiles, build_jobs
 from bot.settings import Settings
@@ -78,3 +80,58 @@ def test_equivalent_with_the_same_requires_is_said_of_every_input(dafny_command:
     assert (c.relation, c.requires) == (Relation.EQUIVALENT, "same"), c
     assert "equivalent to base's on every input (proved)" in c.sentence
     assert spec_change_sentence(c).endswith("proved equivalent to base's on every input.")
+
+
+def everywhere(tmp_path: Path, text: str) -> dict[str, dict[str, str]]:
+    spec = tmp_path / "spec.dfy"
+    spec.write_text(text, encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--no-suggest", "--report-only",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    return {m["method"]: m["everywhere"] for m in json.loads(out.read_text(encoding="utf-8"))["methods"]}
+
+
+def test_a_module_alias_shadowing_a_module_is_read_as_the_method_reads_it(dafny_command: str,
+                                                                          tmp_path: Path) -> None:
+    """Inside M, `Lib` is the alias of Other (whose Good is `true`), not the top-level Lib (whose Good pins r):
+    the program opening M reads it the same way, so the spec is not determined."""
+    found = everywhere(tmp_path, """
+module Lib { predicate Good(x: int, r: int) { r == x } }
+module Other { predicate Good(x: int, r: int) { true } }
+module M {
+  import Lib = Other
+  method P(x: int) returns (r: int)
+    ensures Lib.Good(x, r)
+  {
+    r := x;
+  }
+  method Tests()
+  {
+    var a := P(3);
+    expect a == 3;
+  }
+}
+""")
+    assert found["M.P"]["status"] == "not-determined", found
+
+
+def test_a_bodiless_lemma_called_inside_a_clause_makes_it_unknown(dafny_command: str, tmp_path: Path) -> None:
+    """`ensures (Bad(); ...)` with `lemma Bad() ensures false`: every determinacy question would be proved."""
+    found = everywhere(tmp_path, """
+lemma Bad()
+  ensures false
+
+method Abs(x: int) returns (r: int)
+  ensures (Bad(); x >= 0 ==> r == x)
+{
+  r := x;
+}
+
+method Tests()
+{
+  var a := Abs(3);
+  expect a == 3;
+}
+""")
+    assert found["Abs"] == {"status": "unknown", "inputs": "", "outputs": [],
+                            "reason": "the background rests on trusted axioms"}, found
