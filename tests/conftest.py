@@ -37,20 +37,22 @@ SLOW: dict[str, str] = {
     "tests/verifier/test_hints.py": "the hints must make real proofs go through: bit-vector and prime cases by cases",
     "tests/verifier/test_datatypes_real.py": "scores a suite of datatype specs with constructor-changing mutants",
     "tests/verifier/test_changes_real.py": "two whole audits of a dataset, before and after a change",
-    "tests/verifier/test_score_real.py::test_reports_are_deterministic_across_cache_and_jobs":
-        "scores the same files cold, warm and with several jobs to compare the reports byte for byte",
-    "tests/verifier/test_score_real.py::test_dafny4_match_on_literals_and_seq_constructors_are_scored":
-        "three methods of Dafny 4 forms, each case and mutant verified after the rewrite",
-    "tests/verifier/test_score_real.py::test_mbpp_json_cases_map_by_position":
-        "a whole MBPP task scored with its mutants, pins and suggestion",
-    "tests/verifier/test_score_real.py::test_a_set_fold_with_let_such_that_is_decided":
-        "a set fold that z3 decides only slowly, for each of its cases",
+    "tests/verifier/test_score_real.py": "whole spec files scored through the CLI: every case, mutant and pin proved",
+    "tests/verifier/test_pins_real.py": "pin checks of the running example with witnesses confirmed by the verifier",
+    "tests/verifier/test_sarif_real.py": "scores the running example with the suggestion search to check the SARIF fix",
+    "tests/verifier/test_audit.py": "whole audits of a dataset fixture and the development dataset, in shards too",
+    "tests/verifier/test_mutation_report.py::test_mutation_report_on_the_development_dataset":
+        "an audit of the development dataset",
+    "tests/e2e/test_action_e2e.py": "the entrypoint scores head and base of a pull request per scenario",
+    "tests/e2e/test_gate_integrity.py": "the entrypoint scores head and base of a hostile pull request per scenario",
     "tests/verifier/test_server.py::test_a_server_killed_mid_batch_is_replaced_and_the_batch_verified":
         "a server is killed mid-batch and a new one started and warmed up for the rest",
     "tests/verifier/test_server.py::test_a_relay_that_does_not_answer_is_seen_before_any_batch":
         "waits out the canary's time limit on servers that never answer",
     "tests/verifier/test_server.py::test_a_mixed_batch_gets_the_command_lines_results":
         "verifies the same batch through the command line and through servers, to compare",
+    "tests/verifier/test_server.py::test_a_forall_statement_gets_the_command_lines_z3_input":
+        "verifies the same program through the command line and a server, to compare z3's input",
     "tests/verifier/test_server.py::test_a_stand_in_that_never_answers_costs_one_server":
         "waits out the canary's time limit on a server that never answers",
 }
@@ -59,9 +61,11 @@ SLOW: dict[str, str] = {
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        # a test with its parameters, or a module's tests that start the verifier (its pure ones stay quick)
+        # a test with its parameters, or a module's tests that start the verifier (its pure ones stay quick): marked
+        # `dafny`, or asking for the real `dafny`
+        verifier = item.get_closest_marker("dafny") is not None or "dafny_command" in getattr(item, "fixturenames", ())
         if any(item.nodeid == name or item.nodeid.startswith(name + "[") for name in SLOW) or (
-                item.nodeid.split("::")[0] in SLOW and item.get_closest_marker("dafny") is not None):
+                item.nodeid.split("::")[0] in SLOW and verifier):
             item.add_marker(pytest.mark.slow)
 
 
