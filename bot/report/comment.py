@@ -21,7 +21,7 @@ from bot.report.methods_table import methods_table
 from bot.report.sentences import method_sentence, rejecting_clause, spec_change_sentence
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import NOT_GATED
-from bot.symbolic.results import CaseResult, CaseStatus, Gate, MutantStatus, SpecChange, Surviving
+from bot.symbolic.results import AS_MUTANT, FOUND_BY, CaseResult, CaseStatus, Gate, MutantStatus, SpecChange, Surviving
 
 MAX_COMMENT = 65_536
 TITLE = "Dafny Spec Score"
@@ -74,15 +74,18 @@ class _Section:
         return [*lines, "", "</details>", ""]
 
 
-FOUND_BY = "found by the "  # a pin-check witness's description (results.MethodScore.witnesses)
 LEGEND = ("(solver), (search): found by the pin check, in the verifier's counterexample or by a search around the "
-          "expected output, then proved accepted; (new): accepted at head and not at base. The others are mutants "
-          "of the expected output, proved accepted.")
+          "expected output, then proved accepted (and as a mutant too: \"mutant\"); (new): accepted at head and not "
+          "at base. The others are mutants of the expected output, proved accepted.")
 
 
 def _accepted(s: Surviving, fresh: bool) -> str:
-    """A wrong output, with where it was found (a pin-check witness) and whether it is new at head."""
-    found = f" ({esc(s.description.removeprefix(FOUND_BY))})" if s.description.startswith(FOUND_BY) else ""
+    """A wrong output, with where it was found (a pin-check witness, also a mutant or not) and whether it is new at
+    head: each distinct output once (results.MethodScore.wrong_outputs)."""
+    found = ""
+    if s.description.startswith(FOUND_BY):
+        how, _, _ = s.description.removeprefix(FOUND_BY).partition(AS_MUTANT)
+        found = f" ({esc(how)}{', mutant' if AS_MUTANT in s.description else ''})"
     return cell_code(s.value) + found + (" (new)" if fresh else "")
 
 
@@ -100,9 +103,8 @@ def _sections(inp: CommentInput) -> list[_Section]:
             [f"| {cell_code(d.method)} | {link(str(g.line), inp.url(d.file, g.line))} "
              f"| {cell_code('ensures ' + g.clause)} | {esc(proved_text(g))} |" for d, g in fixes],
         ))
-    # the pin check's witnesses first: each is one other output the spec accepts, proved so
-    survivors = [(d, s) for d in heads for s in (d.head.witnesses if d.head else ())]
-    survivors += [(d, s) for d in heads for s in (d.head.surviving if d.head else ())]
+    # each distinct wrong output once, the pin check's witnesses first: each is one other output the spec accepts
+    survivors = [(d, s) for d in heads for s in (d.head.wrong_outputs if d.head else ())]
     if survivors:
         fresh = {(d.file, d.method, s.case, s.value) for d in heads for s in d.new_survivors if d.base is not None}
         # one row per case: its inputs and expected output once, every wrong output it accepts in one cell

@@ -105,7 +105,7 @@ def _rejects(d: MethodDelta, s: MethodScore, case: CaseResult, span: EnsuresSpan
 def _accepts(d: MethodDelta, s: MethodScore, w: Surviving, span: EnsuresSpan | None) -> Finding:
     weak = span.weak() if span is not None else None
     first, last = (weak.first, weak.last) if weak else (span.first, span.first) if span else (s.line, s.line)
-    count = len(s.witnesses) + len(s.surviving)
+    count = len(s.wrong_outputs)  # each distinct output once, as the summary comment lists them
     others = f" It accepts {count - 1} other wrong output(s) too (see the summary comment)." if count > 1 else ""
     lines = [f"{_against_base(d)}{code(s.method)} accepts a wrong output: for {code(_value(w.inputs))} "
              f"(case {code(w.case)}) the test expects {code(_value(w.expected))}, and the spec also accepts "

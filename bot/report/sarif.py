@@ -28,7 +28,6 @@ from bot.symbolic.results import (
     MethodScore,
     MutantStatus,
     SpecChange,
-    Surviving,
 )
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -205,19 +204,8 @@ def _precondition(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
             for c in s.precondition_rejects]
 
 
-def _wrong_outputs(s: MethodScore) -> list[Surviving]:
-    """Every wrong output proved accepted, once each (a pin witness may also be a surviving mutant)."""
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for w in (*s.surviving, *s.witnesses):
-        if (w.case, w.value) not in seen:
-            seen.add((w.case, w.value))
-            out.append(w)
-    return out
-
-
 def _weak(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
-    wrong = _wrong_outputs(s)
+    wrong = s.wrong_outputs  # each distinct output once, as every report counts them
     least = smallest_wrong(s)  # the comment's and the review's example too
     if least is None:
         return []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.report.fmt import pct, proved_text
-from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, method_notes
+from bot.symbolic.results import FOUND_BY, CaseStatus, MethodScore, MutantStatus, method_notes
 
 
 def render_text(scores: list[MethodScore], verifier_version: str) -> str:
@@ -41,16 +41,18 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
                 details.append(f"  case {c.name} (line {c.line}): {status}" + (f": {said}" if said else ""))
                 if c.inputs or c.expected:
                     details.append(f"      inputs {c.inputs}; expected {c.expected}")
-        for w in s.witnesses:
-            details.append(
-                f"  not pinned in {w.case}: inputs {w.inputs}; the spec also accepts {w.value} where the test "
-                f"expects {w.expected} ({w.description})"
-            )
-        for v in s.surviving:
-            details.append(
-                f"  surviving mutant in {v.case}: inputs {v.inputs}; expected {v.expected}; "
-                f"the spec also accepts {v.value} ({v.description})"
-            )
+        # each distinct wrong output once (a pin-check witness that is also a mutant says both)
+        for v in s.wrong_outputs:
+            if v.description.startswith(FOUND_BY):
+                details.append(
+                    f"  not pinned in {v.case}: inputs {v.inputs}; the spec also accepts {v.value} where the test "
+                    f"expects {v.expected} ({v.description})"
+                )
+            else:
+                details.append(
+                    f"  surviving mutant in {v.case}: inputs {v.inputs}; expected {v.expected}; "
+                    f"the spec also accepts {v.value} ({v.description})"
+                )
         if s.everywhere is not None:
             details.append(f"  {s.everywhere.sentence}")
         for g in s.suggestions[:1]:
