@@ -9,19 +9,30 @@ trimmed with a note pointing at the step summary, which always has the full repo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.dafny.spans import EnsuresSpan
 from bot.report.fmt import proved_text
 from bot.report.links import Links
-from bot.report.markdown import cell_code, cell_esc, esc, link
+from bot.report.markdown import cell_code, cell_esc, code, esc, link
 from bot.report.methods_table import LEGEND as TABLE_LEGEND
 from bot.report.methods_table import methods_table
 from bot.report.sentences import method_sentence, rejecting_clause, spec_change_sentence
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import NOT_GATED
-from bot.symbolic.results import AS_MUTANT, FOUND_BY, CaseResult, CaseStatus, Gate, MutantStatus, SpecChange, Surviving
+from bot.symbolic.results import (
+    AS_MUTANT,
+    FOUND_BY,
+    SPEC_ERROR,
+    CaseResult,
+    CaseStatus,
+    Gate,
+    MutantStatus,
+    SpecChange,
+    Surviving,
+)
 
 MAX_COMMENT = 65_536
 TITLE = "Dafny Spec Score"
@@ -201,11 +212,47 @@ def _verdict(inp: CommentInput) -> list[str]:
     return [*lines, ""]
 
 
+ERRORS = "**Errors in the pull request's files** (each keeps the methods it concerns from being scored):"
+MAX_ERRORS = 10
+
+
+def input_errors(inp: CommentInput) -> list[tuple[str, str]]:
+    """Each distinct error of the files at head, once: (file, what), e.g. ("specs/m.dfy", "line 14: unresolved
+    identifier: z (`ensures y == z + 1`)") from a case its spec file's resolution failed, and ("specs/m.tests.toml",
+    "line 2: not valid TOML: ...") from a case that could not be read; many methods may share one."""
+    found: dict[tuple[str, str], None] = {}
+    for d in inp.deltas:
+        s = d.head
+        if s is None:
+            continue
+        for c in s.cases:
+            if c.status is CaseStatus.ERROR and c.message.startswith(SPEC_ERROR):
+                found[(s.file, c.message.removeprefix(SPEC_ERROR).split("\n")[0])] = None
+        for p in s.problems:
+            where = _PROBLEM.match(p)
+            if where is not None:
+                found[(where.group(1), f"line {where.group(2)}: {where.group(3)}")] = None
+    return list(found)
+
+
+_PROBLEM = re.compile(r"^(.*?):(\d+): (.*)$", re.DOTALL)  # a CaseProblem as text: "FILE:LINE: REASON"
+
+
+def _errors(inp: CommentInput) -> list[str]:
+    found = input_errors(inp)
+    if not found:
+        return []
+    rows = [f"- {code(file)} {esc(what)}" for file, what in found[:MAX_ERRORS]]
+    if len(found) > MAX_ERRORS:
+        rows.append(f"- ... and {len(found) - MAX_ERRORS} more (see the sections below).")
+    return [ERRORS, "", *rows, ""]
+
+
 def _headline(inp: CommentInput) -> list[str]:
     icon, word = ("✅", PASSED) if not inp.failures else ("❌", FAILED)
     changed = [d for d in inp.deltas if d.change is not Change.UNCHANGED]
     table = [*methods_table(changed, inp.links, inp.spans), "", TABLE_LEGEND, ""] if changed else []
-    return [inp.marker, f"## {icon} {TITLE}: {word}", "", *_sentences(inp), *_verdict(inp), *table]
+    return [inp.marker, f"## {icon} {TITLE}: {word}", "", *_errors(inp), *_sentences(inp), *_verdict(inp), *table]
 
 
 def render_comment(inp: CommentInput, limit: int | None = MAX_COMMENT) -> str:

@@ -151,7 +151,7 @@ class Witness:
 def witness(method: Decl, result: Result) -> Witness | str:
     """The input and two outputs of the exact question's counterexample, or why there are none."""
     if result.outcome is not Outcome.REFUTED:
-        return f"the determinacy proof {result.outcome.value}" if result.outcome is not Outcome.VERIFIED else ""
+        return failed_proof(result) if result.outcome is not Outcome.VERIFIED else ""
     if not result.model:
         return "the verifier gave no counterexample"
     names = [(p.name, p.type) for p in method.params]
@@ -163,6 +163,17 @@ def witness(method: Decl, result: Result) -> Witness | str:
             return Witness(values[:n], first, second)
     types = ", ".join(sorted({p.type_text for p in (*method.params, *method.returns)}))
     return f"the counterexample could not be read (types: {types})"
+
+
+def failed_proof(r: Result) -> str:
+    """Why a proof gave no answer, in words: a time-out, or a program the verifier could not check (its first
+    line: e.g. the spec file does not resolve)."""
+    if r.outcome is Outcome.TIMEOUT:
+        return "the proof timed out"
+    if r.outcome is Outcome.ERROR:
+        first = next((line.strip() for line in r.message.splitlines() if line.strip()), "")
+        return "the program could not be verified" + (f" ({first[:200]})" if first else "")
+    return ""
 
 
 def shown_inputs(method: Decl, values: Sequence[Value]) -> str:

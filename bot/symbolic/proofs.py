@@ -13,6 +13,7 @@ from enum import Enum
 
 from bot.symbolic.harness.programs import Planned
 from bot.symbolic.program import Outcome, Result
+from bot.symbolic.results import SPEC_ERROR
 
 
 class Proof(Enum):
@@ -86,7 +87,12 @@ def generated_lines(message: str, planned: Planned) -> str:
         n = int(m.group(1))
         if first <= n <= len(lines):
             quoted.append(f"{m.group(2)} (in the generated line `{lines[n - 1].strip()}`)")
+        elif 0 < n < first and lines[n - 1].strip():
+            # the prelude keeps the spec file's line numbers (bot/symbolic/harness/programs.py make_prelude): the
+            # user's own line, said as such
+            quoted.append(f"{SPEC_ERROR}line {n}: {m.group(2)} (`{' '.join(lines[n - 1].split())}`)")
     return "\n".join(quoted)
+
 
 
 def judge(result: Result, planned: Planned) -> Judged:

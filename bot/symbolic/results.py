@@ -115,6 +115,7 @@ class BackgroundStatus(Enum):
     UNKNOWN = "unknown"  # not established (a time-out, a verifier error): no verdict either
 
 
+SPEC_ERROR = "the spec file does not resolve: "  # a case's message for an error on the user's own line (proofs.py)
 FOUND_BY = "found by the "  # a pin-check witness's description (MethodScore.witnesses)
 AS_MUTANT = " and as a mutant "  # a witness that is also a surviving mutant (MethodScore.wrong_outputs)
 

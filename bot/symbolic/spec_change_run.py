@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from bot.dafny.dialect import Dialect
 from bot.dafny.values import Value
 from bot.symbolic.counterexamples import readings
+from bot.symbolic.everywhere import failed_proof
 from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
 from bot.symbolic.program import Goal, Outcome, Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
@@ -79,7 +80,7 @@ def _confirming(a: _Asked, direction: Direction, inputs: tuple[Value, ...], outp
 
 def _read(a: _Asked, direction: Direction, r: Result) -> tuple[tuple[Value, ...], tuple[Value, ...]] | str:
     if r.outcome is not Outcome.REFUTED:
-        return f"the proof {r.outcome.value}"
+        return failed_proof(r) or f"the proof {r.outcome.value}"
     m = a.pair.head.method
     names = [(p.name, p.type) for p in (*m.params, *m.returns)]
     found = readings(r.model, names) if r.model else []
