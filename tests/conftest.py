@@ -64,6 +64,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         # a test with its parameters, or a module's tests that start the verifier (its pure ones stay quick): marked
         # `dafny`, or asking for the real `dafny`
         verifier = item.get_closest_marker("dafny") is not None or "dafny_command" in getattr(item, "fixturenames", ())
+        if verifier and item.get_closest_marker("dafny") is None:  # the quick tier, -m "not dafny", leaves it out
+            item.add_marker(pytest.mark.dafny)
         if any(item.nodeid == name or item.nodeid.startswith(name + "[") for name in SLOW) or (
                 item.nodeid.split("::")[0] in SLOW and verifier):
             item.add_marker(pytest.mark.slow)
