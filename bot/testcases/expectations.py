@@ -562,6 +562,10 @@ def _read_call(
         # a check the test states and the tool cannot read: never dropped, the case is not read
         return CallProblem(s.line, f"no expected value found for the call at {at} ({prop_note})", checked=stated)
     if prop and any(name not in found for name in outs):
+        unread = _unread_property_mentions(scan, k, [n for n in outs if n not in found], checks, where)
+        if unread:
+            # a statement says more of an output read only by its properties: never dropped, the case is not read
+            return CallProblem(s.line, f"no expected value found for the call at {at} ({unread})", checked=stated)
         # a property expectation (`expect |v| == 3;`): the outputs it is about are any value the spec admits that
         # satisfies it
         unchecked = [i for i, name in enumerate(outs) if name not in found]
@@ -693,7 +697,7 @@ def _further_checks(scan: _Scan, k: int, name: str, exp: _Expectation, where: Ca
                 "tolerance is read only as the one check of its output")
     for j in _after_call(scan, k, name):
         s = scan.stmts[j]
-        if j == exp.env_at or s.commented or s.kind is StmtKind.PRINT:
+        if j == exp.env_at or s.commented or s.kind is StmtKind.PRINT or _idle_head(scan, j):
             continue
         if name in scan.mentions[j]:
             return (f"{where(s.line)}: `{short(s.text)}` also names `{name}`, compared within a tolerance at "
@@ -725,16 +729,61 @@ def _checked_again(scan: _Scan, k: int, name: str, exp: _Expectation, where: Cal
         s = scan.stmts[j]
         if s.commented or s.kind in (StmtKind.PRINT, StmtKind.EXPECTED_COMMENT):
             continue
-        # a check naming it, or a value computed from it (a call passing it is followed no further, nor is another
-        # call of the method under test given it: what is checked of that call is its own result)
-        if (name in scan.mentions[j] and s.kind is not StmtKind.CALL and j not in scan.calls
+        # a check naming it, a value computed from it, or a method given it (which may check it: `Check(r);` with
+        # `expect v == 3;` in its body); not another call of the method under test given it: what is checked of
+        # that call is its own result
+        checkless = _checkless_call(s, scan.helpers) or _idle_head(scan, j)
+        if (name in scan.mentions[j] and j not in scan.calls and not checkless
                 and not _same_equality(s, name, value, scan.helpers)):
-            what = "a value computed from it" if s.kind in (StmtKind.VAR, StmtKind.ASSIGN) else "a further check"
+            what = ("a value computed from it" if s.kind in (StmtKind.VAR, StmtKind.ASSIGN)
+                    else "a call given it, whose checks are not read" if s.kind is StmtKind.CALL else "a further check")
             return (f"{where(s.line)}: `{short(s.text)}` is {what} of `{name}`, given the value "
                     f"`{short(value)}` at line {exp.line}: every check of an output is read, or none")
         if name in s.targets or name in s.changes:
             break  # assigned again (or changed): a later mention is of another value
     return ""
+
+
+def _unread_property_mentions(scan: _Scan, k: int, names: Sequence[str], checks: Sequence[tuple[str, int, str, bool]],
+                              where: Callable[[int], str]) -> str:
+    """Why a case whose outputs `names` are read only by their properties (`checks`) is not read ("" when it is):
+    a statement after the call that names one and is no check read as a property (`var s := r; expect s == 3;`,
+    `if r > 0 { expect r == 3; }`, `Check(r);`, `var b := r == 3; expect b;`) says more of it than the property."""
+    read = {(line, text) for _, line, text, _ in checks}
+    for name in names:
+        for j in _after_call(scan, k, name):
+            s = scan.stmts[j]
+            if (s.commented or s.kind in (StmtKind.PRINT, StmtKind.EXPECTED_COMMENT) or j in scan.calls
+                    or _checkless_call(s, scan.helpers) or _idle_head(scan, j)):
+                continue
+            if name in scan.mentions[j] and not (s.kind in (StmtKind.ASSERT, StmtKind.EXPECT) and not s.cond
+                                                 and (s.line, s.text) in read):
+                return (f"{where(s.line)}: `{short(s.text)}` names `{name}`, which only properties check: every "
+                        "check of an output is read, or none")
+            if name in s.targets or name in s.changes:
+                break
+    return ""
+
+
+def _idle_head(scan: _Scan, j: int) -> bool:
+    """stmts[j] is the head of an `if` whose block only prints and that has no `else` (`if s > 100 { print s; }`):
+    whatever its condition, it checks nothing. Any other head (`if r == 5 { expect false; }`, a loop, a `match`)
+    may check what its condition names."""
+    head = scan.stmts[j]
+    if head.kind is not StmtKind.OTHER or not head.text.startswith("if") or head.text[2:3].isalnum():
+        return False
+    k = j + 1
+    while k < len(scan.stmts) and len(scan.stmts[k].scope) > len(head.scope):
+        if not (scan.stmts[k].commented or scan.stmts[k].kind is StmtKind.PRINT):
+            return False
+        k += 1
+    return not (k < len(scan.stmts) and scan.stmts[k].text.startswith("else"))
+
+
+def _checkless_call(s: Stmt, helpers: Helpers | None) -> bool:
+    """`s` calls, unqualified, a method of the test file whose body checks nothing (`PrintArray(r);`)."""
+    return (s.kind is StmtKind.CALL and s.call is not None and not s.call.qualifier and helpers is not None
+            and s.call.name in helpers.checkless)
 
 
 def _same_equality(s: Stmt, name: str, value: str, helpers: Helpers | None) -> bool:

@@ -26,6 +26,9 @@ class Helpers:
     comparing: frozenset[str]  # a function (or a method with one bool result) that is `a == b` (arrays: contents)
     asserting: frozenset[str]  # a method whose body is the check `expect a == b;` (or `assert`)
     shadowed: frozenset[str] = frozenset()  # names a parameter or local variable of the test method takes
+    # a method whose body checks nothing (`PrintArray(a)`): no `expect`, `assert` or `assume`, and no call of a
+    # method of the file (which might); a call given an output passes over it, any other one may check it
+    checkless: frozenset[str] = frozenset()
 
     def is_absolute(self, name: str) -> bool:
         return name in self.absolute
@@ -35,7 +38,7 @@ class Helpers:
         that name reaches it, not the file's helper)."""
         gone = frozenset(names)
         return Helpers(self.declared, self.absolute - gone, self.comparing - gone, self.asserting - gone,
-                       self.shadowed | gone)
+                       self.shadowed | gone, self.checkless - gone)
 
 
 _FUNCTIONS = frozenset({"function", "function method", "predicate", "predicate method"})
@@ -63,7 +66,24 @@ def helpers_of(file: DafnyFile) -> Helpers:
             comparing.add(d.name)
         elif kind == "asserting":
             asserting.add(d.name)
-    return Helpers(frozenset(counts), frozenset(absolute), frozenset(comparing), frozenset(asserting))
+    return Helpers(frozenset(counts), frozenset(absolute), frozenset(comparing), frozenset(asserting),
+                   checkless=_checkless(file, counts))
+
+
+_CHECKS = frozenset({"expect", "assert", "assume"})
+
+
+def _checkless(file: DafnyFile, counts: dict[str, int]) -> frozenset[str]:
+    """The methods of `file` declared once whose body holds no check and calls no method of the file."""
+    methods = {d.name for d in file.decls if d.kind not in _FUNCTIONS}
+    out = set()
+    for d in file.decls:
+        if counts[d.name] != 1 or d.body is None or d.kind in _FUNCTIONS:
+            continue
+        body = _body_tokens(file.source, d.body)
+        if body is not None and not any(t in _CHECKS or t in methods for t in body):
+            out.add(d.name)
+    return frozenset(out)
 
 
 def _body_tokens(source: str, span: tuple[int, int]) -> list[str] | None:

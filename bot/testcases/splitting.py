@@ -137,7 +137,13 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
                 flush()
                 continue
             if tok.text == "{" and body_brace():
-                # a block such as `if c { .. }`: its header is no test statement, its body is read
+                # a block such as `if c { .. }`: its body is read; its header is kept as a statement of its own
+                # (OTHER, its condition the `expr`), so a reader sees what it names (`if r == 5 { expect false; }`
+                # checks `r` though no statement of the body names it)
+                if cur and cur[0].text in _BLOCK_HEADS:
+                    out.append(placed(Stmt(kind=StmtKind.OTHER, line=cur[0].line, end_line=cur[-1].line,
+                                           text=source[cur[0].start : cur[-1].end],
+                                           expr=source[cur[1].start : cur[-1].end] if len(cur) > 1 else "")))
                 count[0] += 1
                 blocks.append((count[0], cur[0].text if cur else ""))
                 tails.append("")

@@ -73,7 +73,8 @@ def test_split_statements_kinds_and_comments() -> None:
     )
     kinds = [s.kind for s in stmts]
     assert kinds == [StmtKind.VAR, StmtKind.VAR, StmtKind.PRINT, StmtKind.EXPECTED_COMMENT, StmtKind.EXPECT,
-                     StmtKind.ASSERT, StmtKind.CALL, StmtKind.ASSIGN, StmtKind.ASSERT]
+                     StmtKind.ASSERT, StmtKind.CALL, StmtKind.ASSIGN, StmtKind.OTHER, StmtKind.ASSERT]
+    assert stmts[8].text == "if x > 2" and stmts[8].expr == "x > 2"  # a block's head, for what its condition names
     assert stmts[1].call is not None and stmts[1].call.args == ("a", "3")
     assert stmts[3].expr == "[4, 5]" and stmts[3].line == 3
     assert stmts[4].expr == "r == [4, 5]"  # the message is dropped

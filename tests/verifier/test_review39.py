@@ -106,3 +106,17 @@ def test_a_helper_of_an_opened_module_is_reached_past_a_top_level_one_of_its_nam
     file = parse_file(text, "opened.dfy")
     method = next(d for d in file.decls if d.name == "Inc")
     assert [(a.name, a.why) for a in axioms(method, [file])] == [("M.F", "{:verify false}")]
+
+
+# --- a check hidden in a block's condition or in a method given the output ------------------------------------------
+
+def test_a_check_in_a_condition_is_not_passed_over(dafny_command: str, tmp_path: Path) -> None:
+    # the spec admits 5 only (Dafny proves it), and the test's `if r == 5 { expect false; }` then fails: the case was
+    # "verified, pinned" on `expect r == 5` alone
+    spec = "method Five(x: int) returns (r: int) ensures r == 5 { r := 5; }\n"
+    truth = spec + "method Truth() { var r := Five(1); assert r == 5; }\n"
+    assert "2 verified, 0 errors" in _dafny(dafny_command, tmp_path / "truth.dfy", truth)
+    tests = ('include "SPEC"\nmethod TestFive() {\n  var r := Five(1);\n  expect r == 5;\n'
+             '  if r == 5 { expect false; }\n}\n')
+    report = _score(tmp_path, "five.dfy", spec, tests)["methods"][0]
+    assert report["cases"] == [] and report["pinned"] == 0 and "`if r == 5`" in report["problems"][0]
