@@ -329,8 +329,19 @@ def _token_names(toks: Sequence[Token]) -> frozenset[str]:
 
 def _mentioned(stmt: Stmt) -> frozenset[str]:
     """The identifiers a statement mentions: in its value, condition or call (a VAR's own name is no
-    mention) or, when it has none, anywhere in its text."""
-    return _text_names(stmt.expr or stmt.text)
+    mention) or, when it has none, anywhere in its text; an assertion's proof too (`assert true by { assert r == 3; }`
+    checks `r`: see _in_proof)."""
+    names = _text_names(stmt.expr or stmt.text)
+    return names | _text_names(stmt.text) if stmt.kind is StmtKind.ASSERT else names
+
+
+def _in_proof(s: Stmt, name: str) -> bool:
+    """`s` is an assertion whose proof (`by { .. }`) names `name`: a check the reader does not read (`assert r == 5 by
+    { assert r == 3; }`)."""
+    if s.kind is not StmtKind.ASSERT or name not in _text_names(s.text):
+        return False
+    at = s.text.find(s.expr) if s.expr else -1
+    return at < 0 or name in _text_names(s.text[at + len(s.expr):])
 
 
 def _from(sorted_ints: Sequence[int], start: int) -> Iterator[int]:
@@ -734,7 +745,7 @@ def _checked_again(scan: _Scan, k: int, name: str, exp: _Expectation, where: Cal
         # that call is its own result
         checkless = _checkless_call(s, scan.helpers) or _idle_head(scan, j)
         if (name in scan.mentions[j] and j not in scan.calls and not checkless
-                and not _same_equality(s, name, value, scan.helpers)):
+                and (_in_proof(s, name) or not _same_equality(s, name, value, scan.helpers))):
             what = ("a value computed from it" if s.kind in (StmtKind.VAR, StmtKind.ASSIGN)
                     else "a call given it, whose checks are not read" if s.kind is StmtKind.CALL else "a further check")
             return (f"{where(s.line)}: `{short(s.text)}` is {what} of `{name}`, given the value "
@@ -756,8 +767,8 @@ def _unread_property_mentions(scan: _Scan, k: int, names: Sequence[str], checks:
             if (s.commented or s.kind in (StmtKind.PRINT, StmtKind.EXPECTED_COMMENT) or j in scan.calls
                     or _checkless_call(s, scan.helpers) or _idle_head(scan, j)):
                 continue
-            if name in scan.mentions[j] and not (s.kind in (StmtKind.ASSERT, StmtKind.EXPECT) and not s.cond
-                                                 and (s.line, s.text) in read):
+            if name in scan.mentions[j] and (_in_proof(s, name) or not (
+                    s.kind in (StmtKind.ASSERT, StmtKind.EXPECT) and not s.cond and (s.line, s.text) in read)):
                 return (f"{where(s.line)}: `{short(s.text)}` names `{name}`, which only properties check: every "
                         "check of an output is read, or none")
             if name in s.targets or name in s.changes:

@@ -24,6 +24,9 @@ HIDDEN_CHECKS = {
     "property+stored": "var r := Five(1);\n  expect r >= 0;\n  var b := r == 3;\n  expect b;",
     "property+method": "var r := Five(1);\n  expect r >= 0;\n  Check(r);\n}\nmethod Check(v: int) {\n  expect v == 3;",
     "property+match": "var r := Five(1);\n  expect r >= 0;\n  match r { case 5 => expect false; case _ => }",
+    "assert-by": "var r := Five(1);\n  expect r == 5;\n  assert true by { assert r == 3; }",
+    "assert-by-own": "var r := Five(1);\n  assert r == 5 by { assert r == 3; }",
+    "property+assert-by": "var r := Five(1);\n  expect r >= 0;\n  assert true by { assert r == 3; }",
 }
 
 
