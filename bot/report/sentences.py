@@ -184,6 +184,7 @@ def spec_change_sentence(c: SpecChange) -> str:
     if c.weakens:
         how = "got weaker" if c.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
         fixed = " (it makes head accept a test case base rejected)" if c.fixes_test else ""
+        fixed += f" ({esc(c.reason)})" if c.reason and c.relation is Relation.WEAKER else ""
         return f"{name} {how} beyond the tests: for {inputs} it now accepts {output}, which base rejected{fixed}."
     if c.relation is Relation.STRONGER:
         return f"{name} got stronger: for {inputs} it now rejects {output}, which base accepted."

@@ -48,6 +48,9 @@ def _not_asked(s: MethodScore) -> str:
         return f"the background is {s.background.value}"
     if s.axioms:
         return "the background rests on trusted axioms"
+    if s.well_formed is not True:
+        return "the spec itself is not well-formed" if s.well_formed is False else \
+            "the spec's own well-formedness was not proved"
     return ""
 
 

@@ -163,6 +163,9 @@ class MethodScore:
     suggestions: tuple[Suggestion, ...] = ()  # verified strengthenings, best first (weak methods only)
     # whether the spec determines its outputs on every input (bot/symbolic/everywhere.py); None: not asked
     everywhere: Everywhere | None = None
+    # whether the method's own clauses were proved well-formed (the background check; None: not concluded): the
+    # proofs over every input need it, as Dafny rejects a spec that is not
+    well_formed: bool | None = None
 
     @property
     def surviving(self) -> tuple[Surviving, ...]:
@@ -487,6 +490,7 @@ class SpecChange:
             how = "got weaker" if self.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
             text = (f"{name} {how} beyond the tests: for `{self.inputs}` it now accepts `{self.output}`, which base "
                     "rejected")
+            text += f" ({self.reason})" if self.reason and self.relation is Relation.WEAKER else ""
             return text + (" (this fixes a test case base rejected)" if self.fixes_test else "") + "."
         if self.relation is Relation.STRONGER:
             return (f"{name} got stronger: for `{self.inputs}` it now rejects `{self.output}`, which base "

@@ -39,6 +39,7 @@ from bot.symbolic.background import (
     reached,
     read_check,
     trusted_statements,
+    well_formed,
 )
 from bot.symbolic.counterexamples import decode_all
 from bot.symbolic.harness.programs import (
@@ -1167,7 +1168,8 @@ def score_methods(
         status, message, rests_on = _background(job, files[id(job.file)], trusted[id(job)], check, bool(row),
                                                 made if isinstance(made, str) else "")
         cases = _ill_formed(job, check, cases)
-        scores.append(
+        proved = well_formed(job.method, read_check(check.message)) if check is not None else None
+        scores.append(replace(
             method_score(
                 job.display_path or job.file.path,
                 job.method.qualified,
@@ -1178,8 +1180,7 @@ def score_methods(
                 status,
                 message,
                 rests_on,
-            )
-        )
+            ), well_formed=proved))
     return scores
 
 
@@ -1195,13 +1196,13 @@ def _background_checks(
     jobs: Sequence[MethodJob], dialect: Dialect, helpers: dict[int, list[tuple[DafnyFile, Decl]]]
 ) -> dict[int, Program | str]:
     """Per spec file (by id), the program that verifies the helpers its methods' specs reach (`helpers`, per job),
-    with their bodies and proofs, or why it cannot be made; none for a file whose specs reach no helper."""
+    with their bodies and proofs and the scored methods' own specs (their well-formedness), or why it cannot be
+    made."""
     names: dict[int, set[str]] = {}
     for job in jobs:
         names.setdefault(id(job.file), set()).update(d.name for _, d in helpers[id(job)])
-    for job in jobs:  # where there is a check anyway, it also says whether each spec is well-formed
-        if names.get(id(job.file)):
-            names[id(job.file)].add(job.method.name)
+    for job in jobs:  # every scored spec's own well-formedness is checked, helpers or not (what a harness skips)
+        names.setdefault(id(job.file), set()).add(job.method.name)
     found: dict[int, Program | str] = {}
     for job in jobs:
         key = id(job.file)

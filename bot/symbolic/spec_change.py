@@ -32,6 +32,7 @@ from bot.symbolic.results import Relation, SpecChange
 BASE, HEAD = "SpecScore_Base", "SpecScore_Head"
 PRE, POST = "SpecScore_Pre", "SpecScore_Post"
 PREFIX = "SpecScore_Change_"
+DROPPED = "its `requires` no longer admits that input"  # a weakening's reason when head dropped the input
 
 
 class Direction(Enum):
@@ -41,6 +42,9 @@ class Direction(Enum):
     BASE_WITHIN_HEAD = "base-within-head"  # every output base accepts, head accepts (head not stronger)
     HEAD_INPUTS_WITHIN_BASE = "head-inputs-within-base"  # head's requires admits no input base's does not
     BASE_INPUTS_WITHIN_HEAD = "base-inputs-within-head"
+    # on an input only base's requires admits, base accepts every output: fails when head dropped an input on which
+    # base promised something (a narrower requires weakens the contract: head promises nothing there)
+    DROPPED_INPUTS = "dropped-inputs"
 
 
 def comparable(base: Decl, head: Decl) -> str:
@@ -82,12 +86,15 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Pr
     both = ", ".join([*(p.name for p in m.params), *(p.name for p in m.returns)])
     inner, outer = {Direction.HEAD_WITHIN_BASE: (HEAD, BASE), Direction.BASE_WITHIN_HEAD: (BASE, HEAD),
                     Direction.HEAD_INPUTS_WITHIN_BASE: (HEAD, BASE),
-                    Direction.BASE_INPUTS_WITHIN_HEAD: (BASE, HEAD)}[direction]
+                    Direction.BASE_INPUTS_WITHIN_HEAD: (BASE, HEAD), Direction.DROPPED_INPUTS: (HEAD, BASE)}[direction]
     arrays = [p.name for p in m.params if isinstance(p.type, ArrayT)]
     if direction in (Direction.HEAD_WITHIN_BASE, Direction.BASE_WITHIN_HEAD):
         signature = ", ".join(x for x in (params, outs) if x)
         spec = [f"  requires {BASE}.{PRE}({args}) && {HEAD}.{PRE}({args})",
                 f"  requires {inner}.{POST}({both})", f"  ensures {outer}.{POST}({both})"]
+    elif direction is Direction.DROPPED_INPUTS:
+        signature = ", ".join(x for x in (params, outs) if x)
+        spec = [f"  requires {BASE}.{PRE}({args}) && !{HEAD}.{PRE}({args})", f"  ensures {BASE}.{POST}({both})"]
     else:
         signature = params
         spec = [f"  requires {inner}.{PRE}({args})", f"  ensures {outer}.{PRE}({args})"]
@@ -113,6 +120,7 @@ class Found:
 
     inputs: str
     output: str
+    dropped: bool = False  # on an input head's `requires` no longer admits (Direction.DROPPED_INPUTS)
 
 
 def shown(m: Decl, inputs: Sequence[Value], output: Sequence[Value]) -> Found:
@@ -123,14 +131,17 @@ def shown(m: Decl, inputs: Sequence[Value], output: Sequence[Value]) -> Found:
 
 def relation(file: str, method: str, results: dict[Direction, Result], weaker: Found | None,
              stronger: Found | None, why: dict[Direction, str], fixes_test: bool = False) -> SpecChange:
-    """The relation from the four questions' results and the proved witnesses (`why`: why a failed question has
+    """The relation from the questions' results and the proved witnesses (`weaker`: an output head accepts and base
+    rejected, on an input both admit or one only base's `requires` admits; `why`: why a failed question has
     none)."""
     def proved(d: Direction) -> bool:
         r = results.get(d)
         return r is not None and r.outcome is Outcome.VERIFIED
 
     requires = _requires(results)
-    not_weaker, not_stronger = proved(Direction.HEAD_WITHIN_BASE), proved(Direction.BASE_WITHIN_HEAD)
+    # not weaker: on common inputs head accepts nothing base rejects, and it dropped no input base promised on
+    not_weaker = proved(Direction.HEAD_WITHIN_BASE) and proved(Direction.DROPPED_INPUTS)
+    not_stronger = proved(Direction.BASE_WITHIN_HEAD)
     base = SpecChange(file, method, Relation.UNKNOWN, requires=requires, fixes_test=fixes_test)
     if not_weaker and not_stronger:
         return SpecChange(file, method, Relation.EQUIVALENT, requires=requires)
@@ -140,18 +151,19 @@ def relation(file: str, method: str, results: dict[Direction, Result], weaker: F
                           requires, fixes_test)
     if weaker is not None:
         if not_stronger:
-            return SpecChange(file, method, Relation.WEAKER, weaker.inputs, weaker.output, "head", "", requires,
-                              fixes_test)
+            return SpecChange(file, method, Relation.WEAKER, weaker.inputs, weaker.output, "head",
+                              DROPPED if weaker.dropped else "", requires, fixes_test)
         return SpecChange(file, method, Relation.UNKNOWN, weaker.inputs, weaker.output, "head",
                           "it accepts an output base rejected; whether it also rejects one base accepted is "
                           f"unknown ({why.get(Direction.BASE_WITHIN_HEAD) or 'not proved either way'})", requires,
                           fixes_test)
     if stronger is not None and not_weaker:
         return SpecChange(file, method, Relation.STRONGER, stronger.inputs, stronger.output, "base", "", requires)
+    weak_why = why.get(Direction.HEAD_WITHIN_BASE) or why.get(Direction.DROPPED_INPUTS)
     said = [f"not weaker (proved); stronger: {why.get(Direction.BASE_WITHIN_HEAD) or 'unknown'}" if not_weaker
-            else f"weaker: {why.get(Direction.HEAD_WITHIN_BASE) or 'not proved either way'}"]
+            else f"weaker: {weak_why or 'not proved either way'}"]
     if not not_weaker and not_stronger:
-        said = [f"not stronger (proved); weaker: {why.get(Direction.HEAD_WITHIN_BASE) or 'unknown'}"]
+        said = [f"not stronger (proved); weaker: {weak_why or 'unknown'}"]
     return SpecChange(file, method, Relation.UNKNOWN, reason="; ".join(said), requires=base.requires)
 
 

@@ -5,7 +5,7 @@ each counterexample's difference on its own file (acceptance by one version, rej
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.values import Value
@@ -28,7 +28,8 @@ from bot.testcases.cases import TestCase
 
 WITNESS_CASE = "spec-change witness"
 # the questions whose counterexamples are witnesses: (direction, version that accepts, version that rejects)
-_WITNESSED = {Direction.HEAD_WITHIN_BASE: ("head", "base"), Direction.BASE_WITHIN_HEAD: ("base", "head")}
+_WITNESSED = {Direction.HEAD_WITHIN_BASE: ("head", "base"), Direction.BASE_WITHIN_HEAD: ("base", "head"),
+              Direction.DROPPED_INPUTS: ("head", "base")}
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ def _background(s: MethodScore, version: str) -> str:
         return f"the background at {version} is not verified"
     if s.axioms:
         return f"the background at {version} rests on trusted axioms"
+    if s.well_formed is not True:
+        return f"the spec at {version} is not proved well-formed"
     return ""
 
 
@@ -71,6 +74,13 @@ def _confirming(a: _Asked, direction: Direction, inputs: tuple[Value, ...], outp
         case = TestCase(WITNESS_CASE, job.method.name, inputs, output, source=job.file.path)
         try:
             h = CaseHarness(a.preludes[version], job.file, job.method, case, HarnessOptions(dialect=dialect))
+            if direction is Direction.DROPPED_INPUTS and version == accepts:
+                # head accepts any output here because its `requires` rejects the input: that is what is proved
+                dropped = h.precondition(Goal.REJECT)
+                if dropped is None:
+                    return "head's requires admits every input"
+                out.append(dropped.program)
+                continue
             pre = h.precondition(Goal.ACCEPT)
             out += [*([pre.program] if pre is not None else []), h.output(goal, output, ()).program]
         except HarnessError as e:
@@ -153,10 +163,12 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect) ->
         found: dict[Direction, Found] = {}
         for direction, programs in a.confirm.items():
             if all(second[q].outcome is Outcome.VERIFIED for q in programs):
-                found[direction] = shown(a.pair.head.method, *a.candidates[direction])
+                found[direction] = replace(shown(a.pair.head.method, *a.candidates[direction]),
+                                           dropped=direction is Direction.DROPPED_INPUTS)
             else:
                 a.why[direction] = "the counterexample was not proved on the concrete values"
-        weaker = found.get(Direction.HEAD_WITHIN_BASE) or _from_tests(a.pair, weaker=True)
+        weaker = (found.get(Direction.HEAD_WITHIN_BASE) or found.get(Direction.DROPPED_INPUTS)
+                  or _from_tests(a.pair, weaker=True))
         stronger = found.get(Direction.BASE_WITHIN_HEAD) or _from_tests(a.pair, weaker=False)
         results = {d: first[q] for d, q in a.programs.items()}
         out[k] = relation(a.pair.head_score.file, a.pair.head_score.method, results, weaker, stronger, a.why,

@@ -60,10 +60,14 @@ def test_a_rewrite_through_a_helper_is_equivalent(dafny_command: str, tmp_path: 
     assert c.relation is Relation.EQUIVALENT, c
 
 
-def test_a_stronger_requires_is_said_and_compared_on_common_inputs(dafny_command: str, tmp_path: Path) -> None:
+def test_a_requires_that_drops_inputs_base_promised_on_is_a_weakening(dafny_command: str, tmp_path: Path) -> None:
+    """Head adds `requires x > -10`, its clauses unchanged: on x = -10 and below it promises nothing, where base
+    promised r == -x. A narrower requires is a weaker contract: the witness is such an input, proved rejected by
+    head's requires, and an output base is proved to reject there."""
     c = change("abs_base.dfy", "abs_requires.dfy", tmp_path)
-    assert c.relation is Relation.EQUIVALENT and c.requires == "admits no input base did not", c
-    assert "its `requires` admits no input base's did not" in c.sentence
+    assert (c.relation, c.accepted_by, c.requires) == (Relation.WEAKER, "head", "admits no input base did not"), c
+    assert int(c.inputs.removeprefix("x = ")) <= -10
+    assert c.sentence.endswith("which base rejected (its `requires` no longer admits that input).")
 
 
 def test_a_helper_changed_by_the_pull_request_counts(dafny_command: str, tmp_path: Path) -> None:
