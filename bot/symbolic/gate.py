@@ -55,6 +55,16 @@ def weakening(c: SpecChange) -> str:
             "base rejected")
 
 
+GONE = ("scored at base and gone at head (deleted, renamed or moved to another file): the measures it had are not "
+        "met by any other method")
+
+
+def gone(d: MethodDelta) -> bool:
+    """A method decided at base that head no longer has: renamed with a weaker spec (or moved to another file), it
+    would otherwise pass as a new method, its base's pins and completeness forgotten."""
+    return d.head is None and d.base is not None and d.base.decided
+
+
 NOT_GATED = "not gated: the pull request did not change this method (`gate-scope: files` gates it)"
 
 
@@ -64,7 +74,7 @@ def pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool = Fa
     """The verdict over `deltas`. `gated`: the (file, method) pairs the check judges (None: every one; see
     bot/symbolic/touched.py); a method outside it that regressed against base is judged all the same, and the
     failures of the others are said as warnings (reported, not gated)."""
-    judged = None if gated is None else set(gated) | {(d.file, d.method) for d in deltas if d.regression}
+    judged = None if gated is None else set(gated) | {(d.file, d.method) for d in deltas if d.regression or gone(d)}
     failures: list[str] = []
     warnings: list[str] = []
     # each method on its own, so that what is said of one is never counted against (or spared with) another
@@ -104,6 +114,7 @@ def _pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool,
     failures += [f"{d.file}: {d.method}: {why}" for d in deltas for why in d.unreadable]
     # so does any measure the base had and the head lacks: a threshold that is not measured is not met
     failures += [f"{d.file}: {d.method}: {why}" for d in deltas for why in d.lost]
+    failures += [f"{d.file}: {d.method}: {GONE}" for d in deltas if gone(d)]
     for d in deltas:
         if d.head is None or d.head.decided:
             continue

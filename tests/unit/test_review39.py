@@ -42,3 +42,37 @@ def test_a_block_that_only_prints_and_a_method_that_checks_nothing_are_passed_ov
             "method Show(v: int) { print v; }\n")
     read = read_dfy_tests(parse_file(SPEC + test, "t.dfy"))
     assert [c.expected for c in read.cases] == [(IntV(5),)] and read.problems == ()
+
+
+# --- the gate: a method renamed (or moved) with a weaker spec ------------------------------------------------------
+
+def test_a_method_renamed_with_a_weaker_spec_does_not_pass_as_a_new_one() -> None:
+    # before: base's `Cube` (pinned, every mutant killed) was "removed" and said nothing, and `Cube2`, the same method
+    # renamed with a spec whose cases are not pinned and whose mutants survive, passed the default gate as new; the
+    # same change without the rename fails (pins lost)
+    from bot.symbolic.compare import Change, compare
+    from bot.symbolic.gate import GONE, pr_gate
+    from bot.symbolic.results import (
+        CaseResult,
+        CaseStatus,
+        Determinacy,
+        Gate,
+        MutantResult,
+        MutantStatus,
+        method_score,
+    )
+
+    def case(determinacy: Determinacy, mutant: MutantStatus) -> CaseResult:
+        return CaseResult("CubeTest#1", 3, "n = 2", "r = 8", "", "t.dfy", CaseStatus.VERIFIED, "",
+                          (MutantResult("0", "mutant", mutant),), determinacy=determinacy,
+                          witness="r = 9" if determinacy is Determinacy.NOT_PINNED else "", witness_source="solver")
+
+    base = method_score("specs/cube.dfy", "Cube", 1, (case(Determinacy.PINNED, MutantStatus.KILLED),), ())
+    renamed = method_score("specs/cube.dfy", "Cube2", 1, (case(Determinacy.NOT_PINNED, MutantStatus.SURVIVED),), ())
+    deltas = compare([renamed], [base])
+    assert [d.change for d in deltas] == [Change.REMOVED, Change.NEW]
+    verdict = pr_gate(deltas, Gate(), gated={("specs/cube.dfy", "Cube2")})
+    assert verdict.failures == (f"specs/cube.dfy: Cube: {GONE}",)
+    # a method that was never decided at base takes nothing with it
+    undecided = method_score("specs/cube.dfy", "Cube", 1, (), ("no case",))
+    assert pr_gate(compare([renamed], [undecided]), Gate()).passed
