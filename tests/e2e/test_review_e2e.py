@@ -41,6 +41,11 @@ def _files(repo: Path, base: str, head: str) -> list[dict[str, Any]]:
     return [{"filename": "specs/shared.dfy", "status": "modified", "patch": diff[diff.find("@@"):]}]
 
 
+# what this test watches is where review comments go: the weakening it makes is proved and would fail the check
+# (fail-on-weakening, tests/integration/test_action_inprocess.py), which is not its subject
+PLACEMENT = {"fail-on-weakening": "false"}
+
+
 def test_review_comments_are_placed_edited_and_removed_as_the_pull_request_moves(
     dafny_command: str, github_server: Any, tmp_path: Path, warm_cache: Callable[[str], Path]
 ) -> None:
@@ -57,7 +62,7 @@ def test_review_comments_are_placed_edited_and_removed_as_the_pull_request_moves
     github_server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=_files(repo, base, head))
 
     # 1. the weakening: one review, one comment over the changed `ensures` and the clause after it
-    code, log, _, _ = run_action(repo, tmp_path, github_server, {}, base, head, cache=cache)
+    code, log, _, _ = run_action(repo, tmp_path, github_server, PLACEMENT, base, head, cache=cache)
     assert code == 0, log
     (review,) = github_server.reviews_on(REPO, 7)
     (inline,) = github_server.review_comments_on(REPO, 7)
@@ -76,7 +81,7 @@ def test_review_comments_are_placed_edited_and_removed_as_the_pull_request_moves
     # 2. a push that leaves the finding where it was: the same comment, edited to name the new head
     moved = _commit(repo, weak + "\n// more tests to come\n", "a note")
     github_server.set_head(REPO, 7, moved, _files(repo, base, moved))
-    code, log, _, _ = run_action(repo, tmp_path, github_server, {}, base, moved, cache=cache)
+    code, log, _, _ = run_action(repo, tmp_path, github_server, PLACEMENT, base, moved, cache=cache)
     assert code == 0, log
     (edited,) = github_server.review_comments_on(REPO, 7)
     assert edited.id == inline.id and moved[:12] in edited.body and head[:12] not in edited.body
@@ -85,7 +90,7 @@ def test_review_comments_are_placed_edited_and_removed_as_the_pull_request_moves
     # 3. the fix (the suggestion, committed): the comment is deleted, and no review is added
     fixed = _commit(repo, weak.replace(WEAK, WEAK + "\n" + CONVERSE) + "\n// more tests to come\n", "the converse")
     github_server.set_head(REPO, 7, fixed, _files(repo, base, fixed))
-    code, log, _, _ = run_action(repo, tmp_path, github_server, {}, base, fixed, cache=cache)
+    code, log, _, _ = run_action(repo, tmp_path, github_server, PLACEMENT, base, fixed, cache=cache)
     assert code == 0, log
     assert github_server.review_comments_on(REPO, 7) == [] and len(github_server.reviews_on(REPO, 7)) == 1
     assert github_server.requests_for("DELETE", rf"/repos/{REPO}/pulls/comments/{inline.id}")
