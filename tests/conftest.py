@@ -30,6 +30,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 # stay slow; tests/integration/test_tiers.py checks that each names a test.
 SLOW: dict[str, str] = {
     "tests/e2e/test_review_e2e.py": "three pushes of one pull request, each scored at head and base by the entrypoint",
+    "tests/e2e/test_gate_scope.py": "one pull request run twice through the entrypoint, each scored at head and base",
+    "tests/verifier/test_everywhere_real.py": "each spec's determinacy is proved over every input and each witness "
+                                              "confirmed by programs of its own",
+    "tests/verifier/test_spec_change_real.py": "five proofs for each pair of versions side by side, each witness "
+                                               "confirmed on both files",
+    "tests/verifier/test_review40.py": "pull-request pairs compared on every input, their witnesses confirmed",
     "tests/verifier/test_suggest_real.py": "each candidate clause is proved against every case and wrong output",
     "tests/verifier/test_strategy_real.py": "every mutant verdict is checked against one program per question too",
     "tests/verifier/test_verdicts_real.py": "every right and wrong value of tests/data/verdicts is verified, some "
