@@ -4,7 +4,6 @@ the reason (the image tier itself: tests/image/test_image.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -14,15 +13,11 @@ from types import ModuleType
 
 import pytest
 
-from support.paths import ROOT
+from support.paths import ROOT, load_module
 
 
 def _image_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("image_script", ROOT / "scripts" / "image.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("image_script", ROOT / "scripts" / "image.py")
 
 
 def test_the_dockerfile_builds_on_the_official_base_unless_told_otherwise() -> None:

@@ -5,7 +5,6 @@ the smoke step's script runs against the installed package instead of the built 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -19,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from support.paths import ROOT
+from support.paths import ROOT, load_module
 
 RELEASE = ROOT / ".github" / "workflows" / "release.yml"
 PINNED = re.compile(r"[\w.-]+/[\w.-]+(?:/[\w./-]+)?@[0-9a-f]{40}  # v\d+(?:\.\d+)*")
@@ -43,11 +42,7 @@ def _home() -> str:
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"dafny_spec_score_scripts_{name}", ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(f"dafny_spec_score_scripts_{name}", ROOT / "scripts" / f"{name}.py")
 
 
 @pytest.fixture(scope="module")

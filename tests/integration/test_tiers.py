@@ -4,22 +4,17 @@ after it, and each slow test named in tests/conftest.py exists and says why it i
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 import tomllib
 from types import ModuleType
 
-from support.paths import ROOT
+from support.paths import ROOT, load_module
 
 LEFT_OUT = ["slow", "hostile", "image"]  # in the order .ci/run runs them
 
 
 def _conftest() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tiers_conftest", ROOT / "tests" / "conftest.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("tiers_conftest", ROOT / "tests" / "conftest.py")
 
 
 def test_every_slow_entry_names_a_test_and_says_why() -> None:

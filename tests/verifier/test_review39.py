@@ -4,7 +4,6 @@ verdict (a verdict resting on an axiom nobody named), shown here against what re
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,15 +12,9 @@ import pytest
 from bot.cli import main
 from bot.dafny.lexer import significant, tokenize
 from bot.symbolic.trust import attributes
+from support.dafny import verify_text
 
 pytestmark = pytest.mark.dafny
-
-
-def _dafny(dafny_command: str, path: Path, text: str) -> str:
-    path.write_text(text)
-    done = subprocess.run([dafny_command, "/compile:0", "/nologo", str(path)], capture_output=True, text=True,
-                          timeout=300, check=False)
-    return done.stdout
 
 
 def _score(tmp_path: Path, name: str, text: str, tests: str) -> dict[str, Any]:
@@ -48,7 +41,7 @@ def test_dafny_skips_a_helper_whatever_the_space_in_its_attribute(dafny_command:
                                                                   spelling: str) -> None:
     text = (f"function {spelling} Dbl(x: int): int ensures Dbl(x) == x + 1 {{ 2 * x }}\n"
             "method Boom() ensures false { assert Dbl(3) == 4 && Dbl(3) == 6; }\n")
-    out = _dafny(dafny_command, tmp_path / "spaced.dfy", text)
+    out = verify_text(dafny_command, tmp_path / "spaced.dfy", text)
     assert "finished with 1 verified, 0 errors" in out, out[-2000:]  # `ensures false` proved: the helper skipped
     tokens = significant(tokenize(text))
     assert [(a.name, a.allowed) for a in attributes(tokens, text)] == [("verify", False)]
@@ -57,7 +50,7 @@ def test_dafny_skips_a_helper_whatever_the_space_in_its_attribute(dafny_command:
 def test_a_constant_with_a_spaced_attribute_still_reaches_its_helper(dafny_command: str, tmp_path: Path) -> None:
     # before: the constant was not read at all (its name was not found after `{ :ok}`), so `Half` was not reached:
     # background "verified", no axiom, the case verified and pinned on Half's false `ensures`
-    assert "2 verified, 0 errors" in _dafny(dafny_command, tmp_path / "plain.dfy", SPACED)
+    assert "2 verified, 0 errors" in verify_text(dafny_command, tmp_path / "plain.dfy", SPACED)
     method = _score(tmp_path, "spaced.dfy", SPACED, TESTS)["methods"][0]
     named = {(a["name"], a["why"]) for a in method["axioms"]}
     assert ("Half", "{:verify false}") in named and ("H", "{ :ok}") in named, method["axioms"]
@@ -82,7 +75,7 @@ def test_an_inherited_member_is_not_read_as_the_top_level_one(dafny_command: str
     # rejects
     text = _inherits("function H(x: int): int { if forall y: int :: y + 0 == y then x + 1 else x }")
     truth = text + "method Truth() { var c := new C(); var r := c.Inc(3); assert r == 4 && r != 3; }\n"
-    assert "2 verified, 0 errors" in _dafny(dafny_command, tmp_path / "truth.dfy", truth)
+    assert "2 verified, 0 errors" in verify_text(dafny_command, tmp_path / "truth.dfy", truth)
     method = _score(tmp_path, "inherits.dfy", text, INHERIT_TESTS)["methods"][0]
     assert [c["status"] for c in method["cases"]] == ["unsupported"], method["cases"]
     assert method["pinned"] == 0 and method["correctness"] is None
@@ -91,7 +84,7 @@ def test_an_inherited_member_is_not_read_as_the_top_level_one(dafny_command: str
 def test_an_inherited_helper_is_reached_past_a_top_level_one_of_its_name(dafny_command: str, tmp_path: Path) -> None:
     # Tr.H is skipped ({:verify false}); the background was "verified" with no axiom: only the top-level H was reached
     text = _inherits("function {:verify false} H(x: int): int ensures H(x) == x + 1 { x }")
-    assert "1 verified, 0 errors" in _dafny(dafny_command, tmp_path / "truth.dfy", text)
+    assert "1 verified, 0 errors" in verify_text(dafny_command, tmp_path / "truth.dfy", text)
     method = _score(tmp_path, "inherits.dfy", text, INHERIT_TESTS)["methods"][0]
     assert ("Tr.H", "{:verify false}") in {(a["name"], a["why"]) for a in method["axioms"]}, method["axioms"]
 
@@ -115,7 +108,7 @@ def test_a_check_in_a_condition_is_not_passed_over(dafny_command: str, tmp_path:
     # "verified, pinned" on `expect r == 5` alone
     spec = "method Five(x: int) returns (r: int) ensures r == 5 { r := 5; }\n"
     truth = spec + "method Truth() { var r := Five(1); assert r == 5; }\n"
-    assert "2 verified, 0 errors" in _dafny(dafny_command, tmp_path / "truth.dfy", truth)
+    assert "2 verified, 0 errors" in verify_text(dafny_command, tmp_path / "truth.dfy", truth)
     tests = ('include "SPEC"\nmethod TestFive() {\n  var r := Five(1);\n  expect r == 5;\n'
              '  if r == 5 { expect false; }\n}\n')
     report = _score(tmp_path, "five.dfy", spec, tests)["methods"][0]

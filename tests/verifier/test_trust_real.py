@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +14,9 @@ import pytest
 
 from bot.cli import main
 from bot.symbolic.trust import ALLOWED
+from support.dafny import verify_text
 
 pytestmark = pytest.mark.dafny
-
-
-def _dafny(dafny_command: str, path: Path, text: str) -> str:
-    path.write_text(text)
-    done = subprocess.run([dafny_command, "/compile:0", "/nologo", str(path)], capture_output=True, text=True,
-                          timeout=300, check=False)
-    return done.stdout
 
 
 def _score(tmp_path: Path, name: str, text: str, *args: str, tests: str = "") -> dict[str, Any]:
@@ -58,7 +51,7 @@ ALLOWED_FALSE = {
 
 def test_a_false_helper_with_an_allowed_attribute_is_still_caught(dafny_command: str, tmp_path: Path) -> None:
     assert sorted(ALLOWED_FALSE) == sorted(ALLOWED)
-    out = _dafny(dafny_command, tmp_path / "allowed.dfy", "\n".join(ALLOWED_FALSE.values()) + "\n")
+    out = verify_text(dafny_command, tmp_path / "allowed.dfy", "\n".join(ALLOWED_FALSE.values()) + "\n")
     failing = {int(n) for n in re.findall(r"allowed\.dfy\((\d+),\d+\): Error", out)}
     assert failing == set(range(1, len(ALLOWED_FALSE) + 1)), out[-3000:]
 
@@ -70,19 +63,21 @@ def test_other_attributes_let_a_false_helper_prove_false(dafny_command: str, tmp
     text = (f"function {attribute} Dbl(x: int): int ensures Dbl(x) == x + 1 {{ 2 * x }}\n"
             "method Accept() { assert Dbl(3) == 4; }\nmethod Reject() { assert !(Dbl(3) == 4); }\n"
             "method Boom() ensures false { assert Dbl(3) == 4 && Dbl(3) == 6; }\n")
-    out = _dafny(dafny_command, tmp_path / "skipped.dfy", text)
+    out = verify_text(dafny_command, tmp_path / "skipped.dfy", text)
     assert re.search(r"finished with [3-9] verified, 0 errors", out), out[-2000:]
-    plain = _dafny(dafny_command, tmp_path / "plain.dfy", text.replace(attribute, ""))
+    plain = verify_text(dafny_command, tmp_path / "plain.dfy", text.replace(attribute, ""))
     assert "plain.dfy(1," in plain and " 0 errors" not in plain  # without it, the helper's check fails
 
 
 def test_a_body_less_ghost_method_is_an_axiom_and_const_hides_verify_false(dafny_command: str,
                                                                            tmp_path: Path) -> None:
     ghost = "ghost method Boom() ensures false\nlemma Bad() ensures false { Boom(); }\n"
-    assert re.search(r"finished with [1-9]\d* verified, 0 errors", _dafny(dafny_command, tmp_path / "g.dfy", ghost))
+    out = verify_text(dafny_command, tmp_path / "g.dfy", ghost)
+    assert re.search(r"finished with [1-9]\d* verified, 0 errors", out)
     const = ("function method {:verify false} Half(x: int): int ensures Half(x) == x + 1 { x / 2 }\n"
              "const H: int -> int := Half\nlemma Bad() ensures false { assert H(2) == 3 && H(2) == 1; }\n")
-    assert re.search(r"finished with [1-9]\d* verified, 0 errors", _dafny(dafny_command, tmp_path / "k.dfy", const))
+    out = verify_text(dafny_command, tmp_path / "k.dfy", const)
+    assert re.search(r"finished with [1-9]\d* verified, 0 errors", out)
 
 
 # --- end to end: the axiom is named, or there is no verdict ----------------------------------------------------------
