@@ -33,6 +33,7 @@ from bot.symbolic.counterexamples import readings
 from bot.symbolic.program import Goal as ProgramGoal
 from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.symbolic.results import Everywhere, EverywhereStatus
+from bot.symbolic.rounds import show_assignment
 
 PREFIX = "SpecScore_Everywhere_"
 FIRST, SECOND = "SpecScore_o1_", "SpecScore_o2_"  # the two copies of each output: FIRST + name, SECOND + name
@@ -101,11 +102,30 @@ def _same(name: str, t: DafnyType, goal: Goal) -> str:
     return f"{a} == {b}"
 
 
+def predicates(m: Decl, pre: str, post: str) -> list[str]:
+    """`m`'s spec as two predicates in its own parameter names, `pre(params)` its `requires` and `post(params,
+    outputs)` its `ensures` (well-formed under `pre`); array parameters are read, in the one heap of the question.
+    Restated, not rewritten: the clauses mean what they mean in the method's own scope."""
+    params = ", ".join(f"{p.name}: {p.type_text}" for p in m.params)
+    outs = ", ".join(f"{p.name}: {p.type_text}" for p in m.returns)
+    arrays = [p.name for p in m.params if isinstance(p.type, ArrayT)]
+    reads = f" reads {', '.join(arrays)}" if arrays else ""
+    return [f"predicate {pre}({params}){reads} {{ {_conj(m.clause_texts('requires'))} }}",
+            f"predicate {post}({', '.join(x for x in (params, outs) if x)}){reads} requires "
+            f"{pre}({', '.join(p.name for p in m.params)})",
+            f"{{ {_conj(m.clause_texts('ensures'))} }}"]
+
+
+def body(m: Decl) -> list[str]:
+    """A question's body: the array parameters' contents mentioned (only then do they reach the counterexample)."""
+    arrays = [p.name for p in m.params if isinstance(p.type, ArrayT)]
+    return ["{", *(f"  ghost var {PREFIX}seen_{a} := {a}[..];" for a in arrays), "  assert true;", "}"]
+
+
 def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str = "") -> Program:
     """The determinacy program of `method` for `goal` (call `unsupported` first). `scope`: the modules around
     the method, which the program opens (as harnesses do)."""
     params = ", ".join(f"{p.name}: {p.type_text}" for p in method.params)
-    outs = ", ".join(f"{p.name}: {p.type_text}" for p in method.returns)
     args = ", ".join(p.name for p in method.params)
     copies = ", ".join(f"{c}{p.name}: {p.type_text}" for c in (FIRST, SECOND) for p in method.returns)
 
@@ -113,21 +133,13 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
         return f"@P@_Post({', '.join([*(p.name for p in method.params), *(copy + p.name for p in method.returns)])})"
 
     claim = " && ".join(_same(p.name, p.type, goal) for p in method.returns)
-    arrays = [p.name for p in method.params if isinstance(p.type, ArrayT)]
-    reads = f" reads {', '.join(arrays)}" if arrays else ""
     lines = [
-        f"predicate @P@_Pre({params}){reads} {{ {_conj(method.clause_texts('requires'))} }}",
-        f"predicate @P@_Post({', '.join(x for x in (params, outs) if x)}){reads} requires @P@_Pre({args})",
-        f"{{ {_conj(method.clause_texts('ensures'))} }}",
+        *predicates(method, "@P@_Pre", "@P@_Post"),
         f"method @P@({', '.join(x for x in (params, copies) if x)})",
         f"  requires @P@_Pre({args})",
         f"  requires {post(FIRST)} && {post(SECOND)}",
         f"  ensures {claim}",
-        "{",
-        # an array's contents reach the counterexample only when the program mentions them
-        *(f"  ghost var {PREFIX}seen_{a} := {a}[..];" for a in arrays),
-        "  assert true;",
-        "}",
+        *body(method),
     ]
     text = "\n".join(lines)
     # a name made from the question: the same question keeps its name (and its cache entry)
@@ -177,13 +189,14 @@ def failed_proof(r: Result) -> str:
 
 
 def shown_inputs(method: Decl, values: Sequence[Value]) -> str:
-    return ", ".join(f"{p.name} = {show(v, p.type)}" for p, v in zip(method.params, values, strict=True))
+    """As reports write a case's inputs (`x = -1, s = [1]`)."""
+    return show_assignment([p.name for p in method.params], values, [p.type for p in method.params])
 
 
 def shown_outputs(method: Decl, values: Sequence[Value]) -> str:
     if len(method.returns) == 1:
         return show(values[0], method.returns[0].type)
-    return "(" + ", ".join(f"{p.name} = {show(v, p.type)}" for p, v in zip(method.returns, values, strict=True)) + ")"
+    return "(" + show_assignment([p.name for p in method.returns], values, [p.type for p in method.returns]) + ")"
 
 
 @dataclass(frozen=True)

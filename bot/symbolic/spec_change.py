@@ -23,11 +23,11 @@ from enum import Enum
 
 from bot.dafny.decls import Decl
 from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
-from bot.dafny.types import ArrayT
-from bot.dafny.values import Value, show
-from bot.symbolic.everywhere import shown_inputs, unsupported
+from bot.dafny.values import Value
+from bot.symbolic.everywhere import body, predicates, shown_inputs, unsupported
 from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.symbolic.results import Relation, SpecChange
+from bot.symbolic.rounds import show_assignment
 
 BASE, HEAD = "SpecScore_Base", "SpecScore_Head"
 PRE, POST = "SpecScore_Pre", "SpecScore_Post"
@@ -57,25 +57,12 @@ def comparable(base: Decl, head: Decl) -> str:
     return unsupported(base) or unsupported(head)
 
 
-def _conj(texts: Sequence[str]) -> str:
-    return " && ".join(f"({t})" for t in texts) if texts else "true"
-
-
-def _predicates(m: Decl) -> str:
-    params = ", ".join(f"{p.name}: {p.type_text}" for p in m.params)
-    outs = ", ".join(f"{p.name}: {p.type_text}" for p in m.returns)
-    args = ", ".join(p.name for p in m.params)
-    arrays = [p.name for p in m.params if isinstance(p.type, ArrayT)]
-    reads = f" reads {', '.join(arrays)}" if arrays else ""
-    return (f"predicate {PRE}({params}){reads} {{ {_conj(m.clause_texts('requires'))} }}\n"
-            f"predicate {POST}({', '.join(x for x in (params, outs) if x)}){reads} requires {PRE}({args})\n"
-            f"{{ {_conj(m.clause_texts('ensures'))} }}\n")
-
-
 def side_by_side(base_prelude: str, head_prelude: str, base: Decl, head: Decl) -> str:
     """Both spec files, each in a module of its own with its method's spec as predicates."""
-    return (f"module {BASE} {{\n{base_prelude.rstrip()}\n{_predicates(base)}}}\n"
-            f"module {HEAD} {{\n{head_prelude.rstrip()}\n{_predicates(head)}}}\n")
+    def module(name: str, prelude: str, m: Decl) -> str:
+        return f"module {name} {{\n{prelude.rstrip()}\n" + "\n".join(predicates(m, PRE, POST)) + "\n}\n"
+
+    return module(BASE, base_prelude, base) + module(HEAD, head_prelude, head)
 
 
 def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Program:
@@ -87,7 +74,6 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Pr
     inner, outer = {Direction.HEAD_WITHIN_BASE: (HEAD, BASE), Direction.BASE_WITHIN_HEAD: (BASE, HEAD),
                     Direction.HEAD_INPUTS_WITHIN_BASE: (HEAD, BASE),
                     Direction.BASE_INPUTS_WITHIN_HEAD: (BASE, HEAD), Direction.DROPPED_INPUTS: (HEAD, BASE)}[direction]
-    arrays = [p.name for p in m.params if isinstance(p.type, ArrayT)]
     if direction in (Direction.HEAD_WITHIN_BASE, Direction.BASE_WITHIN_HEAD):
         signature = ", ".join(x for x in (params, outs) if x)
         spec = [f"  requires {BASE}.{PRE}({args}) && {HEAD}.{PRE}({args})",
@@ -98,14 +84,7 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Pr
     else:
         signature = params
         spec = [f"  requires {inner}.{PRE}({args})", f"  ensures {outer}.{PRE}({args})"]
-    body = "\n".join([
-        "{",
-        # an array's contents reach the counterexample only when the program mentions them
-        *(f"  ghost var {PREFIX}seen_{a} := {a}[..];" for a in arrays),
-        "  assert true;",
-        "}",
-    ])
-    text = "\n".join([f"method @P@({signature})", *spec, body])
+    text = "\n".join([f"method @P@({signature})", *spec, *body(m)])
     name = PREFIX + hashlib.sha256(f"{direction.value}\0{text}".encode()).hexdigest()[:16]
     text = text.replace("@P@", name)
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
@@ -125,7 +104,7 @@ class Found:
 
 def shown(m: Decl, inputs: Sequence[Value], output: Sequence[Value]) -> Found:
     """The witness as reports write it: `x = -1`, and the output with its name (`r = 2`)."""
-    named = ", ".join(f"{p.name} = {show(v, p.type)}" for p, v in zip(m.returns, output, strict=True))
+    named = show_assignment([p.name for p in m.returns], output, [p.type for p in m.returns])
     return Found(shown_inputs(m, inputs), named)
 
 
