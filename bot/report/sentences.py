@@ -15,7 +15,7 @@ from bot.report.links import Links
 from bot.report.markdown import code, esc, link
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
-from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Relation, SpecChange, Surviving
+from bot.symbolic.results import FIXES_TEST, CaseResult, CaseStatus, MethodScore, Relation, SpecChange, Surviving
 
 # longest user text a sentence quotes whole (characters); longer text ends with an ellipsis
 VALUE, INPUTS, NAME, CLAUSE, WHY = 40, 60, 40, 80, 160
@@ -183,7 +183,7 @@ def spec_change_sentence(c: SpecChange) -> str:
     name, inputs, output = code(short(c.method, NAME)), code(short(c.inputs, INPUTS)), code(short(c.output, VALUE))
     if c.weakens:
         how = "got weaker" if c.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
-        fixed = " (it makes head accept a test case base rejected)" if c.fixes_test else ""
+        fixed = f" ({FIXES_TEST})" if c.fixes_test else ""
         fixed += f" ({esc(c.reason)})" if c.reason and c.relation is Relation.WEAKER else ""
         return f"{name} {how} beyond the tests: for {inputs} it now accepts {output}, which base rejected{fixed}."
     if c.relation is Relation.STRONGER:

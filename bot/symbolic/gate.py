@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.results import (
+    FIXES_TEST,
     UNMEASURED,
     Gate,
     MethodScore,
@@ -99,7 +100,7 @@ def _pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool,
     # a spec proved weaker than base's on some input fails, unless that makes head accept a test base rejected
     for c in changes:
         if c.weakens and c.fixes_test:
-            warnings.append(weakening(c) + "; it makes head accept a test case base rejected, so it passes")
+            warnings.append(weakening(c) + f"; {FIXES_TEST}, so it passes")
         elif c.weakens:
             (failures if fail_on_weakening else warnings).append(
                 weakening(c) + ("" if fail_on_weakening else "; allowed by fail-on-weakening: false"))

@@ -115,6 +115,7 @@ class BackgroundStatus(Enum):
     UNKNOWN = "unknown"  # not established (a time-out, a verifier error): no verdict either
 
 
+FIXES_TEST = "it makes head accept a test case base rejected"  # a weakening the gate lets pass, in every output
 SPEC_ERROR = "the spec file does not resolve: "  # a case's message for an error on the user's own line (proofs.py)
 FOUND_BY = "found by the "  # a pin-check witness's description (MethodScore.witnesses)
 AS_MUTANT = " and as a mutant "  # a witness that is also a surviving mutant (MethodScore.wrong_outputs)
@@ -490,8 +491,9 @@ class SpecChange:
             how = "got weaker" if self.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
             text = (f"{name} {how} beyond the tests: for `{self.inputs}` it now accepts `{self.output}`, which base "
                     "rejected")
-            text += f" ({self.reason})" if self.reason and self.relation is Relation.WEAKER else ""
-            return text + (" (this fixes a test case base rejected)" if self.fixes_test else "") + "."
+            # the comment's words and order (bot/report/sentences.py spec_change_sentence): one fact, said one way
+            text += f" ({FIXES_TEST})" if self.fixes_test else ""
+            return text + (f" ({self.reason})" if self.reason and self.relation is Relation.WEAKER else "") + "."
         if self.relation is Relation.STRONGER:
             return (f"{name} got stronger: for `{self.inputs}` it now rejects `{self.output}`, which base "
                     f"accepted{self._requires()}.")
