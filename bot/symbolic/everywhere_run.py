@@ -40,8 +40,9 @@ class _Asked:
     confirm: tuple[Program, ...] = ()
 
 
-def _not_asked(s: MethodScore) -> str:
-    """Why the background does not allow the question, or ""."""
+def unproved_background(s: MethodScore) -> str:
+    """Why a proof over every input would not stand on this method's background (not verified, resting on trusted
+    axioms, a spec not proved well-formed), or "": the rule for determinacy and for spec changes alike."""
     if s.background is None:
         return "the background was not checked (no case was scored)"
     if s.background is not BackgroundStatus.VERIFIED:
@@ -76,7 +77,7 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
     answers: dict[int, Everywhere] = {}
     asked: dict[int, _Asked] = {}
     for k, (job, s) in enumerate(zip(jobs, scores, strict=True)):
-        why = _not_asked(s) or unsupported(job.method)
+        why = unproved_background(s) or unsupported(job.method)
         if why:
             answers[k] = Everywhere(EverywhereStatus.UNKNOWN, reason=why)
             continue

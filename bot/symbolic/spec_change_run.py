@@ -11,9 +11,10 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.values import Value
 from bot.symbolic.counterexamples import readings
 from bot.symbolic.everywhere import failed_proof
+from bot.symbolic.everywhere_run import unproved_background
 from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
 from bot.symbolic.program import Goal, Outcome, Program, Result
-from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
+from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
 from bot.symbolic.rounds import EngineLike, MethodJob
 from bot.symbolic.spec_change import (
     Direction,
@@ -53,13 +54,8 @@ class _Asked:
 
 
 def _background(s: MethodScore, version: str) -> str:
-    if s.background is not BackgroundStatus.VERIFIED:
-        return f"the background at {version} is not verified"
-    if s.axioms:
-        return f"the background at {version} rests on trusted axioms"
-    if s.well_formed is not True:
-        return f"the spec at {version} is not proved well-formed"
-    return ""
+    why = unproved_background(s)
+    return f"at {version}: {why}" if why else ""
 
 
 def _confirming(a: _Asked, direction: Direction, inputs: tuple[Value, ...], output: tuple[Value, ...],
