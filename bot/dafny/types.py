@@ -76,6 +76,38 @@ class ArrayT:
 
 
 @dataclass(frozen=True)
+class SetT:
+    """`set<T>`: finite sets (their values print as `{a, b}`, elements in a fixed order)."""
+
+    elem: DafnyType
+
+    def __str__(self) -> str:
+        return f"set<{self.elem}>"
+
+
+@dataclass(frozen=True)
+class MultisetT:
+    elem: DafnyType
+
+    def __str__(self) -> str:
+        return f"multiset<{self.elem}>"
+
+
+@dataclass(frozen=True)
+class MapT:
+    """`map<K, V>`: finite maps (`map[k := v]`)."""
+
+    key: DafnyType
+    value: DafnyType
+
+    def __str__(self) -> str:
+        return f"map<{self.key}, {self.value}>"
+
+
+CollectionT = SetT | MultisetT | MapT
+
+
+@dataclass(frozen=True)
 class TupleT:
     elems: tuple[DafnyType, ...]
 
@@ -201,7 +233,10 @@ class Unsupported:
         return self.text
 
 
-DafnyType = IntT | NatT | BoolT | CharT | RealT | BvT | StringT | SeqT | ArrayT | TupleT | DatatypeT | Unsupported
+DafnyType = (
+    IntT | NatT | BoolT | CharT | RealT | BvT | StringT | SeqT | ArrayT | SetT | MultisetT | MapT | TupleT | DatatypeT
+    | Unsupported
+)
 
 
 def parse_type(
@@ -272,10 +307,13 @@ class _Types:
             inner, k = self.parse(toks, k + 1, depth + 1)
             k = self.close_angle(toks, k)
             return (SeqT(inner) if name == "seq" else ArrayT(inner)), k
+        if name in ("set", "multiset", "map") and k < len(toks) and toks[k].text == "<":
+            # finite collections only: `iset` and `imap` have no literal for every value, and stay unsupported
+            return self.collection(name, toks, k, depth)
         decl = self.scope.get(name)
         if decl is not None:
             return self.datatype(decl, toks, k, depth)
-        # a user type, a generic, array2, set, map ...: skip its arguments and call it unsupported
+        # a user type, a generic, array2, iset, imap ...: skip its arguments and call it unsupported
         start = k - 1
         if k < len(toks) and toks[k].text == "<":
             depth = 0
@@ -285,6 +323,18 @@ class _Types:
                 if depth <= 0:
                     break
         return Unsupported(" ".join(t.text for t in toks[start:k]).replace(" < ", "<").replace(" >", ">")), k
+
+    def collection(self, name: str, toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
+        if depth >= MAX_TYPE_NESTING:
+            raise TypeTooDeep
+        first, k = self.parse(toks, k + 1, depth + 1)
+        if name == "map":
+            if toks[k].text != ",":
+                raise ValueError("map<K, V> expected")
+            second, k = self.parse(toks, k + 1, depth + 1)
+            return MapT(first, second), self.close_angle(toks, k)
+        k = self.close_angle(toks, k)
+        return (SetT(first) if name == "set" else MultisetT(first)), k
 
     def datatype(self, decl: DatatypeDecl, toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
         args: list[DafnyType] = []
@@ -329,6 +379,10 @@ def unsupported_parts(t: DafnyType) -> list[str]:
             out.append(x.text)
         elif isinstance(x, SeqT | ArrayT):
             stack.append(x.elem)
+        elif isinstance(x, SetT | MultisetT | MapT):
+            if contains_array(x):
+                out.append(f"{x} (an array inside a {_kind(x)} is a reference the tool cannot compare)")
+            stack.extend(reversed(collection_parts(x)))
         elif isinstance(x, TupleT):
             stack.extend(reversed(x.elems))
         elif isinstance(x, DatatypeT) and x not in visited:
@@ -352,9 +406,20 @@ def contains_array(t: DafnyType) -> bool:
         return True
     if isinstance(t, SeqT):
         return contains_array(t.elem)
+    if isinstance(t, SetT | MultisetT | MapT):
+        return any(contains_array(e) for e in collection_parts(t))
     if isinstance(t, TupleT):
         return any(contains_array(e) for e in t.elems)
     return False
+
+
+def collection_parts(t: SetT | MultisetT | MapT) -> tuple[DafnyType, ...]:
+    """The element type of a set or multiset; a map's key and value types."""
+    return (t.key, t.value) if isinstance(t, MapT) else (t.elem,)
+
+
+def _kind(t: SetT | MultisetT | MapT) -> str:
+    return "map" if isinstance(t, MapT) else "multiset" if isinstance(t, MultisetT) else "set"
 
 
 MAX_DATATYPE_USES = 100  # datatype uses reachable from one type (the same bound as type nesting); past it: none
@@ -384,7 +449,7 @@ def _datatypes_in(types: Iterable[DafnyType]) -> list[DatatypeT]:
             out.append(x)
         elif isinstance(x, TupleT):
             stack.extend(x.elems)
-        # the elements of a sequence or an array are not needed for a value (it may be empty)
+        # the elements of a sequence, an array or a collection are not needed for a value (it may be empty)
     return out
 
 
@@ -453,6 +518,8 @@ def constructor_words(types: Iterable[DafnyType]) -> frozenset[str]:
         t = stack.pop()
         if isinstance(t, SeqT | ArrayT):
             stack.append(t.elem)
+        elif isinstance(t, SetT | MultisetT | MapT):
+            stack.extend(collection_parts(t))
         elif isinstance(t, TupleT):
             stack.extend(t.elems)
         elif isinstance(t, DatatypeT) and t.scope not in scopes:

@@ -29,9 +29,12 @@ from bot.dafny.types import (
     DafnyType,
     DatatypeT,
     IntT,
+    MapT,
+    MultisetT,
     NatT,
     RealT,
     SeqT,
+    SetT,
     StringT,
     TupleT,
     TypeTooDeep,
@@ -85,6 +88,58 @@ class TupleV:
 
 
 @dataclass(frozen=True)
+class SetV:
+    """A finite set. Its elements are kept sorted (by `order_key`) and distinct, whatever order they were given in,
+    so equal sets are equal values with the same text."""
+
+    elems: tuple[Value, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "elems", tuple(sorted(set(self.elems), key=order_key)))
+
+
+@dataclass(frozen=True)
+class MultisetV:
+    """A finite multiset: each distinct element once with its multiplicity (> 0), sorted by element."""
+
+    counts: tuple[tuple[Value, int], ...]
+
+    def __post_init__(self) -> None:
+        total: dict[Value, int] = {}
+        for e, n in self.counts:
+            if n < 0:
+                raise ValueError(f"negative multiplicity {n}")
+            total[e] = total.get(e, 0) + n
+        kept = [(e, n) for e, n in total.items() if n > 0]
+        object.__setattr__(self, "counts", tuple(sorted(kept, key=lambda p: order_key(p[0]))))
+
+    @staticmethod
+    def of(elems: tuple[Value, ...]) -> MultisetV:
+        """The multiset of these elements (repeats count)."""
+        return MultisetV(tuple((e, 1) for e in elems))
+
+    @property
+    def elems(self) -> tuple[Value, ...]:
+        """Every element as many times as it occurs, sorted."""
+        return tuple(e for e, n in self.counts for _ in range(n))
+
+
+@dataclass(frozen=True)
+class MapV:
+    """A finite map: (key, value) pairs sorted by key; a key given twice with two values is a ValueError."""
+
+    items: tuple[tuple[Value, Value], ...]
+
+    def __post_init__(self) -> None:
+        seen: dict[Value, Value] = {}
+        for k, v in self.items:
+            if k in seen and seen[k] != v:
+                raise ValueError(f"key {k!r} given two values")
+            seen[k] = v
+        object.__setattr__(self, "items", tuple(sorted(seen.items(), key=lambda p: order_key(p[0]))))
+
+
+@dataclass(frozen=True)
 class DatatypeV:
     """A datatype value: its datatype's and constructor's names and its fields' values, in declaration order."""
 
@@ -93,7 +148,24 @@ class DatatypeV:
     fields: tuple[Value, ...]
 
 
-Value = IntV | BoolV | CharV | RealV | BvV | SeqV | ArrayV | TupleV | DatatypeV
+Value = IntV | BoolV | CharV | RealV | BvV | SeqV | ArrayV | SetV | MultisetV | MapV | TupleV | DatatypeV
+
+
+_OrderKey = tuple[object, ...]
+
+
+def order_key(v: Value) -> _OrderKey:
+    """A total order on the values of one type (ints by number, strings by characters, datatypes by constructor
+    name, then fields): the order collections print their elements in. Keys of values of one type compare."""
+    if isinstance(v, IntV | BoolV | CharV | RealV | BvV):
+        return (type(v).__name__, v.v)
+    if isinstance(v, SeqV | ArrayV | TupleV | SetV):
+        return (type(v).__name__, tuple(order_key(e) for e in v.elems))
+    if isinstance(v, MultisetV):
+        return ("MultisetV", tuple((order_key(e), n) for e, n in v.counts))
+    if isinstance(v, MapV):
+        return ("MapV", tuple((order_key(k), order_key(x)) for k, x in v.items))
+    return ("DatatypeV", v.datatype, v.ctor, tuple(order_key(f) for f in v.fields))
 
 
 class ValueParseError(ValueError):
@@ -141,6 +213,12 @@ def placeholder(t: DafnyType) -> Value:
         return SeqV(())
     if isinstance(t, ArrayT):
         return ArrayV(())
+    if isinstance(t, SetT):
+        return SetV(())
+    if isinstance(t, MultisetT):
+        return MultisetV(())
+    if isinstance(t, MapT):
+        return MapV(())
     if isinstance(t, TupleT):
         return TupleV(tuple(placeholder(e) for e in t.elems))
     if isinstance(t, DatatypeT):
@@ -179,6 +257,12 @@ def type_check(v: Value, t: DafnyType) -> bool:
         return isinstance(v, SeqV) and all(type_check(e, t.elem) for e in v.elems)
     if isinstance(t, ArrayT):
         return isinstance(v, ArrayV | SeqV) and all(type_check(e, t.elem) for e in v.elems)
+    if isinstance(t, SetT):
+        return isinstance(v, SetV) and all(type_check(e, t.elem) for e in v.elems)
+    if isinstance(t, MultisetT):
+        return isinstance(v, MultisetV) and all(type_check(e, t.elem) for e, _ in v.counts)
+    if isinstance(t, MapT):
+        return isinstance(v, MapV) and all(type_check(k, t.key) and type_check(x, t.value) for k, x in v.items)
     if isinstance(t, TupleT):
         return (
             isinstance(v, TupleV)
@@ -235,6 +319,15 @@ def _print(v: Value, t: DafnyType, for_humans: bool) -> str:
             chars = [_expect(e, CharV, elem).v for e in v.elems]
             return '"' + "".join(_escape(c, '"', for_humans) for c in chars) + '"'
         return "[" + ", ".join(_print(e, elem, for_humans) for e in v.elems) + "]"
+    # collections print their elements in `order_key` order: the same value, the same text
+    if isinstance(t, SetT):
+        return "{" + ", ".join(_print(e, t.elem, for_humans) for e in _expect(v, SetV, t).elems) + "}"
+    if isinstance(t, MultisetT):
+        return "multiset{" + ", ".join(_print(e, t.elem, for_humans) for e in _expect(v, MultisetV, t).elems) + "}"
+    if isinstance(t, MapT):
+        items = _expect(v, MapV, t).items
+        pairs = [f"{_print(k, t.key, for_humans)} := {_print(x, t.value, for_humans)}" for k, x in items]
+        return "map[" + ", ".join(pairs) + "]"
     if isinstance(t, TupleT):
         tv = _expect(v, TupleV, t)
         if len(tv.elems) != len(t.elems):
@@ -254,7 +347,7 @@ def _print(v: Value, t: DafnyType, for_humans: bool) -> str:
     raise ValueError(f"cannot print values of type {t}")
 
 
-_V = TypeVar("_V", IntV, BoolV, CharV, RealV, BvV, TupleV, DatatypeV)
+_V = TypeVar("_V", IntV, BoolV, CharV, RealV, BvV, SetV, MultisetV, MapV, TupleV, DatatypeV)
 
 
 def _expect(v: Value, cls: type[_V], t: DafnyType) -> _V:
@@ -408,6 +501,12 @@ def _normal(t: DafnyType) -> DafnyType:
         return SeqT(_normal(t.elem))
     if isinstance(t, ArrayT):
         return ArrayT(_normal(t.elem))
+    if isinstance(t, SetT):
+        return SetT(_normal(t.elem))
+    if isinstance(t, MultisetT):
+        return MultisetT(_normal(t.elem))
+    if isinstance(t, MapT):
+        return MapT(_normal(t.key), _normal(t.value))
     if isinstance(t, TupleT):
         return TupleT(tuple(_normal(e) for e in t.elems))
     if isinstance(t, DatatypeT):
@@ -497,6 +596,12 @@ class _Parser:
             return SeqV(self.elements(t))
         if isinstance(t, ArrayT):
             return ArrayV(self.array_elements(t))
+        if isinstance(t, SetT):
+            return SetV(self.braced(t.elem, t))
+        if isinstance(t, MultisetT):
+            return self.multiset_value(t)
+        if isinstance(t, MapT):
+            return self.map_value(t)
         raise ValueParseError(f"cannot build values of type {t}")
 
     def int_literal(self, t: DafnyType) -> int:
@@ -590,6 +695,65 @@ class _Parser:
                 self.k += 1
                 return tuple(out)
             raise self.fail(f"',' or ']' in {t} literal")
+
+    def braced(self, elem: DafnyType, t: DafnyType) -> tuple[Value, ...]:
+        """A set display `{a, b}` (its elements as written, repeats kept)."""
+        if not self.at("{"):
+            raise self.fail(f"{t} literal")
+        self.k += 1
+        out: list[Value] = []
+        if self.at("}"):
+            self.k += 1
+            return ()
+        while True:
+            out.append(self.value(elem))
+            if self.at(","):
+                self.k += 1
+                continue
+            if self.at("}"):
+                self.k += 1
+                return tuple(out)
+            raise self.fail(f"',' or '}}' in {t} literal")
+
+    def multiset_value(self, t: MultisetT) -> MultisetV:
+        """`multiset{a, a, b}`, or the multiset of a sequence or set display: `multiset([a, a])`, `multiset({a})`."""
+        if not self.peek_ident("multiset"):
+            raise self.fail(f"{t} literal")
+        self.k += 1
+        if self.at("{"):
+            return MultisetV.of(self.braced(t.elem, t))
+        self.expect_op("(", f"{t} literal")
+        self.enter()
+        try:
+            if self.at("{"):
+                elems = SetV(self.braced(t.elem, t)).elems  # a set: each element once
+            else:
+                elems = self.elements(SeqT(t.elem))
+        finally:
+            self.depth -= 1
+        self.expect_op(")", f"{t} literal")
+        return MultisetV.of(elems)
+
+    def map_value(self, t: MapT) -> MapV:
+        """`map[k := v, ...]`; a key given twice must have one value."""
+        if not (self.peek_ident("map") and self.at("[", 1)):
+            raise self.fail(f"{t} literal")
+        self.k += 2
+        pairs: list[tuple[Value, Value]] = []
+        while not self.at("]"):
+            key = self.value(t.key)
+            self.expect_op(":=", f"{t} literal")
+            pairs.append((key, self.value(t.value)))
+            if not self.at(","):
+                break
+            self.k += 1
+            if self.at("]"):
+                raise self.fail(f"a key after ',' in {t} literal")
+        self.expect_op("]", f"{t} literal")
+        try:
+            return MapV(tuple(pairs))
+        except ValueError as e:
+            raise ValueParseError(f"{t} literal gives a key two values") from e
 
     def array_elements(self, t: ArrayT) -> tuple[Value, ...]:
         """`new T[] [..]`, `new T[n] [..]`, `new T[0]`, or (as tests write expected arrays) a seq display."""

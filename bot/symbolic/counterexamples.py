@@ -33,6 +33,11 @@ dafny-lang sources: `DafnyModel.ToString`, `PrintCounterexample`): the console h
 assertion (3.x/early 4.x: one, for the first failure), made of states `FILE(L,C): [initial state]:`
 followed by either `\tname : type = value` lines (3.x) or one `assume E1 && E2 ...;` line whose conjuncts
 are `value == name` (4.x). `decode` reads the last state for outputs stated as a literal of their type.
+
+Sets, multisets and maps are not read, from either format (`unreadable_types` names them): in a 2.3 model a set
+is a Boogie map from boxes to booleans, `[2] -> { T@U!val!54 T@U!val!77 -> T@U!val!79 ... else -> 0 }`
+(measured), whose `else` decides every element not listed, and the solver completes it arbitrarily; a Dafny 3/4
+state lists the elements it knows, which need not be all. A value read from either would be a guess.
 """
 
 from __future__ import annotations
@@ -50,9 +55,12 @@ from bot.dafny.types import (
     DafnyType,
     DatatypeT,
     IntT,
+    MapT,
+    MultisetT,
     NatT,
     RealT,
     SeqT,
+    SetT,
     StringT,
     TupleT,
     constructors,
@@ -88,6 +96,28 @@ def decode(model_text: str, name: str, t: DafnyType) -> Value | None:
     return None if found is None else found[0]
 
 
+def unreadable_types(types: Sequence[DafnyType]) -> list[str]:
+    """The collection types (sets, multisets, maps) inside `types`, whose values are never read from a model (see
+    above), in order, each once: a decoding of outputs of such types is always None, and says so by these names."""
+    out: list[str] = []
+    seen: set[DafnyType] = set()
+    stack = list(reversed(types))
+    while stack:
+        t = stack.pop()
+        if t in seen:
+            continue
+        seen.add(t)
+        if isinstance(t, SetT | MultisetT | MapT):
+            out.append(str(t))
+        elif isinstance(t, SeqT | ArrayT):
+            stack.append(t.elem)
+        elif isinstance(t, TupleT):
+            stack.extend(reversed(t.elems))
+        elif isinstance(t, DatatypeT):
+            stack.extend(reversed([ft for c in constructors(t) for ft in c.types]))
+    return list(dict.fromkeys(out))
+
+
 def decode_all(model_text: str, outputs: Sequence[tuple[str, DafnyType]]) -> tuple[Value, ...] | None:
     """The values of several outputs, all read from the same model (the first one that gives them all)."""
     found = readings(model_text, outputs)
@@ -105,7 +135,7 @@ def readings(model_text: str, outputs: Sequence[tuple[str, DafnyType]]) -> list[
 
 
 def _decode_one(text: str, outputs: Sequence[tuple[str, DafnyType]]) -> tuple[Value, ...] | None:
-    if not outputs:
+    if not outputs or unreadable_types([t for _, t in outputs]):
         return None
     if MODEL_BEGIN in text:
         model = parse_model(text)

@@ -29,7 +29,7 @@ from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
 from bot.dafny.lexer import LexError, TokKind, significant, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, contains_array, unsupported_parts
 from bot.dafny.values import Value, show
-from bot.symbolic.counterexamples import readings
+from bot.symbolic.counterexamples import readings, unreadable_types
 from bot.symbolic.program import Goal as ProgramGoal
 from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.symbolic.results import Everywhere, EverywhereStatus
@@ -173,6 +173,9 @@ def witness(method: Decl, result: Result) -> Witness | str:
         first, second = values[n : n + k], values[n + k :]
         if first != second:
             return Witness(values[:n], first, second)
+    unread = unreadable_types([t for _, t in names])
+    if unread:
+        return f"values of type {', '.join(unread)} are not read from counterexamples"
     types = ", ".join(sorted({p.type_text for p in (*method.params, *method.returns)}))
     return f"the counterexample could not be read (types: {types})"
 

@@ -1,7 +1,8 @@
 """Output mutants: deterministic, type-directed wrong outputs for completeness checks.
 
 Pure code. A mutant replaces one output by a nearby value of the same type (an int off by a few, a
-sequence with an element dropped, changed or inserted...). Each operator is a lazy
+sequence with an element dropped, changed or inserted, a set with an element added, a map with a key's value
+changed, a multiset with a multiplicity changed...). Each operator is a lazy
 stream of candidates; streams are interleaved round-robin so that a handful of mutants already covers
 every kind of change, and so that several outputs take turns.
 """
@@ -24,9 +25,12 @@ from bot.dafny.types import (
     DafnyType,
     DatatypeT,
     IntT,
+    MapT,
+    MultisetT,
     NatT,
     RealT,
     SeqT,
+    SetT,
     StringT,
     TupleT,
     base_constructor,
@@ -42,8 +46,11 @@ from bot.dafny.values import (
     CharV,
     DatatypeV,
     IntV,
+    MapV,
+    MultisetV,
     RealV,
     SeqV,
+    SetV,
     TupleV,
     Value,
     element_type,
@@ -145,6 +152,12 @@ def _relaxed(t: DafnyType) -> DafnyType:
         return SeqT(_relaxed(t.elem))
     if isinstance(t, ArrayT):
         return ArrayT(_relaxed(t.elem))
+    if isinstance(t, SetT):
+        return SetT(_relaxed(t.elem))
+    if isinstance(t, MultisetT):
+        return MultisetT(_relaxed(t.elem))
+    if isinstance(t, MapT):
+        return MapT(_relaxed(t.key), _relaxed(t.value))
     if isinstance(t, TupleT):
         return TupleT(tuple(_relaxed(e) for e in t.elems))
     if isinstance(t, DatatypeT):
@@ -213,6 +226,15 @@ def _operators(v: Value, t: DafnyType, ctx: _Ctx, fixed: bool) -> list[Iterator[
         assert c is not None
         fields = [_field(v, i, c.names[i] or str(i), c.types[i], ctx) for i in range(len(v.fields))]
         return [_switch(v, t, ctx), *fields]
+    if isinstance(v, SetV):
+        assert isinstance(t, SetT)
+        return [_set_change(v, t.elem, ctx), _set_drop(v, t.elem, rng), _set_add(v, t.elem, ctx)]
+    if isinstance(v, MultisetV):
+        assert isinstance(t, MultisetT)
+        return [_multiplicity(v, t.elem, +1, rng), _multiplicity(v, t.elem, -1, rng), _multiset_add(v, t.elem, ctx)]
+    if isinstance(v, MapV):
+        assert isinstance(t, MapT)
+        return [_map_value(v, t, ctx), _map_drop(v, t, rng), _map_add(v, t, ctx)]
     if isinstance(v, SeqV | ArrayV):
         elem = element_type(t)
         if is_string_type(t):
@@ -369,6 +391,82 @@ def _swap(v: SeqV | ArrayV, rng: random.Random) -> Iterator[_Cand]:
         yield _Cand(_rebuild(v, tuple(elems)), "", f"swapped elements {i} and {j}")
 
 
+# -- collections: their values are canonical (sorted, distinct), so a changed element that lands on another one is
+# a smaller collection, and `_interleave` drops a candidate equal to the original
+
+
+def _set_change(v: SetV, elem: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    """One element replaced by a mutant of it, the elements taking turns."""
+    def at(i: int) -> Iterator[_Cand]:
+        x = v.elems[i]
+        for c in _mutants_of(x, elem, ctx):
+            if c.value not in v.elems:
+                rest = v.elems[:i] + v.elems[i + 1 :]
+                yield _Cand(SetV((*rest, c.value)), "", f"element {show(x, elem)} -> {show(c.value, elem)}")
+    yield from _interleave([at(i) for i in _positions(len(v.elems), ctx.rng)], v)
+
+
+def _set_drop(v: SetV, elem: DafnyType, rng: random.Random) -> Iterator[_Cand]:
+    for i in _positions(len(v.elems), rng):
+        yield _Cand(SetV(v.elems[:i] + v.elems[i + 1 :]), "", f"dropped element {show(v.elems[i], elem)}")
+
+
+def _new_elements(have: tuple[Value, ...], elem: DafnyType, ctx: _Ctx) -> Iterator[Value]:
+    """Values of type elem not in `have`: mutants of its elements first (plausible extras), then fresh values."""
+    for i in _positions(len(have), ctx.rng):
+        x = next((c.value for c in _mutants_of(have[i], elem, ctx) if c.value not in have), None)
+        if x is not None:
+            yield x
+    for _ in range(_FRESH_DRAWS):
+        x = _fresh(elem, ctx.rng)
+        if x not in have:
+            yield x
+
+
+_FRESH_DRAWS = 40  # fresh values drawn for a collection's new element (an empty one has no neighbours to mutate)
+
+
+def _set_add(v: SetV, elem: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    for x in _new_elements(v.elems, elem, ctx):
+        yield _Cand(SetV((*v.elems, x)), "", f"added element {show(x, elem)}")
+
+
+def _multiplicity(v: MultisetV, elem: DafnyType, step: int, rng: random.Random) -> Iterator[_Cand]:
+    """One element's multiplicity one more (step +1) or one less (-1: dropped when it was 1)."""
+    for i in _positions(len(v.counts), rng):
+        x, n = v.counts[i]
+        w = MultisetV(v.counts[:i] + ((x, n + step),) + v.counts[i + 1 :])
+        yield _Cand(w, "", f"multiplicity of {show(x, elem)}: {n} -> {n + step}")
+
+
+def _multiset_add(v: MultisetV, elem: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
+    for x in _new_elements(tuple(e for e, _ in v.counts), elem, ctx):
+        yield _Cand(MultisetV((*v.counts, (x, 1))), "", f"added element {show(x, elem)}")
+
+
+def _map_value(v: MapV, t: MapT, ctx: _Ctx) -> Iterator[_Cand]:
+    """One key's value replaced by a mutant of it, the keys taking turns."""
+    def at(i: int) -> Iterator[_Cand]:
+        k, x = v.items[i]
+        for c in _mutants_of(x, t.value, ctx):
+            items = v.items[:i] + ((k, c.value),) + v.items[i + 1 :]
+            yield _Cand(MapV(items), f"[{show(k, t.key)}]{c.path}", c.text)
+    yield from _interleave([at(i) for i in _positions(len(v.items), ctx.rng)], v)
+
+
+def _map_drop(v: MapV, t: MapT, rng: random.Random) -> Iterator[_Cand]:
+    for i in _positions(len(v.items), rng):
+        yield _Cand(MapV(v.items[:i] + v.items[i + 1 :]), "", f"dropped key {show(v.items[i][0], t.key)}")
+
+
+def _map_add(v: MapV, t: MapT, ctx: _Ctx) -> Iterator[_Cand]:
+    """A new key, with the value of a neighbouring key (a plausible extra entry) or a fresh one."""
+    keys = tuple(k for k, _ in v.items)
+    for k in _new_elements(keys, t.key, ctx):
+        x = v.items[ctx.rng.randrange(len(v.items))][1] if v.items else _fresh(t.value, ctx.rng)
+        yield _Cand(MapV((*v.items, (k, x))), "", f"added key {show(k, t.key)} := {show(x, t.value)}")
+
+
 def _component(v: TupleV, i: int, t: DafnyType, ctx: _Ctx) -> Iterator[_Cand]:
     for c in _mutants_of(v.elems[i], t, ctx):
         yield _Cand(TupleV(v.elems[:i] + (c.value,) + v.elems[i + 1 :]), f".{i}{c.path}", c.text)
@@ -424,6 +522,13 @@ def _fresh(t: DafnyType, rng: random.Random, depth: int = 0) -> Value:
         elem = element_type(t)
         elems = tuple(_fresh(elem, rng, depth + 1) for _ in range(rng.randint(0, 2 if depth < _FRESH_DEPTH else 0)))
         return ArrayV(elems) if isinstance(t, ArrayT) else SeqV(elems)
+    if isinstance(t, SetT | MultisetT):
+        elems = tuple(_fresh(t.elem, rng, depth + 1) for _ in range(rng.randint(0, 2 if depth < _FRESH_DEPTH else 0)))
+        return SetV(elems) if isinstance(t, SetT) else MultisetV.of(elems)
+    if isinstance(t, MapT):
+        size = rng.randint(0, 2 if depth < _FRESH_DEPTH else 0)
+        keys = SetV(tuple(_fresh(t.key, rng, depth + 1) for _ in range(size))).elems
+        return MapV(tuple((k, _fresh(t.value, rng, depth + 1)) for k in keys))
     raise ValueError(f"cannot build values of type {t}")
 
 
@@ -462,6 +567,16 @@ def _near(v: Value, t: DafnyType) -> list[Value]:
         if len(elems) >= 2:
             near.append(cls((elems[1], elems[0], *elems[2:])))
         return near
+    if isinstance(v, SetV):
+        return [SetV(()), *(SetV(v.elems[:i] + v.elems[i + 1 :]) for i in range(min(len(v.elems), 2)))]
+    if isinstance(v, MultisetV):
+        near_m: list[Value] = [MultisetV(())]
+        if v.counts:
+            x, n = v.counts[0]
+            near_m += [MultisetV(((x, n + 1), *v.counts[1:])), MultisetV(((x, n - 1), *v.counts[1:]))]
+        return near_m
+    if isinstance(v, MapV):
+        return [MapV(()), *(MapV(v.items[:i] + v.items[i + 1 :]) for i in range(min(len(v.items), 2)))]
     if isinstance(v, IntV):
         return [IntV(v.v + 1), IntV(v.v - 1), IntV(0)]
     if isinstance(v, BoolV):

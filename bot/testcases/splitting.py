@@ -54,7 +54,8 @@ class Stmt:
 _STARTERS = frozenset({"var", "assert", "expect", "print"})
 # Identifiers a literal may contain besides variables.
 LITERAL_WORDS = frozenset(
-    {"true", "false", "new", "null", "as", "int", "nat", "bool", "char", "real", "string", "seq", "array"}
+    {"true", "false", "new", "null", "as", "int", "nat", "bool", "char", "real", "string", "seq", "array", "set",
+     "multiset", "map"}
 )
 # Statements whose `{` opens a block rather than a set display.
 _BLOCK_HEADS = frozenset({"if", "else", "while", "for", "forall", "match", "case", "calc", "label"})

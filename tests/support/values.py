@@ -5,8 +5,23 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from bot.dafny.types import ArrayT, BoolT, BvT, CharT, DafnyType, IntT, NatT, RealT, SeqT, StringT, TupleT
-from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, RealV, SeqV, TupleV, Value
+from bot.dafny.types import (
+    ArrayT,
+    BoolT,
+    BvT,
+    CharT,
+    DafnyType,
+    IntT,
+    MapT,
+    MultisetT,
+    NatT,
+    RealT,
+    SeqT,
+    SetT,
+    StringT,
+    TupleT,
+)
+from bot.dafny.values import ArrayV, BoolV, BvV, CharV, IntV, MapV, MultisetV, RealV, SeqV, SetV, TupleV, Value
 
 _SPECIAL_CHARS = "'\"\\\n\r\t\0\x07\x7f \u00e9\u4e2d\U0001f600\ud800"
 
@@ -40,6 +55,15 @@ def random_value(t: DafnyType, rng: random.Random, depth: int = 0) -> Value:
         return ArrayV(tuple(random_value(t.elem, rng, depth + 1) for _ in range(size)))
     if isinstance(t, TupleT):
         return TupleV(tuple(random_value(e, rng, depth + 1) for e in t.elems))
+    if isinstance(t, SetT):
+        return SetV(tuple(random_value(t.elem, rng, depth + 1) for _ in range(size)))
+    if isinstance(t, MultisetT):
+        # repeats on purpose: multiplicities above one
+        elems = [random_value(t.elem, rng, depth + 1) for _ in range(size)]
+        return MultisetV.of(tuple(elems + elems[: rng.randint(0, len(elems))]))
+    if isinstance(t, MapT):
+        keys = SetV(tuple(random_value(t.key, rng, depth + 1) for _ in range(size))).elems
+        return MapV(tuple((k, random_value(t.value, rng, depth + 1)) for k in keys))
     raise AssertionError(t)
 
 
@@ -48,5 +72,7 @@ ROUND_TRIP_TYPES = [
     "seq<int>", "seq<nat>", "seq<bool>", "seq<real>", "seq<bv32>", "seq<seq<int>>", "seq<string>",
     "seq<seq<char>>", "seq<(int,int)>", "array<int>", "array<bool>", "array<char>", "array<real>",
     "array<seq<int>>", "seq<array<int>>", "array<string>", "(int, string)", "(bool, (real, char))",
-    "seq<(string, seq<int>)>", "(int, int, int)",
+    "seq<(string, seq<int>)>", "(int, int, int)", "set<int>", "set<string>", "set<(int, bool)>", "seq<set<int>>",
+    "multiset<int>", "multiset<char>", "map<int, string>", "map<string, seq<int>>", "map<int, set<real>>",
+    "set<map<bool, multiset<int>>>",
 ]  # fmt: skip

@@ -261,10 +261,10 @@ def test_literals_dafny_would_not_parse_are_refused(scope: Datatypes) -> None:
 
 
 def test_an_unsupported_field_type_is_named_alone() -> None:
-    f = parse_file("datatype D = A(s: set<int>) | B(d: D)\nmethod M(x: D)\n")
+    f = parse_file("datatype D = A(s: iset<int>) | B(d: D)\nmethod M(x: D)\n")
     m = f.find("M")
     assert m is not None
-    assert unsupported_parts(m.params[0].type) == ["set<int>"]
+    assert unsupported_parts(m.params[0].type) == ["iset<int>"]
 
 
 def test_a_function_of_an_included_file_hides_a_constructor_of_the_same_name(tmp_path: Path) -> None:

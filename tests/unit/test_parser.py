@@ -12,6 +12,7 @@ from bot.dafny.types import (
     BoolT,
     CharT,
     IntT,
+    MapT,
     NatT,
     SeqT,
     StringT,
@@ -152,7 +153,7 @@ def test_generic_and_nested_types() -> None:
     assert types[1] == ArrayT(SeqT(IntT()))
     assert types[2] == TupleT((IntT(), IntT()))
     assert types[3] == Unsupported("array2<int>")
-    assert d.params[4].type_text == "map<int, seq<int>>" and isinstance(types[4], Unsupported)
+    assert d.params[4].type_text == "map<int, seq<int>>" and types[4] == MapT(IntT(), SeqT(IntT()))
     assert unsupported_parts(types[5]) == ["T"]
     assert types[6] == SeqT(TupleT((IntT(), CharT())))
     assert d.returns[0].type == ArrayT(ArrayT(BoolT()))

@@ -91,7 +91,7 @@ def test_reals_tolerance_unsupported_and_vacuous(dafny_command: str, tmp_path: P
     exact = score(tmp_path, str(SCORE / "misc.dfy"))
     assert method(exact, "Area")["cases"][0]["status"] == "refuted"
     assert method(exact, "CountSet")["cases"][0]["status"] == "unsupported"
-    assert "set<int>" in method(exact, "CountSet")["cases"][0]["message"]
+    assert "iset<int>" in method(exact, "CountSet")["cases"][0]["message"]
     assert method(exact, "Vacuous")["cases"][0]["status"] == "vacuous"
     assert method(exact, "Vacuous")["correctness"] is None
     tolerant = score(tmp_path, str(SCORE / "misc.dfy"), "--tolerance", "0.001", "--method", "Area")

@@ -2,8 +2,8 @@
 method Area(r: real) returns (area: real)
   ensures area == 3.14159 * r * r
 
-method CountSet(s: set<int>) returns (n: int)
-  ensures n == |s|
+method CountSet(s: iset<int>) returns (n: int)
+  ensures n == (if 1 in s then 1 else 0)
 
 function Weird(s: seq<int>): int
   ensures Weird(s) != Weird(s)
@@ -16,8 +16,8 @@ method Tests()
 {
   var a := Area(2.0);
   expect a == 12.566;
-  var n := CountSet({1, 2});
-  expect n == 2;
+  var n := CountSet(iset{1, 2});
+  expect n == 1;
   var v := Vacuous([1, 2]);
   expect v == 1;
 }
