@@ -31,6 +31,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 SLOW: dict[str, str] = {
     "tests/e2e/test_review_e2e.py": "three pushes of one pull request, each scored at head and base by the entrypoint",
     "tests/e2e/test_gate_scope.py": "one pull request run twice through the entrypoint, each scored at head and base",
+    "tests/e2e/test_error_review_e2e.py": "three pull requests through the entrypoint, each scored at head and base, "
+                                          "one of them twice",
     "tests/verifier/test_everywhere_real.py": "each spec's determinacy is proved over every input and each witness "
                                               "confirmed by programs of its own",
     "tests/verifier/test_spec_change_real.py": "five proofs for each pair of versions side by side, each witness "

@@ -87,6 +87,7 @@ NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` input
 TRACKING_NOT_WRITTEN = "the tracking issue was not written (the reports above stand)"
 REVIEW_NOT_WRITABLE = ("the review comments could not be placed: the token can comment but not review (grant "
                        "`pull-requests: write`); the summary comment has every finding")
+MAX_SAVED_ERRORS, MAX_SAVED_ERROR = 1000, 2000  # a saved comment's errors of files: how many, how long each
 REVIEW_BODY = "{n} finding(s) on the changed specs; the summary comment has the scores."
 FORK_SAVED = (
     "The token cannot comment on this pull request (a fork's read-only token). The comment was saved to "
@@ -243,7 +244,8 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
         finally:
             if have_base:
                 remove_worktree(root, base_root)
-    return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes), gated)
+    return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes), gated,
+                   tuple(str(p) for p in built.problems))
 
 
 def _pairs(head_jobs: Sequence[MethodJob], head: Sequence[MethodScore], base_jobs: Sequence[MethodJob],
@@ -278,8 +280,11 @@ def _base_config(config: Config, event: PullRequestEvent, out: TextIO) -> Config
 def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent, head: list[MethodScore],
             base: list[MethodScore], info: VerifierInfo, out: TextIO, errors: list[str],
             diff: dict[str, Hunks] | None, changes: tuple[SpecChange, ...] = (),
-            gated: set[tuple[str, str]] | None = None) -> int:
+            gated: set[tuple[str, str]] | None = None, problems: tuple[str, ...] = ()) -> int:
     deltas = compare(head, base)
+    # what no method's score carries: a spec file that does not parse ("FILE:LINE:COL: ..."), a test file of no
+    # scored method that cannot be read; said at the top of the comment and on its line, as the others are
+    file_errors = (*errors, *problems)
     verdict = pr_gate(deltas, config.gate, config.allow_unscored, changes, config.fail_on_weakening, gated)
     failures = verdict.failures
     for warning in verdict.warnings:
@@ -287,7 +292,8 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     marker = marker_for(config.comment_id)
     spans = ensures_spans_in(config.working_directory, head)
     inp = CommentInput(tuple(deltas), config.gate, failures, info.version, marker, config.run_url,
-                       verdict.warnings, Links(config.server_url, config.repository, event.head_sha), spans, changes)
+                       verdict.warnings, Links(config.server_url, config.repository, event.head_sha), spans, changes,
+                       file_errors)
     body = render_comment(inp)
     append_summary(config.summary_file, render_comment(inp, limit=None).replace(marker, "", 1))
     report_path = config.working_directory / "dafny-spec-score.json"
@@ -304,7 +310,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
         "spec-changes": json.dumps([c.as_dict() for c in changes]),
     })
     emit_annotations(out, _annotations(head, config, {k: v.first for k, v in spans.items() if v.clauses}))
-    saved = saved_comment(config, event, info, head, base, spans, changes, gated)
+    saved = saved_comment(config, event, info, head, base, spans, changes, gated, file_errors)
     writable = True
     if config.comment is not CommentMode.OFF:
         writable = _post(config, github, event.number, marker, body, saved, out)
@@ -315,8 +321,8 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
             emit(out, "the review comments were not placed: GitHub did not list the pull request's diff; the "
                  "summary comment has every finding", Level.WARNING)
         elif not _review(github, event.number, event.head_sha,
-                         findings(deltas, spans, config.comment_id, event.head_sha), diff or {}, config.comment_id,
-                         out):
+                         findings(deltas, spans, config.comment_id, event.head_sha, file_errors), diff or {},
+                         config.comment_id, out):
             # this token could comment: it is no fork's, it lacks the right to review
             emit(out, REVIEW_NOT_WRITABLE, Level.WARNING)
     return EXIT_OK if passed else EXIT_FAILED
@@ -324,10 +330,11 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
 
 def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, head: Sequence[MethodScore],
                   base: Sequence[MethodScore], spans: dict[tuple[str, str], EnsuresSpan] | None = None,
-                  changes: Sequence[SpecChange] = (), gated: set[tuple[str, str]] | None = None
-                  ) -> dict[str, object]:
+                  changes: Sequence[SpecChange] = (), gated: set[tuple[str, str]] | None = None,
+                  file_errors: Sequence[str] = ()) -> dict[str, object]:
     """What the fork recipe's second workflow needs to render the comment again: data, not markdown."""
     return {
+        "file_errors": list(file_errors),
         "gated": None if gated is None else [list(k) for k in sorted(gated)],
         "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
         "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
@@ -432,6 +439,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         spans = spans_from_list(saved.get("spans", []), "spans")
         changes = changes_from_list(saved.get("spec_changes", []), "spec_changes")
         gated = gated_from_list(saved.get("gated"), "gated")
+        file_errors = _strings(saved.get("file_errors", []), "file_errors")
         verifier = str(saved.get("verifier", ""))[:100]
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
@@ -451,7 +459,8 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
     # no checkout here: links to the head commit, but no clause spans (the method's line instead)
     body = render_comment(CommentInput(tuple(deltas), gate, verdict.failures, verifier, marker,
                                        config.run_url, verdict.warnings,
-                                       Links(config.server_url, config.repository, head_sha), spans, changes))
+                                       Links(config.server_url, config.repository, head_sha), spans, changes,
+                                       file_errors))
     action, comment = github.upsert_comment(number, marker, body, github.bot_login(),
                                             only_if_changed=config.comment is CommentMode.ON_CHANGE)
     emit(out, f"comment {action}: {comment.html_url}")
@@ -462,10 +471,17 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         except GitHubError as e:
             emit(out, f"the review comments were not placed: {e}", Level.WARNING)
             return EXIT_OK
-        if not _review(github, number, head_sha, findings(deltas, spans, comment_id, head_sha), diff, comment_id,
-                       out):
+        if not _review(github, number, head_sha, findings(deltas, spans, comment_id, head_sha, file_errors), diff,
+                       comment_id, out):
             emit(out, "the review comments were not placed: the token cannot write them", Level.WARNING)
     return EXIT_OK
+
+
+def _strings(v: object, where: str) -> tuple[str, ...]:
+    """A saved list of strings (from an untrusted run: bounded, each one cut to a line's worth)."""
+    if not isinstance(v, list) or len(v) > MAX_SAVED_ERRORS or not all(isinstance(x, str) for x in v):
+        raise ReportError(f"{where}: not a list of at most {MAX_SAVED_ERRORS} strings")
+    return tuple(x[:MAX_SAVED_ERROR] for x in v)
 
 
 def _run_mismatch(config: Config, github: GitHubClient, number: int, head_sha: str) -> str:

@@ -10,8 +10,9 @@ trimmed with a note pointing at the step summary, which always has the full repo
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 
 from bot.dafny.spans import EnsuresSpan
 from bot.report.fmt import proved_text
@@ -59,6 +60,9 @@ class CommentInput:
     links: Links | None = None  # the head commit's files: method names, lines and clauses link there
     spans: Mapping[tuple[str, str], EnsuresSpan] = field(default_factory=dict)  # by (file, method)
     changes: tuple[SpecChange, ...] = ()  # each changed method's spec against base's, on every input
+    # errors of the files at head no method's score carries, "FILE:LINE[:COL]: REASON": a new spec file that does
+    # not parse, a test file of no scored method that cannot be read
+    file_errors: tuple[str, ...] = ()
 
     def url(self, file: str, first: int, last: int = 0) -> str:
         return self.links.blob(file, first, last) if self.links is not None else ""
@@ -216,26 +220,97 @@ ERRORS = "**Errors in the pull request's files** (each keeps the methods it conc
 MAX_ERRORS = 10
 
 
-def input_errors(inp: CommentInput) -> list[tuple[str, str]]:
-    """Each distinct error of the files at head, once: (file, what), e.g. ("specs/m.dfy", "line 14: unresolved
-    identifier: z (`ensures y == z + 1`)") from a case its spec file's resolution failed, and ("specs/m.tests.toml",
-    "line 2: not valid TOML: ...") from a case that could not be read; many methods may share one."""
-    found: dict[tuple[str, str], None] = {}
-    for d in inp.deltas:
+class ErrorKind(Enum):
+    """What a line of the pull request's files fails at (the review comment on it words it so)."""
+
+    RESOLVE = "resolve"  # the spec file does not resolve (Dafny's own message, on the user's line)
+    PARSE = "parse"  # the spec file does not parse
+    TESTS = "tests"  # a test file, or one case of it, cannot be read
+
+
+@dataclass(frozen=True)
+class InputError:
+    """One distinct error of a file at head, on one line, with the methods it keeps from being scored."""
+
+    file: str
+    line: int  # 0: the whole file (no line to comment on)
+    message: str  # without the line: "unresolved identifier: z", "not valid TOML: Expected ..."
+    kind: ErrorKind
+    quoted: str = ""  # the line's text, as the verifier's message quoted it
+    methods: tuple[tuple[str, str], ...] = ()  # the methods it concerns, (spec file, method), in the order met
+
+    @property
+    def what(self) -> str:
+        """As the comment's list says it: "line 14: unresolved identifier: z (`ensures y == z + 1`)"."""
+        at = f"line {self.line}: " if self.line > 0 else ""
+        return f"{at}{self.message}" + (f" (`{self.quoted}`)" if self.quoted else "")
+
+
+# a case's message (proofs.py generated_lines): "line N: MESSAGE (`THE LINE`)"
+_SPEC_LINE = re.compile(r"^line (\d+): (.*?)(?: \(`(.*)`\))?$", re.DOTALL)
+# a CaseProblem as text, "FILE:LINE: REASON", or a spec file's parse error, "FILE:LINE:COL: MESSAGE"
+_PROBLEM = re.compile(r"^(.*?):(\d+)(?::\d+)?: (.*)$", re.DOTALL)
+_REASON_LINE = re.compile(r"^line (\d+): (.*)$", re.DOTALL)  # a .dfy test file's reason naming its own line
+NOT_PARSED = "the spec file does not parse: "  # a placeholder's note (bot/runner.py build_jobs)
+
+
+def _problem(text: str, kind: ErrorKind) -> tuple[str, int, str] | None:
+    where = _PROBLEM.match(text.split("\n")[0])
+    if where is None:
+        return None
+    file, line, message = where.group(1), int(where.group(2)), where.group(3)
+    inner = _REASON_LINE.match(message) if kind is ErrorKind.TESTS else None
+    if inner is not None:  # "specs/test/u.dfy:2: line 3: `expect r == 6` has no `;`": the line it names
+        line, message = int(inner.group(1)), inner.group(2)
+    return file, line, message
+
+
+def errors_in(deltas: Sequence[MethodDelta], file_errors: Sequence[str] = ()) -> list[InputError]:
+    """Each distinct error of the files at head, once, by file and line: a spec line its file's resolution failed
+    on (from the cases' messages), a spec file that does not parse, a test file or case that cannot be read (from
+    the methods' problems), and `file_errors` ("FILE:LINE[:COL]: REASON") that no method carries."""
+    found: dict[tuple[str, int, str], InputError] = {}
+
+    def add(file: str, line: int, message: str, kind: ErrorKind, quoted: str = "", spec: str = "",
+            method: str = "") -> None:
+        old = found.get((file, line, message))
+        methods = old.methods if old is not None else ()
+        methods += ((spec, method),) if method and (spec, method) not in methods else ()
+        found[(file, line, message)] = InputError(file, line, message, kind, old.quoted if old else quoted, methods)
+
+    for d in deltas:
         s = d.head
         if s is None:
             continue
         for c in s.cases:
             if c.status is CaseStatus.ERROR and c.message.startswith(SPEC_ERROR):
-                found[(s.file, c.message.removeprefix(SPEC_ERROR).split("\n")[0])] = None
+                m = _SPEC_LINE.match(c.message.removeprefix(SPEC_ERROR).split("\n")[0])
+                if m is not None:
+                    add(s.file, int(m.group(1)), m.group(2), ErrorKind.RESOLVE, m.group(3) or "", s.file, s.method)
+                else:
+                    add(s.file, 0, c.message.removeprefix(SPEC_ERROR).split("\n")[0], ErrorKind.RESOLVE,
+                        spec=s.file, method=s.method)
+        parsed = _problem(s.note.removeprefix(NOT_PARSED), ErrorKind.PARSE) if s.note.startswith(NOT_PARSED) else None
+        if parsed is not None:
+            add(*parsed, ErrorKind.PARSE, spec=s.file, method=s.method)
         for p in s.problems:
-            where = _PROBLEM.match(p)
-            if where is not None:
-                found[(where.group(1), f"line {where.group(2)}: {where.group(3)}")] = None
-    return list(found)
+            read = _problem(p, ErrorKind.TESTS)
+            if read is not None:
+                add(*read, ErrorKind.TESTS, spec=s.file, method=s.method)
+    for e in file_errors:
+        # a spec file's parse error names a column too; a test file's problem does not
+        kind = ErrorKind.PARSE if re.match(r"^.*?:\d+:\d+: ", e) else ErrorKind.TESTS
+        read = _problem(e, kind)
+        if read is not None:
+            add(*read, kind)
+    return [found[k] for k in sorted(found)]
 
 
-_PROBLEM = re.compile(r"^(.*?):(\d+): (.*)$", re.DOTALL)  # a CaseProblem as text: "FILE:LINE: REASON"
+def input_errors(inp: CommentInput) -> list[tuple[str, str]]:
+    """Each distinct error of the files at head, once: (file, what), e.g. ("specs/m.dfy", "line 14: unresolved
+    identifier: z (`ensures y == z + 1`)") from a case its spec file's resolution failed, and ("specs/m.tests.toml",
+    "line 2: not valid TOML: ...") from a case that could not be read; many methods may share one."""
+    return [(e.file, e.what) for e in errors_in(inp.deltas, inp.file_errors)]
 
 
 def _errors(inp: CommentInput) -> list[str]:
@@ -257,8 +332,8 @@ def _headline(inp: CommentInput) -> list[str]:
 
 def render_comment(inp: CommentInput, limit: int | None = MAX_COMMENT) -> str:
     """The comment body; with limit=None the untrimmed report (for the step summary)."""
-    if not inp.deltas:
-        return "\n".join([inp.marker, f"## {TITLE}", "", NOTHING, ""])
+    if not inp.deltas:  # an error of a file no method is scored from is still said (and commented on its line)
+        return "\n".join([inp.marker, f"## {TITLE}", "", *_errors(inp), NOTHING, ""])
     top = _headline(inp)
     footer = [f"<sub>Verifier: Dafny {esc(inp.verifier)}"
               + (f" · [details]({inp.details_url})" if inp.details_url else "") + "</sub>", ""]

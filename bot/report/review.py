@@ -17,13 +17,13 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.dafny.spans import EnsuresSpan
-from bot.report.comment import TITLE
+from bot.report.comment import NOT_PARSED, TITLE, ErrorKind, InputError, errors_in
 from bot.report.fmt import pct, proved_text
 from bot.report.markdown import code, esc, fence
 from bot.report.sentences import rejecting_clause, short, smallest_wrong
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
-from bot.symbolic.results import CaseResult, CaseStatus, MethodScore, Surviving
+from bot.symbolic.results import SPEC_ERROR, CaseResult, CaseStatus, MethodScore, Surviving
 
 TAG = "dafny-spec-score-review"
 MAX_VALUE = 200  # characters of a value shown in a sentence
@@ -33,6 +33,7 @@ _TOO_LONG = {
     "rejects": "This method's spec rejects an output its tests expect",
     "accepts": "This method's spec accepts a wrong output",
     "unscored": "This method could not be scored at this commit",
+    "error": "This line has an error that keeps methods from being scored",
 }
 _MARKER = re.compile(rf"<!-- {TAG}:([A-Za-z0-9._-]+):([0-9a-f]{{16}})(:resolved)? -->")
 
@@ -41,6 +42,7 @@ class Kind(Enum):
     REJECTS = "rejects"  # an expected output is proved rejected
     ACCEPTS = "accepts"  # a wrong output is proved accepted
     UNSCORED = "unscored"  # nothing could be decided at head
+    ERROR = "error"  # a line of the pull request's files does not resolve, parse or read (not about a spec's strength)
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,9 @@ class Finding:
     # the same finding on its clause alone, without the suggestion block: for when the block's lines are not all
     # in one hunk of the diff (GitHub takes a comment only there)
     narrow: Finding | None = None
+    # the keys of the error findings that are why this one holds (a method unscored because its file does not
+    # resolve): when those are placed, this one is not (one comment for one cause)
+    causes: tuple[str, ...] = ()
 
 
 def marker(comment_id: str, key: str, resolved: bool = False) -> str:
@@ -132,10 +137,51 @@ def _finding(d: MethodDelta, kind: Kind, first: int, last: int, lines: list[str]
     return Finding(d.file, d.method, kind, first, last, finding_key(d.file, d.method, kind), "\n".join(lines))
 
 
+MAX_NAMED = 5  # methods an error comment names; the summary comment has them all
+
+
+def _error(e: InputError) -> Finding:
+    """The comment on a line that does not resolve, parse or read: the error, what it stops and what to fix."""
+    names = [code(m) for _, m in e.methods[:MAX_NAMED]]
+    more = f" and {len(e.methods) - MAX_NAMED} more" if len(e.methods) > MAX_NAMED else ""
+    stops = f" ({', '.join(names)}{more})" if names else ""
+    message = esc(_value(e.message))
+    if e.kind is ErrorKind.RESOLVE:
+        text = (f"This line does not resolve: {message}. Dafny checks nothing in {code(e.file)} until it does, so no "
+                f"method of the file can be scored{stops}: fix this line, or the declaration it refers to.")
+    elif e.kind is ErrorKind.PARSE:
+        text = (f"This line does not parse: {message}. No method of {code(e.file)} can be scored until it does"
+                f"{stops}: fix the Dafny syntax here.")
+    elif e.file.endswith(".toml"):
+        text = (f"This TOML line cannot be read: {message}. The test cases it holds are not scored until it is fixed"
+                f"{stops}.")
+    else:
+        text = (f"This line of the test file cannot be read: {message}. The test cases it holds are not scored "
+                f"until it is fixed{stops}.")
+    key = finding_key(e.file, f"line {e.line}: {e.message}", Kind.ERROR)
+    return Finding(e.file, "", Kind.ERROR, e.line, e.line, key, text)
+
+
+def _only_errors(s: MethodScore) -> bool:
+    """Whether nothing but errors of its files keeps `s` from being scored: its file does not parse, or every case
+    it has stopped at its file's resolution and no other reason (a time-out, ...) is among them."""
+    if s.note:
+        return s.note.startswith(NOT_PARSED)
+    return all(c.status is CaseStatus.ERROR and c.message.startswith(SPEC_ERROR) for c in s.cases) and bool(
+        s.cases or s.problems)
+
+
 def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], EnsuresSpan], comment_id: str,
-             head_sha: str) -> tuple[Finding, ...]:
-    """The findings of the changed methods at head, each with its comment (marker, sentence, suggestion)."""
-    out: list[Finding] = []
+             head_sha: str, file_errors: Sequence[str] = ()) -> tuple[Finding, ...]:
+    """The findings at head: first each distinct error on a line of the pull request's files (as the summary
+    comment lists them, `file_errors` included), then the changed methods', each with its comment (marker,
+    sentence, suggestion)."""
+    errors = [e for e in errors_in(deltas, file_errors) if e.line > 0]  # a whole file's error has no line
+    out = [_error(e) for e in errors]
+    causes: dict[tuple[str, str], tuple[str, ...]] = {}
+    for e, f in zip(errors, out, strict=True):
+        for m in e.methods:
+            causes[m] = (*causes.get(m, ()), f.key)
     for d in deltas:
         s = d.head
         if s is None or d.change is Change.REMOVED:
@@ -145,17 +191,18 @@ def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], Ensu
         if not s.decided:
             was = " (it was scored at base)" if d.base is not None and d.base.decided else ""
             first = span.first if span else s.line
-            found.append(_finding(d, Kind.UNSCORED, first, first, [
-                f"{code(s.method)} could not be scored at this commit{was}: {esc(_value(why_unscored(s)))}."]))
+            found.append(replace(_finding(d, Kind.UNSCORED, first, first, [
+                f"{code(s.method)} could not be scored at this commit{was}: {esc(_value(why_unscored(s)))}."]),
+                causes=causes.get((d.file, d.method), ()) if _only_errors(s) else ()))
         refuted = [c for c in s.cases if c.status is CaseStatus.REFUTED]
         if refuted:
             found.append(_rejects(d, s, refuted[0], span))
         w = smallest_wrong(s)
         if w is not None:
             found.append(_accepts(d, s, w, span))
-        at = f"<sub>{TITLE}, at {code(head_sha[:12])}.</sub>" if head_sha else f"<sub>{TITLE}.</sub>"
-        out += [_marked(f, comment_id, at) for f in found]
-    return tuple(out)
+        out += found
+    at = f"<sub>{TITLE}, at {code(head_sha[:12])}.</sub>" if head_sha else f"<sub>{TITLE}.</sub>"
+    return tuple(_marked(f, comment_id, at) for f in out)
 
 
 def _marked(f: Finding, comment_id: str, at: str) -> Finding:

@@ -4,7 +4,9 @@ The bot's earlier comments are those of its own login with a marker of this `com
 (`bot.report.review.marker`); anyone else's, even one quoting a marker, is never touched. An earlier comment
 whose finding still applies on the same lines is edited in place (when its text changed); one whose finding
 is gone, or has moved, is deleted, unless someone replied to it: then it is kept for the thread and edited to
-say it was resolved at the new head. Findings on lines outside the diff cannot be placed (GitHub answers 422)
+say it was resolved at the new head. An error on a line (one that does not resolve, parse or read) is placed once,
+and a method's "could not be scored" whose every cause is such an error placed on its line is not placed beside
+it (the summary comment has both). Findings on lines outside the diff cannot be placed (GitHub answers 422)
 and stay in the summary comment only, as do the findings past the first `MAX_INLINE` (25) (a pull request
 that weakens hundreds of specs gets a summary, not hundreds of notifications).
 """
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 from bot.github.api import ReviewComment
 from bot.github.pr.diff import Hunks, commentable
-from bot.report.review import Finding, marker_in, resolved_body
+from bot.report.review import Finding, Kind, marker_in, resolved_body
 
 MAX_INLINE = 25
 
@@ -48,8 +50,12 @@ def _fitting(f: Finding, diff: Mapping[str, Hunks]) -> Finding | None:
 def plan_review(found: Sequence[Finding], diff: Mapping[str, Hunks], existing: Sequence[ReviewComment],
                 author: str, comment_id: str, head_sha: str) -> ReviewPlan:
     fitting = [_fitting(f, diff) for f in found]
-    placed = [f for f in fitting if f is not None][:MAX_INLINE]
-    outside = tuple(f for f, fit in zip(found, fitting, strict=True) if fit is None or fit not in placed)
+    # a finding whose every cause is an error placed on its own line says nothing more there: one comment, one cause
+    on_lines = {f.key for f in fitting if f is not None and f.kind is Kind.ERROR}
+    covered = {f.key for f in found if f.causes and set(f.causes) <= on_lines}
+    placed = [f for f in fitting if f is not None and f.key not in covered][:MAX_INLINE]
+    outside = tuple(f for f, fit in zip(found, fitting, strict=True)
+                    if f.key not in covered and (fit is None or fit not in placed))
     still = {f.key for f in found}
     replied = {c.in_reply_to_id for c in existing if c.in_reply_to_id is not None}
     ours: dict[str, list[tuple[ReviewComment, bool]]] = {}
