@@ -18,6 +18,7 @@ from bot.dafny.types import (
     unsupported_parts,
 )
 from bot.dafny.values import (
+    BoolV,
     CharV,
     DatatypeV,
     IntV,
@@ -34,6 +35,7 @@ from bot.dafny.values import (
     type_check,
 )
 from bot.symbolic.counterexamples import decode, unreadable_types
+from bot.symbolic.harness.evaluate import NoValue, evaluate
 from bot.symbolic.mutants import mutate, neighbours
 
 
@@ -204,3 +206,17 @@ def test_the_decoder_refuses_collections_and_names_them() -> None:
     assert unreadable_types([IntT(), *(p.type for p in m.params), parse_type("(multiset<int>, set<int>)")]) == [
         "map<int, int>", "multiset<int>", "set<int>"]
     assert unreadable_types([ArrayT(IntT()), SeqT(IntT())]) == []
+
+
+def test_the_ground_evaluator_reads_set_and_multiset_inputs_and_leaves_maps_alone() -> None:
+    empty = parse_file("")
+    s = pv("{1, 5, 7}", "set<int>")
+    assert evaluate(empty, "|s|", {"s": s}) == IntV(3)
+    assert evaluate(empty, "|set x | x in s && x > 2|", {"s": s}) == IntV(2)
+    assert evaluate(empty, "s == {7, 5, 1}", {"s": s}) == BoolV(True)
+    assert evaluate(empty, "ms[2]", {"ms": pv("multiset{2, 2, 3}", "multiset<int>")}) == IntV(2)
+    # no value rather than a wrong one: maps, and collections inside other values, are not evaluated
+    with pytest.raises(NoValue):
+        evaluate(empty, "|m|", {"m": pv("map[1 := 2]", "map<int, int>")})
+    with pytest.raises(NoValue):
+        evaluate(empty, "q[0] == {1}", {"q": pv("[{1}]", "seq<set<int>>")})

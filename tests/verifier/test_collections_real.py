@@ -5,13 +5,18 @@ refuted, and a weak spec whose surviving mutants and witnesses are outputs the v
 from __future__ import annotations
 
 import json
+import random
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.cli import main
+from bot.dafny.types import parse_type
+from bot.symbolic.harness.programs import input_facts
 from support.paths import DATA
+from support.values import random_value
 
 pytestmark = pytest.mark.dafny
 COLLECTIONS = DATA / "collections"
@@ -126,3 +131,30 @@ def test_collections_in_dafny_4_files(dafny_command: str, tmp_path: Path) -> Non
     assert statuses(method(report, "Bag")) == {
         "s = [3, 1, 3]": ("b = multiset{1, 3, 3}", "verified"), "s = []": ("b = multiset{3}", "refuted")}
     assert method(report, "Below")["completeness"] == method(report, "KeysOf")["completeness"] == 1.0
+
+
+def test_the_facts_stated_of_collection_inputs_are_consistent(dafny_command: str, tmp_path: Path) -> None:
+    """Every fact the harness assumes of a collection input (its display, size, multiplicities, keys and values) is
+    true of it: `assert false` after them is never proved, for random values of each collection type."""
+    rng = random.Random("collection facts")
+    types = ["set<int>", "set<string>", "multiset<int>", "multiset<char>", "map<int, string>", "map<string, seq<int>>",
+             "map<int, set<real>>", "set<(int, bool)>", "map<bool, multiset<int>>"]
+    methods = []
+    for n, type_text in enumerate(types * 3):
+        t = parse_type(type_text)
+        # Dafny 2.3 has no characters beyond the BMP
+        facts = " && ".join(input_facts("x", random_value(t, rng), t)).replace("\\U{1F600}", "x")
+        methods.append(f"method M{n}(x: {type_text}) {{\n  assume {{:axiom}} {facts};\n"
+                       "  assert false;\n}")
+    src = tmp_path / "facts.dfy"
+    src.write_text("\n".join(methods) + "\n", encoding="utf-8")
+    proc = subprocess.run([dafny_command, "/compile:0", "/nologo", str(src)], capture_output=True, text=True,
+                          timeout=600)
+    assert f"0 verified, {len(methods)} errors" in proc.stdout, proc.stdout[-3000:]
+
+
+def test_a_map_inputs_values_are_known(report: dict[str, Any]) -> None:
+    # `m.Values` of a map display alone stays unknown to the solver; the harness states it with the display
+    values_of = method(report, "ValuesOf")
+    assert statuses(values_of) == {'m = map["a" := 1, "b" := 1, "c" := 2]': ("v = {1, 2}", "verified"),
+                                   'm = map["a" := 1]': ("v = {1, 2}", "refuted")}

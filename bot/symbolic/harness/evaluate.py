@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from bot.dafny import values
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.expr import (
     As,
@@ -365,6 +366,30 @@ def _elems(v: GValue, heap: Mapping[str, tuple[Value, ...]]) -> tuple[Value, ...
     raise NoValue
 
 
+def _ground(v: GValue) -> GValue | None:
+    """An input as the evaluator holds it: a set or multiset as its own (top level only); None for a map, or for
+    a collection inside a sequence, tuple or datatype (which the evaluator would compare as unequal to its own)."""
+    if isinstance(v, SetV | MsetV | ArrRef):
+        return v  # already the evaluator's
+    if isinstance(v, values.SetV):
+        return None if any(_holds_collection(e) for e in v.elems) else SetV(frozenset(v.elems))
+    if isinstance(v, values.MultisetV):
+        if any(_holds_collection(e) for e, _ in v.counts):
+            return None
+        return MsetV(frozenset(v.counts))
+    return None if _holds_collection(v) else v
+
+
+def _holds_collection(v: GValue) -> bool:
+    if isinstance(v, values.SetV | values.MultisetV | values.MapV | SetV | MsetV):
+        return True
+    if isinstance(v, SeqV | ArrayV | TupleV):
+        return any(_holds_collection(e) for e in v.elems)
+    if isinstance(v, DatatypeV):
+        return any(_holds_collection(f) for f in v.fields)
+    return False
+
+
 def _value(v: GValue) -> Value:
     """v as an element of a sequence or tuple (which hold the project's values only)."""
     if isinstance(v, SetV | MsetV | ArrRef):
@@ -626,7 +651,9 @@ class Evaluator:
                 self.heaps[False][name] = v.elems
                 self.env[name] = ArrRef(name)
             else:
-                self.env[name] = v
+                g = _ground(v)
+                if g is not None:
+                    self.env[name] = g
         for name, v in old_env.items():
             if isinstance(self.env.get(name), ArrRef) and isinstance(v, ArrayV | SeqV):
                 self.heaps[True][name] = v.elems

@@ -25,14 +25,17 @@ from bot.dafny.types import (
     ArrayT,
     CharT,
     DafnyType,
+    MapT,
+    MultisetT,
     RealT,
     SeqT,
+    SetT,
     StringT,
     TupleT,
     contains_array,
     unsupported_parts,
 )
-from bot.dafny.values import ArrayV, RealV, SeqV, TupleV, Value, to_dafny
+from bot.dafny.values import ArrayV, MapV, MultisetV, RealV, SeqV, SetV, TupleV, Value, to_dafny
 from bot.symbolic.harness.equations import solved_reals
 from bot.symbolic.harness.evaluate import ground_facts
 from bot.symbolic.harness.hints import fuel_attributes, hints_for
@@ -169,7 +172,27 @@ def input_facts(expr: str, v: Value, t: DafnyType, whole: bool = True) -> list[s
         for i, (e, et) in enumerate(zip(v.elems, t.elems, strict=True)):
             out += input_facts(f"{expr}.{i}", e, et)
         return out
+    if isinstance(t, SetT | MultisetT | MapT):
+        return [f"{expr} == {to_dafny(v, t)}", *_collection_facts(expr, v, t)]
     return [f"{expr} == {to_dafny(v, t)}"]
+
+
+def _collection_facts(expr: str, v: Value, t: SetT | MultisetT | MapT) -> list[str]:
+    """What the solver does not derive from a collection's display alone (each true of the value): its size, a
+    multiset's multiplicities, a map's keys and values as sets. Without them `|s|`, `ms[x]` and `m.Values` of an
+    input stay unknown (measured: `ensures v == m.Values` on a three-key map)."""
+    if isinstance(t, SetT):
+        assert isinstance(v, SetV)
+        return [f"|{expr}| == {len(v.elems)}"]
+    if isinstance(t, MultisetT):
+        assert isinstance(v, MultisetV)
+        counts = [f"{expr}[{to_dafny(e, t.elem)}] == {n}" for e, n in v.counts]
+        return [f"|{expr}| == {len(v.elems)}", *counts]
+    assert isinstance(v, MapV)
+    keys = SetV(tuple(k for k, _ in v.items))
+    values = SetV(tuple(x for _, x in v.items))
+    return [f"|{expr}| == {len(v.items)}", f"{expr}.Keys == {to_dafny(keys, SetT(t.key))}",
+            f"{expr}.Values == {to_dafny(values, SetT(t.value))}"]
 
 
 def build_value(v: Value, t: DafnyType, type_text: str, fresh: list[int]) -> tuple[list[str], str]:

@@ -37,3 +37,9 @@ method PutWeak(d: Dict, k: int, v: int) returns (r: Dict)
 {
   r := Dict(d.entries[k := v], d.name);
 }
+
+method ValuesOf(m: map<string, int>) returns (v: set<int>)
+  ensures v == m.Values
+{
+  v := m.Values;
+}

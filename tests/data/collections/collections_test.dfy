@@ -48,3 +48,10 @@ method TestPutWeak() {
   var d := PutWeak(Dict(map[1 := 2], "a"), 3, 4);
   expect d == Dict(map[1 := 2, 3 := 4], "a");
 }
+
+method TestValuesOf() {
+  var v := ValuesOf(map["a" := 1, "b" := 1, "c" := 2]);
+  expect v == {1, 2};
+  var v2 := ValuesOf(map["a" := 1]);
+  expect v2 == {1, 2};  // wrong: the only value is 1
+}
