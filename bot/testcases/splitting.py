@@ -64,6 +64,8 @@ _JUMPS = frozenset({"return", "break", "continue"})
 # Keywords after which a `{` starts an operand (a set display), not a body.
 _EXPECTING_OPERAND = frozenset({"in", "invariant", "decreases", "modifies", "reads", "requires", "ensures", "then",
                                 "else", "case", "if", "while", "forall", "match", "label"})
+# Statements whose first word is followed by an expression: a `{` there opens a set display.
+_STATES_OPERAND = frozenset({"assert", "expect", "assume", "print", "return"})
 _MAX_SHOWN = 60
 _MISSING_SEMICOLON = "missing `;`"
 
@@ -114,6 +116,8 @@ def split_statements(tokens: Sequence[Token], source: str) -> list[Stmt]:
     def body_brace() -> bool:
         """Whether a `{` ends the heading in `cur` (an `if`, `while`, ...) and opens its body, rather than a set
         display or a block inside its condition: it follows a heading keyword alone, or a complete operand."""
+        if cur and cur[0].text in _STATES_OPERAND:
+            return False  # `assert {2} == r;`: the display is the check's first operand
         if not cur or cur[0].text not in _BLOCK_HEADS or len(cur) == 1:
             return bool(not cur or len(cur) == 1)
         prev = cur[-1]

@@ -37,6 +37,7 @@ from bot.dafny.values import (
 from bot.symbolic.counterexamples import decode, unreadable_types
 from bot.symbolic.harness.evaluate import NoValue, evaluate
 from bot.symbolic.mutants import mutate, neighbours
+from bot.testcases.splitting import StmtKind, parse_statements
 
 
 def pv(text: str, type_text: str) -> Value:
@@ -220,3 +221,13 @@ def test_the_ground_evaluator_reads_set_and_multiset_inputs_and_leaves_maps_alon
         evaluate(empty, "|m|", {"m": pv("map[1 := 2]", "map<int, int>")})
     with pytest.raises(NoValue):
         evaluate(empty, "q[0] == {1}", {"q": pv("[{1}]", "seq<set<int>>")})
+
+
+def test_a_set_display_first_in_a_check_is_an_operand_not_a_block() -> None:
+    stmts = parse_statements("var s := {1, 2};\nassert {2} == r;\nexpect {} == r2, \"m\";\nassert {:axiom} r3 == {};\n"
+                             "if r == {} { assert r == {}; }\n")
+    assert [s.kind for s in stmts] == [StmtKind.VAR, StmtKind.ASSERT, StmtKind.EXPECT, StmtKind.ASSERT,
+                                       StmtKind.OTHER, StmtKind.ASSERT]
+    assert stmts[1].expr == "{2} == r" and stmts[2].expr == "{} == r2"
+    assert stmts[4].expr == "r == {}" and stmts[5].scope  # the `if` body is still a block
+    assert not any(s.problem for s in stmts)

@@ -59,7 +59,7 @@ def test_a_set_output_verified_pinned_and_refuted(report: dict[str, Any]) -> Non
     assert statuses(common) == {
         "a = {1, 2, 3}, b = {2, 3, 4}": ("r = {2, 3}", "verified"), "a = {1}, b = {2}": ("r = {}", "verified"),
         "a = {5, 6}, b = {6}": ("r = {5, 6}", "refuted"), "a = {4, 5}, b = {5}": ("r = {5}", "verified"),
-        "a = {1, 2}, b = {2}": ("r = {2}", "verified")}
+        "a = {1, 2}, b = {2}": ("r = {2}", "verified"), "a = {7}, b = {7, 8}": ("r = {7}", "verified")}
     assert case(common, "a = {5, 6}, b = {6}")["clause"].startswith("ensures r == a * b")
     first = case(common, "a = {1, 2, 3}, b = {2, 3, 4}")
     assert first["determinacy"] == "pinned"

@@ -42,6 +42,8 @@ method TestForms() {
   assert n == 2;
   var m := Square({});
   assert m == map[];
+  var r4 := Common({7}, {7, 8});
+  assert {7} == r4;  // the display first
 }
 
 method TestPutWeak() {
