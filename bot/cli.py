@@ -14,6 +14,7 @@ from bot import __version__, runner
 from bot.audit.cli import AuditUsageError, add_audit_parser, cmd_audit
 from bot.config import default_cache_dir, default_z3
 from bot.options import OPTIONS_BY_NAME, Use, add_arguments, clean_fraction
+from bot.progress import score_progress
 from bot.report.json_report import render_json
 from bot.report.markdown import render_markdown
 from bot.report.sarif import render_sarif
@@ -198,11 +199,15 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not built.jobs:
         print(NOTHING_TO_SCORE, file=sys.stderr)
     settings = given_settings(args)
-    verifier = open_verifier(args)
+    progress = score_progress(sys.stderr)  # standard error only: the report is the same bytes without it
+    verifier = open_verifier(args, progress.programs)
     scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect,
                                settings.score_options(Strategy(args.strategy)),
-                               more=runner.external_suggester(args.suggester, _warn) if args.suggester else None)
+                               more=runner.external_suggester(args.suggester, _warn) if args.suggester else None,
+                               on_phase=progress.start, on_round=progress.round)
+    progress.start("every input")
     scores = with_everywhere(built.jobs, scores, verifier.engine, verifier.dialect)
+    progress.end()
     out = render(scores, args.format, verifier, settings)
     if output is not None:
         try:

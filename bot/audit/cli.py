@@ -17,7 +17,7 @@ from bot.audit.changes import changes_summary, should_fail
 from bot.audit.model import Verdict
 from bot.audit.request import AuditRequest, AuditUsageError
 from bot.options import FailOn, Use, add_arguments
-from bot.progress import Progress
+from bot.progress import audit_progress
 from bot.runner import Verifier
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.rounds import Strategy
@@ -55,13 +55,14 @@ def cmd_audit(args: argparse.Namespace, open_verifier: Callable[[argparse.Namesp
     if req.fail_on is not FailOn.NEVER and inputs.baseline is None:
         print(f"audit: --fail-on {req.fail_on.value} compares with a baseline, and no --baseline was given: "
               "this run cannot fail on changes", file=sys.stderr)
-    progress = Progress(sys.stderr, sys.stderr.isatty())
-    verifier = open_verifier(args, progress)
+    progress = audit_progress(sys.stderr, len(inputs.tasks))
+    verifier = open_verifier(args, progress.programs)
     started = time.monotonic()
     print(f"audit: {len(inputs.tasks)} tasks from {req.root} (tests: {req.tests}; labels: "
           f"{inputs.labels_path if inputs.labels_path else 'none'})", file=sys.stderr)
     more = runner.external_suggester(args.suggester, _warn) if args.suggester else None
-    results, settings = request.run(req, inputs, verifier, on_phase=progress.start, more=more)
+    results, settings = request.run(req, inputs, verifier, on_phase=progress.start, more=more, on_round=progress.round)
+    progress.end()
     changes = request.changes_since(req, inputs, results, settings)
     try:
         request.write_reports(out, results, settings, root=req.root, changes=changes)

@@ -31,6 +31,7 @@ from bot.audit.mutation_report import render_mutation_report
 from bot.audit.report import report_md, results_csv, results_json
 from bot.audit.run import AuditOptions, run_audit
 from bot.options import FailOn
+from bot.progress.lines import MethodTally
 from bot.runner import Verifier
 from bot.settings import Settings
 from bot.symbolic.rounds import Strategy
@@ -141,12 +142,13 @@ def changes_since(req: AuditRequest, inputs: AuditInputs, results: list[TaskResu
 
 def run(req: AuditRequest, inputs: AuditInputs, verifier: Verifier,
         on_phase: Callable[[str], None] | None = None,
-        more: Suggester | None = None) -> tuple[list[TaskResult], dict[str, object]]:
+        more: Suggester | None = None,
+        on_round: Callable[[list[MethodTally]], None] | None = None) -> tuple[list[TaskResult], dict[str, object]]:
     """The task results and the settings block every report carries; `more`: an external suggester's
     candidates for weak specs (the command line's `--suggester`)."""
     options = AuditOptions(tests=req.tests, weak_below=req.weak_below, score=req.settings.score_options(req.strategy))
     results = run_audit(inputs.tasks, req.root, verifier.engine, verifier.dialect, options, inputs.labels,
-                        inputs.json_path, on_phase=on_phase, more=more)
+                        inputs.json_path, on_phase=on_phase, more=more, on_round=on_round)
     settings: dict[str, object] = {**req.settings.report(), "weak_below": req.weak_below, "tests": req.tests,
                                    "verifier": verifier.info.version}
     return results, settings

@@ -13,6 +13,7 @@ from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.dafny.types import RealT
+from bot.progress.lines import MethodTally
 from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions
 from bot.symbolic.suggest.search import Suggester, score_and_suggest
 from bot.testcases.cases import ReadResult
@@ -111,12 +112,14 @@ def run_audit(
     json_path: Path | None = None,
     on_phase: Callable[[str], None] | None = None,
     more: Suggester | None = None,
+    on_round: Callable[[list[MethodTally]], None] | None = None,
 ) -> list[TaskResult]:
     json_data = read_json(json_path) if json_path is not None and options.tests != "dfy" else None
     json_text = json_path.read_text(encoding="utf-8") if json_data is not None and json_path is not None else ""
     prepared = [prepare_task(t, root, options.tests, json_data, json_path, json_text) for t in tasks]
     jobs = [p.job for p in prepared if p.job is not None]
-    scores = iter(score_and_suggest(jobs, engine, dialect, options.score, on_phase, more=more))
+    scores = iter(score_and_suggest(jobs, engine, dialect, options.score, on_phase, more=more,
+                                    on_round=on_round))
     tolerance = options.score.harness.real_tolerance
     results = []
     for p in prepared:

@@ -41,6 +41,7 @@ from bot.github.pr.review_plan import plan_review
 from bot.github.tracking import LastRun, TrackingInput, edited_body, issue_body
 from bot.options import CommentMode, FailOn, GateScope, Mode, clean_comment_id, clean_fraction
 from bot.paths import write_text
+from bot.progress import score_progress
 from bot.report.comment import TITLE, CommentInput, render_comment
 from bot.report.json_report import change_dict, method_dict, render_json
 from bot.report.links import Links
@@ -210,6 +211,9 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                                                  "report-json": "", "sarif-file": "", "regressions": "0"})
                 return EXIT_OK
             verifier = engines(config)
+            # on standard error, never in the workflow commands or reports: a line every few seconds in the log
+            progress = score_progress(sys.stderr)
+            verifier.engine.progress = progress.programs
             info = verifier.info
             options = config.settings.score_options()
             # the methods tested at base must be scored at head too: one that cannot be is a failure,
@@ -224,16 +228,20 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 for message in errors:
                     emit(out, message, Level.ERROR)
                 # head and base in one run: their rounds go side by side (a round waits for its slowest program)
-                scored = score_methods([*built.jobs, *base_built.jobs], verifier.engine, verifier.dialect, options)
+                scored = score_methods([*built.jobs, *base_built.jobs], verifier.engine, verifier.dialect, options,
+                                       progress.start, progress.round)
                 head_scores = scored[:len(built.jobs)]
                 if options.suggest:  # base is only compared against: no suggestions for it
+                    progress.start("suggestions")
                     head_scores = with_suggestions(built.jobs, head_scores, verifier.engine, verifier.dialect,
                                                    options)
                 head = head_scores + built.placeholders
                 base = scored[len(built.jobs):] + base_built.placeholders  # none without a base checkout
                 # what the pull request changed in each spec on every input (their files differ at base)
+                progress.start("spec changes")
                 changes = spec_changes(_pairs(built.jobs, head_scores, base_built.jobs, scored[len(built.jobs):]),
                                        verifier.engine, verifier.dialect)
+                progress.end()
                 # what the check judges: the methods the pull request changed, or (gate-scope: files) all of them
                 gated = None if config.gate_scope is GateScope.FILES else touched(built.jobs, base_built.jobs)
         except TooManyFiles as e:

@@ -29,6 +29,7 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.includes import included_files
 from bot.dafny.types import ArrayT, DafnyType, DatatypeT, RealT, SeqT, TupleT, constructors, unsupported_parts
 from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
+from bot.progress.lines import MethodTally
 from bot.symbolic.background import (
     BACKGROUND_METHOD,
     BACKGROUND_NAME,
@@ -1105,7 +1106,10 @@ def score_methods(
     dialect: Dialect,
     options: ScoreOptions = ScoreOptions(),
     on_phase: Callable[[str], None] | None = None,
+    on_round: Callable[[list[MethodTally]], None] | None = None,
 ) -> list[MethodScore]:
+    """`on_phase`: each round's name, before it; `on_round`: each method's cases done so far, before the first
+    round and after each (progress for a person to follow: it changes nothing scored)."""
     options = replace(options, harness=replace(options.harness, dialect=dialect))
     preludes: dict[int, str] = {}
     prelude_errors: dict[int, str] = {}
@@ -1140,6 +1144,8 @@ def score_methods(
     backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, helpers)
     checked = list(dict.fromkeys(p for p in backgrounds.values() if isinstance(p, Program)))
     checks: dict[Program, Result] = {}
+    if on_round:
+        on_round(_tally(jobs, runs))
     # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
     # stage moves on (so the loop ends)
     for phase in itertools.chain(("cases", "rejections", "mutants", "survivors"), itertools.repeat("last")):
@@ -1155,6 +1161,8 @@ def score_methods(
             for r in row:
                 if r.stage is not _Stage.DONE:
                     r.absorb(results)
+        if on_round:
+            on_round(_tally(jobs, runs))
 
     scores: list[MethodScore] = []
     for job, row in zip(jobs, runs, strict=True):
@@ -1182,6 +1190,18 @@ def score_methods(
                 rests_on,
             ), well_formed=proved))
     return scores
+
+
+def _tally(jobs: Sequence[MethodJob], runs: list[list[_CaseRun]]) -> list[MethodTally]:
+    """Per method, its cases and what the rounds so far decided of them (a case's result is final once done)."""
+    out = []
+    for job, row in zip(jobs, runs, strict=True):
+        done = [r.result for r in row if r.stage is _Stage.DONE and r.result is not None]
+        mutants = [m.status for c in done for m in c.mutants]
+        out.append(MethodTally(job.display_path or job.file.path, len(row), len(done),
+                               sum(c.status in (CaseStatus.REFUTED, CaseStatus.PRECONDITION_VIOLATED) for c in done),
+                               mutants.count(MutantStatus.KILLED), mutants.count(MutantStatus.SURVIVED)))
+    return out
 
 
 def _files(job: MethodJob) -> list[DafnyFile]:

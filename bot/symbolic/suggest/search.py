@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
+from bot.progress.lines import MethodTally
 from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME, own_checking_off, read_check
 from bot.symbolic.harness.programs import HarnessError, make_prelude
 from bot.symbolic.program import Outcome, Program, Result
@@ -229,10 +230,11 @@ def score_and_suggest(
     options: ScoreOptions,
     on_phase: Callable[[str], None] | None = None,
     more: Suggester | None = None,
+    on_round: Callable[[list[MethodTally]], None] | None = None,
 ) -> list[MethodScore]:
     """score_methods, then (options.suggest) the verified suggestions of the weak methods (`more`: an external
     suggester's candidates, checked the same way)."""
-    scores = score_methods(jobs, engine, dialect, options, on_phase)
+    scores = score_methods(jobs, engine, dialect, options, on_phase, on_round)
     if not options.suggest:
         return scores
     if on_phase and any(weak(s) for s in scores):
