@@ -24,7 +24,7 @@ from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.gate import score_gate
 from bot.symbolic.results import Gate, MethodScore
-from bot.symbolic.rounds import Strategy
+from bot.symbolic.rounds import Strategy, untested
 from bot.symbolic.suggest.search import score_and_suggest
 from bot.testcases.textfiles import read_regular_text
 from bot.verifier import VerifierNotFound
@@ -35,9 +35,11 @@ EXIT_USAGE = 2
 
 
 NOTHING_TO_SCORE = (
-    "nothing to score: no test cases found for any method "
+    "nothing to score: no test cases found for any method, and no method with a spec and outputs "
     "(see README: test methods in the file, PATH.tests.toml beside it, or --tests)"
 )
+NO_TESTS_NOTICE = ("no test cases found (see README: test methods in the file, PATH.tests.toml beside it, or --tests); "
+                   "its specs are scored on every input only")
 
 
 UNEXPECTED = "unexpected {kind}: {message} (a defect of dafny-spec-score: please report it with the command line)"
@@ -63,14 +65,15 @@ def gate_of(args: argparse.Namespace) -> Gate | None:
     given = [flag for flag, on in (("--min-correctness", args.min_correctness is not None),
                                    ("--min-completeness", args.min_completeness is not None),
                                    ("--fail-on-unknown", args.fail_on_unknown),
-                                   ("--allow-axioms", args.allow_axioms)) if on]
+                                   ("--allow-axioms", args.allow_axioms),
+                                   ("--require-determined", args.require_determined)) if on]
     if args.report_only:
         if given:
             raise UsageError(f"--report-only applies no gate, and {', '.join(given)} asks for one; drop one of them")
         return None
     corr = _default("min-correctness") if args.min_correctness is None else args.min_correctness
     comp = _default("min-completeness") if args.min_completeness is None else args.min_completeness
-    return Gate(corr, comp, args.fail_on_unknown, args.allow_axioms)
+    return Gate(corr, comp, args.fail_on_unknown, args.allow_axioms, args.require_determined)
 
 
 def add_local_options(p: argparse.ArgumentParser) -> None:
@@ -191,13 +194,19 @@ def cmd_score(args: argparse.Namespace) -> int:
     tests = test_files(args.tests)
     output = output_file(args.output) if args.output else None
     # files given on the command line are the user's own: anywhere, not confined to the current folder
-    built = build_jobs(Path("."), args.paths, tests, None if args.method is None else [args.method], confine=False)
-    if not built.jobs and built.errors and len(built.errors) >= len(args.paths):
+    built = build_jobs(Path("."), args.paths, tests, None if args.method is None else [args.method], confine=False,
+                       untested=True)
+    # input errors and nothing tested to show: said before anything is verified (a spec scored only on every input
+    # because its test file cannot be read would hide the error under a report)
+    if built.errors and all(untested(job) for job in built.jobs) and len(built.errors) >= len(args.paths):
         raise UsageError("\n".join(built.errors))
     for problem in built.problems:
         print(f"warning: {problem}", file=sys.stderr)
     if not built.jobs:
         print(NOTHING_TO_SCORE, file=sys.stderr)
+    for path in dict.fromkeys(job.display_path for job in built.jobs):
+        if all(untested(job) for job in built.jobs if job.display_path == path):
+            print(f"{path}: {NO_TESTS_NOTICE}", file=sys.stderr)
     settings = given_settings(args)
     progress = score_progress(sys.stderr)  # standard error only: the report is the same bytes without it
     verifier = open_verifier(args, progress.programs)

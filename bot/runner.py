@@ -26,7 +26,7 @@ from bot.paths import inside, matches
 from bot.settings import Settings
 from bot.symbolic.program import Result
 from bot.symbolic.results import MethodScore, method_score
-from bot.symbolic.rounds import MethodJob, method_jobs
+from bot.symbolic.rounds import MethodJob, method_jobs, specified_methods
 from bot.symbolic.suggest.search import Suggester, describe
 from bot.symbolic.suggest.templates import Candidate
 from bot.testcases.cases import CaseProblem, ReadResult
@@ -128,6 +128,7 @@ def build_jobs(
     methods: Sequence[str] | None = None,
     expected: Expected | None = None,
     confine: bool = True,
+    untested: bool = False,
 ) -> JobSet:
     """Jobs for every tested method of the given spec files (paths relative to `root`, or absolute),
     or for the named `methods` only.
@@ -135,6 +136,8 @@ def build_jobs(
     `expected` names the methods scored at the other revision of a pull request: each one still declared
     here gets a job even when its tests are gone or unreadable, and each one in a file that cannot be read
     or parsed gets a placeholder score saying why; neither may show as "removed" (see bot/symbolic/gate.py).
+    With `untested`, the methods no test reaches that state something of their outputs get a job too, without
+    cases: they are scored on every input only (`score` and `audit` of spec collections without tests).
     With `confine`, spec and test files that lead outside `root` (committed symlinks) are refused.
     Includes are followed inside `root` only.
     """
@@ -182,7 +185,7 @@ def build_jobs(
         else:
             tested = {c.method for c in read.cases} | {p.method for p in read.problems if p.method}
             still = {name for name in expected.get(rel, ()) if file.find(name) is not None}
-            names = sorted(tested | still)
+            names = sorted(tested | still | (set(specified_methods(file)) if untested else set()))
         file_jobs = method_jobs(file, read, names, display_path=rel, include_root=root)
         if not file_jobs:
             out.problems.extend(p for p in problems if p not in out.problems)

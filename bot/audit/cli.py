@@ -58,7 +58,9 @@ def cmd_audit(args: argparse.Namespace, open_verifier: Callable[[argparse.Namesp
     progress = audit_progress(sys.stderr, len(inputs.tasks))
     verifier = open_verifier(args, progress.programs)
     started = time.monotonic()
-    print(f"audit: {len(inputs.tasks)} tasks from {req.root} (tests: {req.tests}; labels: "
+    what = f"{len(inputs.tasks)} spec files (no task layout: each method a task)" if inputs.collection else \
+        f"{len(inputs.tasks)} tasks"
+    print(f"audit: {what} from {req.root} (tests: {req.tests}; labels: "
           f"{inputs.labels_path if inputs.labels_path else 'none'})", file=sys.stderr)
     more = runner.external_suggester(args.suggester, _warn) if args.suggester else None
     results, settings = request.run(req, inputs, verifier, on_phase=progress.start, more=more, on_round=progress.round)

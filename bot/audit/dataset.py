@@ -61,6 +61,26 @@ def find_tasks(root: Path) -> list[TaskFiles]:
     return sorted(tasks.values(), key=lambda t: task_order(t.task_id))
 
 
+MAX_SPEC_FILES = 20_000  # a spec collection larger than this is most likely the wrong folder
+
+
+def find_spec_files(root: Path) -> list[TaskFiles]:
+    """A spec collection without the task layout (DafnyBench, Clover and the like): every regular `.dfy` file under
+    `root`, one "task" per file, its id the path relative to `root`; symlinks and hidden folders are not followed
+    (a committed link may lead anywhere). Each file's methods are scored apart (`bot.audit.run`)."""
+    found = []
+    for path in sorted(root.rglob("*.dfy")):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") for part in rel.parts[:-1]) or path.is_symlink() or not path.is_file():
+            continue
+        if any((root / folder).is_symlink() for folder in list(rel.parents)[:-1]):  # the last is root itself
+            continue
+        found.append(TaskFiles(rel.as_posix(), path, None))
+        if len(found) > MAX_SPEC_FILES:
+            raise DatasetError(f"{root}: more than {MAX_SPEC_FILES} .dfy files: give the folder of the specs")
+    return found
+
+
 def find_json_tests(root: Path) -> Path | None:
     """The MBPP-style test JSON: a `*test*.json` whose entries have `test_cases`."""
     for path in sorted(root.rglob("*test*.json")):

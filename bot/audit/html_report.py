@@ -29,7 +29,7 @@ from bot.audit.report import (
     settings_shown,
 )
 from bot.report.fmt import pct, proved_text
-from bot.symbolic.results import CaseStatus
+from bot.symbolic.results import CaseStatus, EverywhereStatus
 
 MAX_OUTPUTS = 8  # wrong outputs listed per task; results.json has them all
 MAX_TEXT = 200  # characters of one value; values can be whole lists
@@ -175,7 +175,16 @@ def _evidence(r: TaskResult) -> str:
         if len(refuted) > MAX_OUTPUTS:
             items.append(f'<li class="muted">… and {len(refuted) - MAX_OUTPUTS} more (see results.json)</li>')
         return '<ul class="outputs">' + "".join(items) + "</ul>"
-    return _outputs(r) + _suggestion(r)
+    return _outputs(r) + _suggestion(r) + _every_input(r)
+
+
+def _every_input(r: TaskResult) -> str:
+    """What the spec says on every input, when a witness shows it leaves the output open (beyond the tests)."""
+    e = r.score.everywhere if r.score is not None else None
+    if e is None or e.status is not EverywhereStatus.NOT_DETERMINED:
+        return ""
+    return (f'<div class="every">On every input: for {_code(e.inputs)} the spec accepts both {_code(e.outputs[0])} '
+            f"and {_code(e.outputs[1])}</div>")
 
 
 def _suggestion(r: TaskResult) -> str:

@@ -21,13 +21,20 @@ from bot.audit.verdicts import pin_disagrees, spec_or_test
 from bot.report.fmt import pct, proved_text
 from bot.report.json_report import method_dict
 from bot.report.markdown import code, esc, fence
-from bot.symbolic.results import CaseResult, CaseStatus, MutantStatus, Surviving, background_lines
+from bot.symbolic.results import (
+    CaseResult,
+    CaseStatus,
+    EverywhereStatus,
+    MutantStatus,
+    Surviving,
+    background_lines,
+)
 
 AUDIT_SCHEMA_VERSION = 2
 
 CSV_HEADER = (
     "task_id", "file", "method", "label", "verdict", "correctness", "completeness", "cases", "verified",
-    "refuted", "unknown_cases", "killed", "survived", "unknown_mutants", "tolerance_applied", "cause",
+    "refuted", "unknown_cases", "killed", "survived", "unknown_mutants", "tolerance_applied", "cause", "everywhere",
 )  # fmt: skip
 
 # settings key -> how the report names it, and the unit after the value
@@ -120,6 +127,7 @@ def task_dict(r: TaskResult) -> dict[str, Any]:
         "problems": list(s.problems) if s else [],
         "cases": details["cases"] if details else [],
         "suggestions": details["suggestions"] if details else [],
+        "everywhere": details["everywhere"] if details else None,
     }
 
 
@@ -172,6 +180,7 @@ def _csv_row(r: TaskResult) -> list[str]:
         *counts,
         "true" if r.tolerance_applied else "false",
         r.cause,
+        s.everywhere.status.value if s is not None and s.everywhere is not None else "",
     ]
 
 
@@ -523,6 +532,58 @@ def _pins(tasks: list[TaskResult]) -> list[str]:
     return lines
 
 
+def everywhere_counts(tasks: Sequence[TaskResult]) -> dict[str, int]:
+    """Over the tasks with a score: how many specs are proved to determine their output on every input (exactly,
+    up to order, as a set), how many have a witness beyond the tests, how many are unknown, and how many are
+    labelled strong while a witness exists."""
+    found = [r.score.everywhere for r in tasks if r.score is not None and r.score.everywhere is not None]
+    counts = {st.value: sum(e.status is st for e in found) for st in EverywhereStatus}
+    counts["labelled strong, not determined"] = len(strong_not_determined(tasks))
+    return counts
+
+
+def strong_not_determined(tasks: Sequence[TaskResult]) -> list[TaskResult]:
+    """Tasks a person labelled strong whose spec is proved to accept two different outputs on one input."""
+    return [r for r in tasks if r.label is Label.STRONG and r.score is not None and r.score.everywhere is not None
+            and r.score.everywhere.status is EverywhereStatus.NOT_DETERMINED]
+
+
+def _every_input(tasks: list[TaskResult]) -> list[str]:
+    """The specs on every input, tests or none: counts, then each spec a witness shows not determined."""
+    lines = ["## Every input", ""]
+    asked = [r for r in tasks if r.score is not None and r.score.everywhere is not None]
+    if not asked:
+        return [*lines, "No spec was asked.", ""]
+    counts = everywhere_counts(tasks)
+    said = ", ".join(f"{counts[st.value]} {st.value}" for st in EverywhereStatus)
+    lines += [f"Of {len(asked)} specs: {said} (a witness is one input and two outputs the spec is proved to "
+              f"accept there). Labelled strong with a witness: {counts['labelled strong, not determined']}.", ""]
+    shown = [r for r in asked if r.score is not None and r.score.everywhere is not None
+             and r.score.everywhere.status is EverywhereStatus.NOT_DETERMINED]
+    lines += [f"- task {esc(r.task_id)} ({_method(r)}{_labelled(r)}): {esc(r.score.everywhere.sentence)}"
+              for r in shown if r.score is not None and r.score.everywhere is not None]
+    reasons: dict[str, int] = {}
+    for r in asked:
+        e = r.score.everywhere if r.score is not None else None
+        if e is not None and e.status is EverywhereStatus.UNKNOWN:
+            reasons[_reason_kind(e.reason)] = reasons.get(_reason_kind(e.reason), 0) + 1
+    if reasons:
+        lines += [*([""] if shown else []), "Unknown, by reason:", ""]
+        lines += [f"- {esc(k)}: {n}" for k, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return [*lines, ""]
+
+
+def _labelled(r: TaskResult) -> str:
+    return "" if r.label is Label.UNLABELED else f", labelled {r.label.value}"
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without the names and values that make each one different ("`x` holds arrays: ..." -> "holds
+    arrays: ..."), so that the kinds can be counted."""
+    text = re.sub(r"`[^`]*`", "…", reason)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def _tolerance(tasks: list[TaskResult]) -> list[str]:
     applied = [r for r in tasks if r.tolerance_applied]
     if not applied:
@@ -535,14 +596,16 @@ def _per_task(tasks: list[TaskResult]) -> list[str]:
     lines = [
         "## Per task",
         "",
-        "| Task | Method | Label | Verdict | Correctness | Completeness | Cause |",
-        "|---|---|---|---|---:|---:|---|",
+        "| Task | Method | Label | Verdict | Correctness | Completeness | Every input | Cause |",
+        "|---|---|---|---|---:|---:|---|---|",
     ]
     for r in tasks:
         s = r.score
+        every = s.everywhere.status.value if s is not None and s.everywhere is not None else ""
         lines.append(
             f"| {esc(r.task_id)} | {_method(r)} | {r.label.value} | {r.verdict.value} "
-            f"| {pct(s.correctness if s else None)} | {pct(s.completeness if s else None)} | {esc(r.cause)} |"
+            f"| {pct(s.correctness if s else None)} | {pct(s.completeness if s else None)} | {every} "
+            f"| {esc(r.cause)} |"
         )
     return [*lines, ""]
 
@@ -557,6 +620,7 @@ def report_md(results: Sequence[TaskResult], settings: Mapping[str, object]) -> 
     lines += _spec_or_test(spec_or_test_cases(tasks))
     lines += _weak(tasks)
     lines += _pins(tasks)
+    lines += _every_input(tasks)
     lines += _undecided(tasks)
     lines += _tolerance(tasks)
     lines += _per_task(tasks)

@@ -23,7 +23,15 @@ from bot.audit.changes import (
     compare,
     parse_baseline,
 )
-from bot.audit.dataset import DatasetError, TaskFiles, find_json_tests, find_labels, find_tasks, read_json
+from bot.audit.dataset import (
+    DatasetError,
+    TaskFiles,
+    find_json_tests,
+    find_labels,
+    find_spec_files,
+    find_tasks,
+    read_json,
+)
 from bot.audit.html_report import report_html
 from bot.audit.labels import LabelFileError, read_labels
 from bot.audit.model import Label, TaskResult
@@ -82,13 +90,25 @@ class AuditInputs:
     labels_path: Path | None
     json_path: Path | None
     baseline: Mapping[str, Any] | None = None  # the baseline's results.json, checked
+    collection: bool = False  # no task layout: one "task" per .dfy file, its methods scored apart
 
 
 def prepare(req: AuditRequest) -> AuditInputs:
+    collection = False
     try:
         tasks = find_tasks(req.root)
     except DatasetError as e:
-        raise AuditUsageError(str(e)) from e
+        # no task layout: a spec collection (any .dfy files), each method scored with the tests beside it or on
+        # every input alone
+        try:
+            tasks, collection = find_spec_files(req.root) if req.root.is_dir() else [], True
+        except DatasetError as too_many:
+            raise AuditUsageError(str(too_many)) from too_many
+        if not tasks:
+            raise AuditUsageError(f"{e}; nor any .dfy file") from e
+        if req.tests != "dfy":
+            raise AuditUsageError(f"--tests {req.tests}: {req.root} has no task files (task_id_N.dfy) for an "
+                                  "MBPP-style JSON to name; a spec collection is read with --tests dfy") from e
     if req.only:
         unknown = sorted(set(req.only) - {t.task_id for t in tasks})
         if unknown:
@@ -114,7 +134,7 @@ def prepare(req: AuditRequest) -> AuditInputs:
         except DatasetError as e:
             raise AuditUsageError(str(e)) from e
     baseline = read_baseline(Path(req.baseline), req.settings.seed) if req.baseline else None
-    return AuditInputs(tasks, labels, labels_path, json_path if req.tests != "dfy" else None, baseline)
+    return AuditInputs(tasks, labels, labels_path, json_path if req.tests != "dfy" else None, baseline, collection)
 
 
 def read_baseline(path: Path, seed: int) -> dict[str, Any]:
@@ -146,7 +166,8 @@ def run(req: AuditRequest, inputs: AuditInputs, verifier: Verifier,
         on_round: Callable[[list[MethodTally]], None] | None = None) -> tuple[list[TaskResult], dict[str, object]]:
     """The task results and the settings block every report carries; `more`: an external suggester's
     candidates for weak specs (the command line's `--suggester`)."""
-    options = AuditOptions(tests=req.tests, weak_below=req.weak_below, score=req.settings.score_options(req.strategy))
+    options = AuditOptions(tests=req.tests, weak_below=req.weak_below, score=req.settings.score_options(req.strategy),
+                           collection=inputs.collection)
     results = run_audit(inputs.tasks, req.root, verifier.engine, verifier.dialect, options, inputs.labels,
                         inputs.json_path, on_phase=on_phase, more=more, on_round=on_round)
     settings: dict[str, object] = {**req.settings.report(), "weak_below": req.weak_below, "tests": req.tests,

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.audit.collection import collection_results
 from bot.audit.dataset import TaskFiles, read_json
 from bot.audit.model import Label, TaskResult, Verdict
 from bot.audit.verdicts import verdict
@@ -14,6 +15,7 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.dafny.types import RealT
 from bot.progress.lines import MethodTally
+from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions
 from bot.symbolic.suggest.search import Suggester, score_and_suggest
 from bot.testcases.cases import ReadResult
@@ -28,6 +30,7 @@ TEST_SOURCES = ("dfy", "json", "both")
 class AuditOptions:
     tests: str = "dfy"  # which test sources: dfy | json | both
     weak_below: float = 0.8
+    collection: bool = False  # a spec collection without the task layout (bot/audit/collection.py)
     score: ScoreOptions = field(default_factory=ScoreOptions)
 
 
@@ -114,12 +117,17 @@ def run_audit(
     more: Suggester | None = None,
     on_round: Callable[[list[MethodTally]], None] | None = None,
 ) -> list[TaskResult]:
+    if options.collection:
+        return collection_results(tasks, root, engine, dialect, options.score, options.weak_below, labels,
+                                  on_phase, more)
     json_data = read_json(json_path) if json_path is not None and options.tests != "dfy" else None
     json_text = json_path.read_text(encoding="utf-8") if json_data is not None and json_path is not None else ""
     prepared = [prepare_task(t, root, options.tests, json_data, json_path, json_text) for t in tasks]
     jobs = [p.job for p in prepared if p.job is not None]
-    scores = iter(score_and_suggest(jobs, engine, dialect, options.score, on_phase, more=more,
-                                    on_round=on_round))
+    scored = score_and_suggest(jobs, engine, dialect, options.score, on_phase, more=more, on_round=on_round)
+    if on_phase:
+        on_phase("every input")
+    scores = iter(with_everywhere(jobs, scored, engine, dialect))  # what each spec says on every input
     tolerance = options.score.harness.real_tolerance
     results = []
     for p in prepared:

@@ -10,7 +10,7 @@ import html
 import re
 
 from bot.report.fmt import pct, proved_text
-from bot.symbolic.results import MethodScore, method_notes
+from bot.symbolic.results import UNTESTED_TEXT, MethodScore, method_notes
 
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+!|~"})
 
@@ -94,7 +94,9 @@ def render_markdown(scores: list[MethodScore], verifier_version: str) -> str:
             f"| {len(s.surviving)} |"
         )
     lines.append("")
-    rests = [(s, line) for s in ordered for line in method_notes(s)]
+    rests = [(s, line) for s in ordered
+             for line in [*method_notes(s), *([UNTESTED_TEXT] if s.untested else []),
+                          *([s.everywhere.sentence] if s.everywhere is not None else [])]]
     lines += [f"- {code(s.method)}: {esc(line)}" for s, line in rests] + ([""] if rests else [])
     survivors = [s for s in ordered if s.surviving]
     if survivors:

@@ -280,7 +280,7 @@ _NO_VERDICT = {
 
 def _no_verdict(s: MethodScore, span: EnsuresSpan | None) -> list[Finding]:
     out = []
-    if s.note:
+    if s.note and not s.untested:  # a spec without tests is no defect: what every input says is its result
         out.append(Finding(NO_VERDICT, _at_method(s), f"{s.method}: not scored: {clip(s.note, 500)}",
                            (s.file, s.method), s.method))
     for c in s.cases:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.report.fmt import pct, proved_text
-from bot.symbolic.results import FOUND_BY, CaseStatus, MethodScore, MutantStatus, method_notes
+from bot.symbolic.results import FOUND_BY, UNTESTED_TEXT, CaseStatus, MethodScore, MutantStatus, method_notes
 
 
 def render_text(scores: list[MethodScore], verifier_version: str) -> str:
@@ -30,7 +30,9 @@ def render_text(scores: list[MethodScore], verifier_version: str) -> str:
             lines.append("  ".join("-" * w for w in widths))
     for s in ordered:
         details: list[str] = []
-        if s.note:
+        if s.untested:
+            details.append(f"  {UNTESTED_TEXT}")
+        elif s.note:
             details.append(f"  not scored: {s.note}")
         details += [f"  {line}" for line in method_notes(s)]
         for c in s.cases:

@@ -23,6 +23,7 @@ from bot.symbolic.results import (
     axioms_text,
     gate_failures,
     never_passes,
+    undetermined,
 )
 
 
@@ -134,17 +135,28 @@ def _pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool,
     return Verdict(tuple(failures), tuple(warnings))
 
 
-NO_TESTS = "no test cases found for any method, so nothing is measured and no threshold is met"
+NO_TESTS = ("no test cases found for any method, so no threshold on the tests is met (require-determined judges "
+            "such specs on every input instead; --report-only only reports)")
 
 
 def score_gate(scores: Sequence[MethodScore], gate: Gate, untested: Sequence[str] = ()) -> tuple[str, ...]:
-    """The command line's gate over what `score` scored: the thresholds of every method, and nothing passes
+    """The command line's gate over what `score` scored: the thresholds of every tested method, and nothing passes
     unmeasured: a method with nothing decided (an `ensures` that does not resolve, every case unknown) and a spec
-    file without a test case fail, each with the reason (`untested`: the spec files that gave no method to score)."""
-    failures = [f"{path}: {NO_TESTS}" for path in untested]
-    failures += gate_failures([s for s in scores if s.decided or never_passes(s)], gate)
+    file without a test case fail, each with the reason (`untested`: the spec files that gave no method to score;
+    a file whose methods are all without tests is one too). With `require-determined`, every method, tested or
+    not, must be proved to determine its outputs on every input; a file without tests is judged by that alone."""
+    files = list(dict.fromkeys(s.file for s in scores))
+    bare = [f for f in files if all(s.untested for s in scores if s.file == f)]
+    failures = [] if gate.require_determined else [f"{path}: {NO_TESTS}" for path in (*untested, *bare)]
+    if gate.require_determined:
+        failures += [f"{path}: no method to judge: no method with a spec and outputs (require-determined)"
+                     for path in untested]
+    tested = [s for s in scores if not s.untested]
+    failures += gate_failures([s for s in tested if s.decided or never_passes(s)], gate)
     failures += [f"{s.file}: {s.method}: nothing decided, so no threshold is met ({why_unscored(s)}{_first(s)})"
-                 for s in scores if not s.decided and not never_passes(s)]
+                 for s in tested if not s.decided and not never_passes(s)]
+    if gate.require_determined:
+        failures += [f"{s.file}: {s.method}: {why}" for s in scores if (why := undetermined(s))]
     return tuple(failures)
 
 

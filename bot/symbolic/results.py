@@ -115,6 +115,8 @@ class BackgroundStatus(Enum):
     UNKNOWN = "unknown"  # not established (a time-out, a verifier error): no verdict either
 
 
+NO_TEST_CASES = "no test cases found"  # the note of a method scored on every input only (a spec without tests)
+UNTESTED_TEXT = "no test cases: scored on every input only"  # what every report says of such a method
 FIXES_TEST = "it makes head accept a test case base rejected"  # a weakening the gate lets pass, in every output
 SPEC_ERROR = "the spec file does not resolve: "  # a case's message for an error on the user's own line (proofs.py)
 FOUND_BY = "found by the "  # a pin-check witness's description (MethodScore.witnesses)
@@ -263,6 +265,11 @@ class MethodScore:
         return tuple(c for c in self.cases if c.status is CaseStatus.PRECONDITION_VIOLATED)
 
     @property
+    def untested(self) -> bool:
+        """A method without any test case (readable or not): the tests measure nothing of it, every input may."""
+        return self.note == NO_TEST_CASES and not self.cases and not self.problems
+
+    @property
     def decided(self) -> bool:
         """Something was proved about the spec (a case verified or refuted)."""
         return any(c.status.scored for c in self.cases)
@@ -365,6 +372,8 @@ class Gate:
     min_completeness: float = 0.0
     fail_on_unknown: bool = False  # strict: an unknown case or mutant fails the gate too
     allow_axioms: bool = False  # verdicts relative to trusted axioms pass (with a warning) instead of failing
+    # every judged method's spec must be proved to determine its outputs on every input (README "Beyond the tests")
+    require_determined: bool = False
 
 
 UNMEASURED = "completeness not measured"
@@ -418,6 +427,17 @@ def gate_failures(scores: list[MethodScore], gate: Gate) -> list[str]:
 
 
 # ---- beyond the tests: every input (bot/symbolic/everywhere.py, bot/symbolic/spec_change.py)
+
+
+def undetermined(s: MethodScore) -> str:
+    """Why `require-determined` is not met by the method ("" when its spec is proved to determine its outputs on
+    every input): not determined (with the witness), determined only up to order or as a set, or not known."""
+    e = s.everywhere
+    if e is None:
+        return "not determined on every input: the question was not asked"
+    if e.status is EverywhereStatus.DETERMINED:
+        return ""
+    return f"{e.sentence}, so require-determined is not met"
 
 
 class EverywhereStatus(Enum):

@@ -59,6 +59,7 @@ from bot.symbolic.mutants import Mutant, mutate, neighbours, same_elements
 from bot.symbolic.program import Goal, Program, Result
 from bot.symbolic.proofs import Judged, Proof, judge
 from bot.symbolic.results import (
+    NO_TEST_CASES,
     Axiom,
     BackgroundStatus,
     CaseResult,
@@ -181,6 +182,15 @@ def method_jobs(
         problems = tuple(p for p in read.problems if p.method in ("", key))
         jobs.append(MethodJob(file, decl, cases, problems, display_path or file.path, include_root))
     return jobs
+
+
+def specified_methods(file: DafnyFile) -> list[str]:
+    """The qualified names of the file's methods that state something of their outputs or of the heap: non-ghost
+    methods with an `ensures` and outputs or a `modifies` (a test method states nothing; a ghost method is a lemma).
+    What a spec without tests is scored on: every input (bot/symbolic/everywhere.py)."""
+    return sorted({d.qualified for d in file.methods()
+                   if not d.ghost and d.clause_texts("ensures")
+                   and (d.returns or d.clause_texts("modifies"))})
 
 
 def show_assignment(names: Sequence[str], values: Sequence[object], types: Sequence[object]) -> str:
@@ -1141,7 +1151,9 @@ def score_methods(
         runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared[id(job.file)])
                                                 for c in read])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
-    backgrounds = _background_checks([job for job, row in zip(jobs, runs, strict=True) if row], dialect, helpers)
+    # a method without test cases is still scored on every input, which needs its background checked
+    asked = [bool(row) or (untested(job) and id(job.file) in preludes) for job, row in zip(jobs, runs, strict=True)]
+    backgrounds = _background_checks([job for job, a in zip(jobs, asked, strict=True) if a], dialect, helpers)
     checked = list(dict.fromkeys(p for p in backgrounds.values() if isinstance(p, Program)))
     checks: dict[Program, Result] = {}
     if on_round:
@@ -1163,20 +1175,37 @@ def score_methods(
                     r.absorb(results)
         if on_round:
             on_round(_tally(jobs, runs))
+    if checked and not checks:  # no case at all (specs without tests): the checks go alone
+        checks.update(engine.run(checked))
 
     scores: list[MethodScore] = []
-    for job, row in zip(jobs, runs, strict=True):
+    for job, row, checked_here in zip(jobs, runs, asked, strict=True):
         cases = [r.result for r in row if r.result is not None] + _unsupported(job)
         note = prelude_errors.get(id(job.file), "")
-        if not job.cases and not job.problems and not note:
-            note = "no test cases found"
+        if untested(job) and not note:
+            note = NO_TEST_CASES
         problems = () if _unsupported(job) else tuple(str(p) for p in job.problems)
         made = backgrounds.get(id(job.file))
         check = checks.get(made) if isinstance(made, Program) else None
-        status, message, rests_on = _background(job, files[id(job.file)], trusted[id(job)], check, bool(row),
+        status, message, rests_on = _background(job, files[id(job.file)], trusted[id(job)], check, checked_here,
                                                 made if isinstance(made, str) else "")
         cases = _ill_formed(job, check, cases)
-        proved = well_formed(job.method, read_check(check.message)) if check is not None else None
+        report = read_check(check.message) if check is not None else None
+        proved = well_formed(job.method, report) if report is not None else None
+        # a check that did not pass under a name no declaration has (Dafny 2.3 names a module's procedures
+        # `_0_A.__default.F`, a nested module's by its innermost module only) of a declaration named like this method
+        # or a helper its spec reaches (the check selects procedures by that name): it may be this method's own
+        # clauses or a helper it rests on (a function that does not terminate is an inconsistent axiom), so neither
+        # its well-formedness nor its background is proved
+        mine = [job.method, *(d for _, d in helpers[id(job)])]
+        untied = sorted(key for key, whys in (report.checks.items() if report is not None else ())
+                        if any(why != "" for why in whys) and key.removesuffix("#") not in {d.qualified for d in mine}
+                        and key.removesuffix("#").rsplit(".", 1)[-1] in {d.name for d in mine})
+        if untied:
+            proved = proved and None  # a failure read stays one
+            if status is BackgroundStatus.VERIFIED:
+                status, message = BackgroundStatus.UNKNOWN, f"Dafny reported a check it names `{untied[0]}` " \
+                    "that did not pass and that cannot be tied to a declaration"
         scores.append(replace(
             method_score(
                 job.display_path or job.file.path,
@@ -1190,6 +1219,11 @@ def score_methods(
                 rests_on,
             ), well_formed=proved))
     return scores
+
+
+def untested(job: MethodJob) -> bool:
+    """A job without test cases, readable or not: scored on every input only."""
+    return not job.cases and not job.problems
 
 
 def _tally(jobs: Sequence[MethodJob], runs: list[list[_CaseRun]]) -> list[MethodTally]:

@@ -10,9 +10,11 @@ import json
 import os
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
+from bot.audit.html_report import report_html
 from bot.audit.model import Label, TaskResult, Verdict
 from bot.audit.report import (
     CSV_HEADER,
@@ -21,6 +23,7 @@ from bot.audit.report import (
     NOT_EXPOSED,
     SHOWN_ABOVE,
     SPEC_OR_TEST_HINT,
+    everywhere_counts,
     report_md,
     results_csv,
     results_json,
@@ -30,6 +33,8 @@ from bot.symbolic.results import (
     CaseResult,
     CaseStatus,
     Determinacy,
+    Everywhere,
+    EverywhereStatus,
     MutantResult,
     MutantStatus,
     Undecided,
@@ -262,7 +267,7 @@ def test_csv_parses_back_to_the_rows() -> None:
     assert tuple(rows[0]) == CSV_HEADER
     assert ",".join(CSV_HEADER) == (
         "task_id,file,method,label,verdict,correctness,completeness,cases,verified,refuted,unknown_cases,"
-        "killed,survived,unknown_mutants,tolerance_applied,cause"
+        "killed,survived,unknown_mutants,tolerance_applied,cause,everywhere"
     )
     by_id = {r[0]: dict(zip(CSV_HEADER, r, strict=True)) for r in rows[1:]}
     assert [r[0] for r in rows[1:]] == ["1", "2", "3", "4", "5", "7", "10", "12", "15", "21", "x1"]
@@ -270,7 +275,7 @@ def test_csv_parses_back_to_the_rows() -> None:
         "task_id": "2", "file": "src/task_id_2.dfy", "method": "SharedElements", "label": "strong",
         "verdict": "weak", "correctness": "1.0000", "completeness": "0.2222", "cases": "2", "verified": "2",
         "refuted": "0", "unknown_cases": "0", "killed": "2", "survived": "7", "unknown_mutants": "0",
-        "tolerance_applied": "false", "cause": "",
+        "tolerance_applied": "false", "cause": "", "everywhere": "",
     }  # fmt: skip
     assert (by_id["10"]["correctness"], by_id["10"]["completeness"]) == ("0.6667", "")
     assert by_id["7"]["method"] == "Pipe|`Tick`@user"  # the CSV keeps user text as it is
@@ -326,7 +331,7 @@ def test_report_escapes_user_text() -> None:
     for line in outside.splitlines():
         if line.startswith("|"):
             # a table row has as many unescaped pipes as its header: none come from user text
-            assert len(re.findall(r"(?<!\\)\|", line)) in (4, 5, 6, 7, 8), line
+            assert len(re.findall(r"(?<!\\)\|", line)) in (4, 5, 6, 7, 8, 9), line
     # the case text with a ``` run is in a longer fence, kept verbatim
     assert ("````", 'var r := M("x|y");\n// ``` not a fence end\nassert r == "@user `q`";\n') in fenced
 
@@ -357,3 +362,34 @@ def test_a_task_weak_only_by_a_pin_witness_shows_the_witness_once() -> None:
     assert md.count("<code>[2, 1]</code>") == 1
     assert SHOWN_ABOVE in _section(md, "Weak specs")
     assert "tasks 9 (<code>Sort</code>): the wrong outputs are under Weak specs." in _section(md, "Pinned outputs")
+
+
+def test_every_input_counts_and_witnesses() -> None:
+    """The audit's every-input column and counts: a witness on a spec labelled strong is named with its input and
+    outputs; unknowns are counted by the kind of their reason, names and values left out."""
+    verified = CaseStatus.VERIFIED
+    base = [task("1", "Abs", Label.STRONG, (case("test_1", verified, "x = 3", "r = 3"),)),
+            task("2", "Max", Label.WEAK, (case("test_1", verified, "a = 1, b = 2", "m = 2"),)),
+            task("3", "Sort", Label.STRONG, (case("test_1", verified, "a = [2, 1]", "r = [1, 2]"),)),
+            task("4", "Fill", Label.UNLABELED, (case("test_1", verified, "a = [2]", "r = [2]"),))]
+    said = [Everywhere(EverywhereStatus.NOT_DETERMINED, "x = -1", ("0", "1")),
+            Everywhere(EverywhereStatus.DETERMINED),
+            Everywhere(EverywhereStatus.UNKNOWN, reason="`a` holds arrays: not supported yet"),
+            Everywhere(EverywhereStatus.UNKNOWN, reason="`b` holds arrays: not supported yet")]
+    tasks = [replace(r, score=replace(r.score, everywhere=e)) for r, e in zip(base, said, strict=True)
+             if r.score is not None]
+    counts = everywhere_counts(tasks)
+    assert (counts["determined"], counts["not-determined"], counts["unknown"]) == (1, 1, 2)
+    assert counts["labelled strong, not determined"] == 1
+    md = report_md(tasks, SETTINGS)
+    section = _section(md, "Every input")
+    assert "Of 4 specs: 1 determined, 0 determined-up-to-order, 0 determined-as-set, 1 not-determined, 2 unknown" \
+        in section and "Labelled strong with a witness: 1." in section
+    assert "- task 1 (<code>Abs</code>, labelled strong): not determined on every input: for x = -1 the spec " \
+        "accepts both 0 and 1" in section
+    assert "- … holds arrays: not supported yet: 2" in section
+    rows = list(csv.reader(io.StringIO(results_csv(tasks))))
+    assert [r[-1] for r in rows[1:]] == ["not-determined", "determined", "unknown", "unknown"]
+    assert json.loads(results_json(tasks, SETTINGS))["tasks"][0]["everywhere"] == {
+        "status": "not-determined", "inputs": "x = -1", "outputs": ["0", "1"], "reason": ""}
+    assert "On every input: for <code>x = -1</code> the spec accepts both" in report_html(tasks, SETTINGS)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import NOTHING_TO_SCORE, main
+from bot.cli import NO_TESTS_NOTICE, NOTHING_TO_SCORE, main
 from support.paths import ROOT
 
 EXAMPLE = ROOT / "examples" / "shared_elements.dfy"
@@ -74,12 +74,29 @@ def test_garbage_output_is_an_error_with_the_text(tmp_path: Path) -> None:
 
 def test_nothing_to_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "s.dfy"
-    spec.write_text("method M(x: int) returns (r: int)\n  ensures r == x\n")
+    spec.write_text("lemma L(x: int)\n  ensures x + 0 == x\n{}\n")  # no test, and no method with outputs
     fake = _fake_verifier(tmp_path, "sys.exit(0)\n")
     assert main(["score", str(spec), "--dafny", str(fake), "--no-cache"]) == 1  # nothing measured: not a pass
     assert NOTHING_TO_SCORE in capsys.readouterr().err
     assert main(["score", str(spec), "--dafny", str(fake), "--no-cache", "--report-only"]) == 0
     assert NOTHING_TO_SCORE in capsys.readouterr().err
+
+
+def test_a_spec_without_tests_is_said_once_and_fails_the_default_gate(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "s.dfy"
+    spec.write_text("method M(x: int) returns (r: int)\n  ensures r == x\n")
+    fake = _fake_verifier(tmp_path, "sys.exit(0)\n")  # says nothing: the background is not shown to verify
+    out = tmp_path / "r.json"
+    argv = ["score", str(spec), "--dafny", str(fake), "--no-cache", "--format", "json", "--output", str(out)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count(NO_TESTS_NOTICE) == 1 and NOTHING_TO_SCORE not in err
+    m = json.loads(out.read_text())["methods"][0]
+    # nothing was proved of the background: the every-input question has no answer, whatever the fake said
+    assert m["method"] == "M" and m["cases"] == [] and m["everywhere"]["status"] == "unknown"
+    assert main([*argv, "--report-only"]) == 0
+    assert main([*argv, "--require-determined"]) == 1  # unknown is not determined
 
 
 @pytest.mark.dafny
