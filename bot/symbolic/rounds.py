@@ -33,6 +33,7 @@ from bot.progress.lines import MethodTally
 from bot.symbolic.background import (
     BACKGROUND_METHOD,
     BACKGROUND_NAME,
+    CheckReport,
     axioms,
     background_status,
     ill_formed,
@@ -1192,20 +1193,12 @@ def score_methods(
         cases = _ill_formed(job, check, cases)
         report = read_check(check.message) if check is not None else None
         proved = well_formed(job.method, report) if report is not None else None
-        # a check that did not pass under a name no declaration has (Dafny 2.3 names a module's procedures
-        # `_0_A.__default.F`, a nested module's by its innermost module only) of a declaration named like this method
-        # or a helper its spec reaches (the check selects procedures by that name): it may be this method's own
-        # clauses or a helper it rests on (a function that does not terminate is an inconsistent axiom), so neither
-        # its well-formedness nor its background is proved
-        mine = [job.method, *(d for _, d in helpers[id(job)])]
-        untied = sorted(key for key, whys in (report.checks.items() if report is not None else ())
-                        if any(why != "" for why in whys) and key.removesuffix("#") not in {d.qualified for d in mine}
-                        and key.removesuffix("#").rsplit(".", 1)[-1] in {d.name for d in mine})
-        if untied:
+        untied = _untied(job, [d for _, d in helpers[id(job)]], report) if report is not None else []
+        if untied:  # the method's own clauses or a helper it rests on may be what failed: neither is proved
             proved = proved and None  # a failure read stays one
             if status is BackgroundStatus.VERIFIED:
-                status, message = BackgroundStatus.UNKNOWN, f"Dafny reported a check it names `{untied[0]}` " \
-                    "that did not pass and that cannot be tied to a declaration"
+                status, message = BackgroundStatus.UNKNOWN, (f"the check of `{untied[0]}` did not pass, and it may be "
+                                                             "this spec's own or a helper's")
         scores.append(replace(
             method_score(
                 job.display_path or job.file.path,
@@ -1224,6 +1217,24 @@ def score_methods(
 def untested(job: MethodJob) -> bool:
     """A job without test cases, readable or not: scored on every input only."""
     return not job.cases and not job.problems
+
+
+def _untied(job: MethodJob, reached: Sequence[Decl], report: CheckReport) -> list[str]:
+    """The declarations whose background check failed or did not conclude under a module's name, which no
+    declaration's qualified name matches, and that may be the method's own clauses or a helper its spec reaches.
+    Dafny 2.3 names a module `_<height>_<Module>`, a nested one by its innermost name only: `_0_Lib.F` is `Lib.F`,
+    or `Outer.Lib.F`. A function there that does not terminate, read as nothing to prove, was an inconsistent axiom."""
+    mine = [job.method, *reached]
+    out = []
+    for key, whys in report.checks.items():
+        name = key.removesuffix("#")
+        found = re.fullmatch(r"_\d+(_|['?#])(.+)", name)  # `_0_k` is read back as `_0'`: `_k` spells `'`
+        if all(why == "" for why in whys) or found is None or any(name == d.qualified for d in mine):
+            continue
+        name = {"_": "", "'": "k", "?": "q", "#": "h"}[found.group(1)] + found.group(2)
+        if any(d.qualified == name or d.qualified.endswith("." + name) for d in mine):
+            out.append(name)
+    return sorted(set(out))
 
 
 def _tally(jobs: Sequence[MethodJob], runs: list[list[_CaseRun]]) -> list[MethodTally]:
