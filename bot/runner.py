@@ -225,9 +225,12 @@ def with_included_datatypes(file: DafnyFile, root: Path, path: Path) -> DafnyFil
     except IncludeError:
         return file
     extra = tuple(d for f in found for d in f.datatypes.decls)
+    synonyms = tuple(d for f in found for d in f.datatypes.synonyms)  # `type Dict = map<string, int>`
     # an included file's function or constant named like a constructor hides it in the spec too
     hidden = frozenset().union(*(f.datatypes.shadowed for f in found))
-    return parse_file(file.source, file.path, Datatypes(extra, hidden)) if extra else file
+    if not extra and not synonyms:
+        return file
+    return parse_file(file.source, file.path, Datatypes(extra, hidden, synonyms=synonyms))
 
 
 def _relative(text: str, root: Path) -> str:

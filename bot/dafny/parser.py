@@ -21,8 +21,10 @@ from bot.dafny.types import (
     DatatypeDecl,
     Datatypes,
     FieldDecl,
+    SynonymDecl,
     TypeTooDeep,
     parse_type,
+    type_extent,
 )
 
 
@@ -283,7 +285,8 @@ class _Parser:
     def parse(self) -> DafnyFile:
         self._check_brackets()
         self.datatypes = Datatypes(tuple(self._datatype_decls()) + self.included.decls,
-                                   self._other_names() | self.included.shadowed)
+                                   self._other_names() | self.included.shadowed,
+                                   synonyms=tuple(self._synonym_decls()) + self.included.synonyms)
         self._members(0, len(self.toks), "")
         return DafnyFile(self.path, self.src, tuple(self.decls), self.datatypes, tuple(self.others))
 
@@ -301,6 +304,35 @@ class _Parser:
                     d = None
                 if d is not None:
                     out.append(d)
+        return out
+
+    def _synonym_decls(self) -> list[SynonymDecl]:
+        """Every type synonym `type Name<T> = Type`, at any nesting. Subset types (`type Pos = x: int | x > 0`),
+        abstract types and anything else the tool cannot read are left out: their uses stay unsupported."""
+        out: list[SynonymDecl] = []
+        v = self.v
+        for k in range(len(self.toks)):
+            if not v.is_word(k, "type") or (k > 0 and v.text(k - 1) in (".", ":")):
+                continue
+            j = v.skip_attributes(k + 1, len(self.toks))
+            if j >= len(self.toks) or self.toks[j].kind is not TokKind.IDENT:
+                continue
+            name = self.toks[j].text
+            j += 1
+            params: list[str] = []
+            if v.text(j) == "<":
+                end = self._skip_type_params(j)
+                for part in self._split(j + 1, end - 1):
+                    words = [self.toks[i].text for i in part if self.toks[i].kind is TokKind.IDENT]
+                    params.append(words[0] if len(words) == 1 else "")
+                j = end
+            if v.text(j) != "=" or "" in params:
+                continue
+            stop = type_extent(self.toks, j + 1)
+            if stop is None or stop == j + 1 or v.text(stop) in (":", "|", "witness"):
+                continue  # a subset type (`x: int | ...`) or no type
+            text = self.src[self.toks[j + 1].start : self.toks[stop - 1].end]
+            out.append(SynonymDecl(name, tuple(params), text, self.toks[k].line))
         return out
 
     def _other_names(self) -> frozenset[str]:

@@ -141,8 +141,18 @@ class DatatypeDecl:
 
 
 @dataclass(frozen=True)
+class SynonymDecl:
+    """`type Name<T> = Type`: a type synonym, its right-hand side as text (read per use, its parameters bound)."""
+
+    name: str
+    params: tuple[str, ...]
+    type_text: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Datatypes:
-    """The datatypes a spec can name: those declared in its file and its includes, by plain name.
+    """The datatypes (and type synonyms) a spec can name: those declared in its file and its includes, by plain name.
     A name declared twice (in two modules) names neither: its values could not be told apart."""
 
     decls: tuple[DatatypeDecl, ...] = ()
@@ -151,10 +161,19 @@ class Datatypes:
     shadowed: frozenset[str] = frozenset()
     # per scope, computed once: the constructors of each datatype use, and the ranks of those with finite values
     memo: dict[object, object] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    synonyms: tuple[SynonymDecl, ...] = ()
 
     def get(self, name: str) -> DatatypeDecl | None:
         found = [d for d in self.decls if d.name == name]
-        return found[0] if len(found) == 1 else None
+        return found[0] if len(found) == 1 and not self._synonyms(name) else None
+
+    def synonym(self, name: str) -> SynonymDecl | None:
+        """The synonym of this name, when it is the only declaration of the name."""
+        found = self._synonyms(name)
+        return found[0] if len(found) == 1 and not any(d.name == name for d in self.decls) else None
+
+    def _synonyms(self, name: str) -> list[SynonymDecl]:
+        return [d for d in self.synonyms if d.name == name]
 
     def ctor_owner(self, ctor: str) -> list[DatatypeDecl]:
         return [d for d in self.decls if d.ctor(ctor) is not None]
@@ -214,6 +233,7 @@ def constructor(t: DatatypeT, name: str) -> Ctor | None:
 
 
 MAX_BV_WIDTH = 4096  # widest bitvector type given values
+MAX_SYNONYM_USES = 1000  # type synonym uses expanded while reading one type (the bound on its size)
 MAX_TYPE_NESTING = 100  # `seq<`, `array<` and `(` inside each other; far beyond real specs, well within Python's stack
 TYPE_TOO_DEEP = "type nested more than {limit} levels deep"
 
@@ -223,6 +243,10 @@ class TypeTooDeep(ValueError):
 
     def __init__(self) -> None:
         super().__init__(TYPE_TOO_DEEP.format(limit=MAX_TYPE_NESTING))
+
+
+class _TooManyUses(ValueError):
+    """More than MAX_SYNONYM_USES synonym uses expanded in one type: the whole type is unsupported."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +276,8 @@ def parse_type(
         t, k = _Types(scope, bind or {}).parse(toks, 0, 0)
     except TypeTooDeep:
         raise
+    except _TooManyUses:
+        return Unsupported(f"{text.strip()} (its synonyms expand to more than {MAX_SYNONYM_USES} uses)")
     except (IndexError, ValueError):
         return Unsupported(text.strip())
     if k != len(toks):
@@ -259,10 +285,26 @@ def parse_type(
     return t
 
 
+def type_extent(toks: list[Token], k: int) -> int | None:
+    """The index just after the type that starts at toks[k] (as written, no name resolved); None when none does."""
+    try:
+        _, end = _Types(NO_DATATYPES, {}).parse(list(toks), k, 0)
+    except (IndexError, ValueError):  # TypeTooDeep too
+        return None
+    return end
+
+
 class _Types:
-    def __init__(self, scope: Datatypes, bind: Mapping[str, DafnyType]) -> None:
+    def __init__(
+        self, scope: Datatypes, bind: Mapping[str, DafnyType], expanding: frozenset[str] = frozenset(),
+        expanded: list[int] | None = None,
+    ) -> None:
         self.scope = scope
         self.bind = bind
+        self.expanding = expanding  # the synonyms being expanded around this type: one named again is a cycle
+        # synonym uses expanded so far in this type, shared by the readers of its parts: `type B = (A, A)`,
+        # `type C = (B, B)` ... doubles per level, so the count is bounded, not only the depth
+        self.expanded = expanded if expanded is not None else [0]
 
     def parse(self, toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
         """The type at toks[k] and the index after it; depth counts the brackets around it."""
@@ -313,6 +355,9 @@ class _Types:
         decl = self.scope.get(name)
         if decl is not None:
             return self.datatype(decl, toks, k, depth)
+        synonym = self.scope.synonym(name)
+        if synonym is not None and name not in self.expanding:
+            return self.expand(synonym, toks, k, depth)
         # a user type, a generic, array2, iset, imap ...: skip its arguments and call it unsupported
         start = k - 1
         if k < len(toks) and toks[k].text == "<":
@@ -335,6 +380,50 @@ class _Types:
             return MapT(first, second), self.close_angle(toks, k)
         k = self.close_angle(toks, k)
         return (SetT(first) if name == "set" else MultisetT(first)), k
+
+    def expand(self, decl: SynonymDecl, toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
+        """A synonym's use, read as its right-hand side with its parameters bound to the given arguments."""
+        args, k = self.arguments(toks, k, depth)
+        if len(args) != len(decl.params):
+            shown = decl.name + ("<" + ", ".join(map(str, args)) + ">" if args else "")
+            return Unsupported(f"{shown} (give its {len(decl.params)} type argument(s))"), k
+        if depth >= MAX_TYPE_NESTING:
+            raise TypeTooDeep
+        self.expanded[0] += 1
+        if self.expanded[0] > MAX_SYNONYM_USES:
+            raise _TooManyUses
+        try:
+            inner = [t for t in tokenize(decl.type_text) if t.kind is not TokKind.COMMENT]
+        except LexError:
+            return Unsupported(f"{decl.name} (= {decl.type_text})"), k
+        bind = dict(zip(decl.params, args, strict=True))
+        reader = _Types(self.scope, bind, self.expanding | {decl.name}, self.expanded)
+        try:
+            t, end = reader.parse(inner, 0, depth + 1)
+        except (_TooManyUses, TypeTooDeep):
+            raise
+        except (IndexError, ValueError):
+            return Unsupported(f"{decl.name} (= {decl.type_text})"), k
+        if end != len(inner) or isinstance(t, Unsupported):
+            return Unsupported(f"{decl.name} (= {decl.type_text})"), k
+        return t, k
+
+    def arguments(self, toks: list[Token], k: int, depth: int) -> tuple[list[DafnyType], int]:
+        """The type arguments `<A, B>` at toks[k], if any, and the index after them."""
+        args: list[DafnyType] = []
+        if k < len(toks) and toks[k].text == "<":
+            if depth >= MAX_TYPE_NESTING:
+                raise TypeTooDeep
+            k += 1
+            while True:
+                a, k = self.parse(toks, k, depth + 1)
+                args.append(a)
+                if toks[k].text == ",":
+                    k += 1
+                    continue
+                k = self.close_angle(toks, k)
+                break
+        return args, k
 
     def datatype(self, decl: DatatypeDecl, toks: list[Token], k: int, depth: int) -> tuple[DafnyType, int]:
         args: list[DafnyType] = []

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.dafny.parser import parse_file
 from bot.dafny.types import (
     ArrayT,
+    DafnyType,
     IntT,
     MapT,
     MultisetT,
     SeqT,
     SetT,
     StringT,
+    TupleT,
     Unsupported,
     parse_type,
     unsupported_parts,
@@ -34,6 +38,7 @@ from bot.dafny.values import (
     to_dafny,
     type_check,
 )
+from bot.runner import with_included_datatypes
 from bot.symbolic.counterexamples import decode, unreadable_types
 from bot.symbolic.harness.evaluate import NoValue, evaluate
 from bot.symbolic.mutants import mutate, neighbours
@@ -231,3 +236,46 @@ def test_a_set_display_first_in_a_check_is_an_operand_not_a_block() -> None:
     assert stmts[1].expr == "{2} == r" and stmts[2].expr == "{} == r2"
     assert stmts[4].expr == "r == {}" and stmts[5].scope  # the `if` body is still a block
     assert not any(s.problem for s in stmts)
+
+
+def param_type(src: str, name: str = "M") -> DafnyType:
+    m = parse_file(src).find(name)
+    assert m is not None
+    return m.params[0].type
+
+
+def test_type_synonyms_are_read_as_the_type_they_name() -> None:
+    assert param_type("type DictCase = map<string, string>\nmethod M(d: DictCase)\n") == MapT(StringT(), StringT())
+    assert param_type("type Rows = seq<(int, int)>\nmethod M(d: Rows)\n") == SeqT(TupleT((IntT(), IntT())))
+    assert param_type("type P<T> = (T, T)\ntype Q = P<set<int>>\nmethod M(d: seq<Q>)\n") == SeqT(
+        TupleT((SetT(IntT()), SetT(IntT()))))
+    d = parse_file("datatype D = D(m: Dict)\ntype Dict = map<int, int>\nmethod M(d: D)\n").find("M")
+    assert d is not None and unsupported_parts(d.params[0].type) == []
+    assert parse_value("D(map[1 := 2])", d.params[0].type) == DatatypeV("D", "D", (MapV(((IntV(1), IntV(2)),)),))
+
+
+@pytest.mark.parametrize(("src", "named"), [
+    ("type Pos = x: int | x > 0\nmethod M(d: Pos)\n", "Pos"),  # a subset type: its values are constrained
+    ("type Opaque\nmethod M(d: Opaque)\n", "Opaque"),
+    ("type P<T> = (T, T)\nmethod M(d: P)\n", "P (give its 1 type argument(s))"),
+    ("type A = B\ntype B = A\nmethod M(d: A)\n", "A (= B)"),  # a cycle: not a type
+    ("type S = iset<int>\nmethod M(d: S)\n", "S (= iset<int>)"),
+    ("type X = int\ndatatype X = X\nmethod M(d: X)\n", "X"),  # two declarations of one name: neither
+])
+def test_synonyms_the_tool_cannot_read_stay_unsupported_and_named(src: str, named: str) -> None:
+    assert unsupported_parts(param_type(src)) == [named]
+
+
+def test_synonyms_that_double_per_level_are_bounded() -> None:
+    lines = ["type A0 = int", *(f"type A{i} = (A{i - 1}, A{i - 1})" for i in range(1, 40)), "method M(d: A39)"]
+    bad = unsupported_parts(param_type("\n".join(lines) + "\n"))
+    assert bad == ["A39 (its synonyms expand to more than 1000 uses)"]
+
+
+def test_a_synonym_of_an_included_file(tmp_path: Path) -> None:
+    (tmp_path / "types.dfy").write_text("type Dict = map<string, int>\n")
+    spec = tmp_path / "spec.dfy"
+    spec.write_text('include "types.dfy"\nmethod M(d: Dict)\n')
+    f = with_included_datatypes(parse_file(spec.read_text(), str(spec)), tmp_path, spec)
+    m = f.find("M")
+    assert m is not None and m.params[0].type == MapT(StringT(), IntT())

@@ -158,3 +158,15 @@ def test_a_map_inputs_values_are_known(report: dict[str, Any]) -> None:
     values_of = method(report, "ValuesOf")
     assert statuses(values_of) == {'m = map["a" := 1, "b" := 1, "c" := 2]': ("v = {1, 2}", "verified"),
                                    'm = map["a" := 1]': ("v = {1, 2}", "refuted")}
+
+
+def test_types_named_by_synonyms(dafny_command: str, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    main(["score", str(COLLECTIONS / "synonyms.dfy"), "--format", "json", "--output", str(out),
+          "--cache-dir", str(tmp_path / "cache")])
+    report: dict[str, Any] = json.loads(out.read_text())
+    assert statuses(method(report, "Size")) == {'d = map["a" := 1, "b" := 2]': ("n = 2", "verified"),
+                                                "d = map[]": ("n = 1", "refuted")}
+    swap = method(report, "Swap")
+    assert statuses(swap) == {"p = [(1, 2), (3, 4)]": ("r = [(2, 1), (4, 3)]", "verified")}
+    assert swap["completeness"] == 1.0
