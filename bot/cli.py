@@ -42,6 +42,7 @@ NO_TESTS_NOTICE = ("no test cases found (see README: test methods in the file, P
                    "its specs are scored on every input only")
 
 
+UNREAD_CASE = "this test case cannot be read and no scored method carries it, so no threshold is met"
 UNEXPECTED = "unexpected {kind}: {message} (a defect of dafny-spec-score: please report it with the command line)"
 
 
@@ -205,7 +206,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not built.jobs:
         print(NOTHING_TO_SCORE, file=sys.stderr)
     for path in dict.fromkeys(job.display_path for job in built.jobs):
-        if all(untested(job) for job in built.jobs if job.display_path == path):
+        if path not in built.unread and all(untested(job) for job in built.jobs if job.display_path == path):
             print(f"{path}: {NO_TESTS_NOTICE}", file=sys.stderr)
     settings = given_settings(args)
     progress = score_progress(sys.stderr)  # standard error only: the report is the same bytes without it
@@ -233,6 +234,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         return EXIT_OK
     tested = {job.display_path for job in built.jobs}
     failures = score_gate(scores, gate, [p for p in args.paths if p not in tested])
+    # a test case that cannot be read checks nothing: a gate it was meant to inform is not met
+    failures += tuple(f"{p}: {UNREAD_CASE}" for p in built.problems)
     for failure in failures:
         print(f"gate: {failure}", file=sys.stderr)
     return EXIT_GATE if failures else EXIT_OK

@@ -186,6 +186,7 @@ class Config:
     allow_axioms: bool = False  # verdicts relative to trusted axioms warn instead of failing
     allow_unscored: bool = False  # new or never-scored methods that cannot be scored warn instead of failing
     fail_on_weakening: bool = True  # a spec proved weaker than base's on some input fails the check
+    require_determined: bool = False  # a judged method's spec must be proved to determine its outputs
     gate_scope: GateScope = GateScope.METHODS  # the changed methods and regressions, or every touched file's methods
     mutants: int = 5
     pin: bool = True
@@ -246,7 +247,8 @@ class Config:
 
     @property
     def gate(self) -> Gate:
-        return Gate(self.min_correctness, self.min_completeness, self.fail_on_unknown, self.allow_axioms)
+        return Gate(self.min_correctness, self.min_completeness, self.fail_on_unknown, self.allow_axioms,
+                    self.require_determined)
 
     @property
     def run_url(self) -> str:

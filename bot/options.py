@@ -453,8 +453,9 @@ OPTIONS: tuple[Option, ...] = (
            "warning. A spec whose helpers do not verify always fails.", _GATE),
     Option("require-determined", "false", clean_flag,
            "Also fail unless every judged method's spec is proved to determine its outputs on every input its "
-           "`requires` admits (up to order or as a set is not enough); a spec file without tests is then judged "
-           "by this alone. Off by default: a spec may leave a choice on purpose.", frozenset({_S})),
+           "`requires` admits (up to order or as a set is not enough; unknown is not met); with `score`, a spec file "
+           "without tests is then judged by this alone. Off by default: a spec may leave a choice on purpose.",
+           _GATE),
     Option("allow-unscored", "false", clean_flag,
            "Let a changed method that cannot be scored (no readable test case, nothing decided) pass with a "
            "warning, when it is new or was not scored at base either. A method scored at base that cannot be "

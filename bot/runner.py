@@ -118,7 +118,8 @@ class JobSet:
     jobs: list[MethodJob] = field(default_factory=list)
     placeholders: list[MethodScore] = field(default_factory=list)  # expected methods that cannot be scored
     errors: list[str] = field(default_factory=list)  # input errors: they fail the run (exit 2 / a failed check)
-    problems: list[CaseProblem] = field(default_factory=list)  # unreadable cases of files that gave no job
+    problems: list[CaseProblem] = field(default_factory=list)  # unreadable cases no job carries
+    unread: list[str] = field(default_factory=list)  # the spec files those cases are for
 
 
 def build_jobs(
@@ -187,8 +188,13 @@ def build_jobs(
             still = {name for name in expected.get(rel, ()) if file.find(name) is not None}
             names = sorted(tested | still | (set(specified_methods(file)) if untested else set()))
         file_jobs = method_jobs(file, read, names, display_path=rel, include_root=root)
-        if not file_jobs:
-            out.problems.extend(p for p in problems if p not in out.problems)
+        # unreadable cases no job carries (a file with no job, or a case naming a method the file lacks beside the
+        # methods scored without tests) are said on their own: never dropped
+        jobbed = {job.method.qualified for job in file_jobs if job.problems or job.cases}
+        orphans = [p for p in problems if not file_jobs or (p.method and p.method not in jobbed)]
+        if orphans:
+            out.unread.append(rel)
+        out.problems.extend(p for p in orphans if p not in out.problems)
         out.jobs.extend(file_jobs)
     return out
 

@@ -68,6 +68,7 @@ from bot.runner import (
     tested_methods,
 )
 from bot.symbolic.compare import compare
+from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.gate import pr_gate
 from bot.symbolic.results import CaseStatus, Gate, MethodScore, SpecChange
 from bot.symbolic.rounds import MethodJob, score_methods
@@ -235,6 +236,12 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                     progress.start("suggestions")
                     head_scores = with_suggestions(built.jobs, head_scores, verifier.engine, verifier.dialect,
                                                    options)
+                # what each changed spec says on every input; every spec the gate may judge when it requires it
+                progress.start("every input")
+                asked = touched(built.jobs, base_built.jobs)
+                if config.require_determined:
+                    asked |= {(job.display_path or job.file.path, job.method.qualified) for job in built.jobs}
+                head_scores = with_everywhere_of(built.jobs, head_scores, asked, verifier)
                 head = head_scores + built.placeholders
                 base = scored[len(built.jobs):] + base_built.placeholders  # none without a base checkout
                 # what the pull request changed in each spec on every input (their files differ at base)
@@ -254,6 +261,18 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 remove_worktree(root, base_root)
     return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes), gated,
                    tuple(str(p) for p in built.problems))
+
+
+def with_everywhere_of(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], keys: set[tuple[str, str]],
+                       verifier: Verifier) -> list[MethodScore]:
+    """`scores` with `everywhere` asked for the methods of `keys` (file, qualified name) only."""
+    picked = [k for k, job in enumerate(jobs) if (job.display_path or job.file.path, job.method.qualified) in keys]
+    asked = with_everywhere([jobs[k] for k in picked], [scores[k] for k in picked], verifier.engine,
+                            verifier.dialect)
+    out = list(scores)
+    for k, s in zip(picked, asked, strict=True):
+        out[k] = s
+    return out
 
 
 def _pairs(head_jobs: Sequence[MethodJob], head: Sequence[MethodScore], base_jobs: Sequence[MethodJob],
@@ -348,7 +367,8 @@ def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, h
         "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
         "fail_on_weakening": config.fail_on_weakening, "spec_changes": [change_dict(c) for c in changes],
         "gate": {"min_correctness": config.min_correctness, "min_completeness": config.min_completeness,
-                 "fail_on_unknown": config.fail_on_unknown, "allow_axioms": config.allow_axioms},
+                 "fail_on_unknown": config.fail_on_unknown, "allow_axioms": config.allow_axioms,
+                 "require_determined": config.require_determined},
         "head": [method_dict(s) for s in head], "base": [method_dict(s) for s in base],
         "spans": spans_to_list(spans or {}),
     }
@@ -441,7 +461,8 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
             raise ReportError("`gate` must be an object")
         gate = Gate(clean_fraction(gate_d.get("min_correctness", 1.0)),
                     clean_fraction(gate_d.get("min_completeness", 0.0)),
-                    gate_d.get("fail_on_unknown") is True, gate_d.get("allow_axioms") is True)
+                    gate_d.get("fail_on_unknown") is True, gate_d.get("allow_axioms") is True,
+                    gate_d.get("require_determined") is True)
         head = methods_from_list(saved.get("head"), "head")
         base = methods_from_list(saved.get("base"), "base")
         spans = spans_from_list(saved.get("spans", []), "spans")

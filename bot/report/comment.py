@@ -20,7 +20,7 @@ from bot.report.links import Links
 from bot.report.markdown import cell_code, cell_esc, code, esc, link
 from bot.report.methods_table import LEGEND as TABLE_LEGEND
 from bot.report.methods_table import methods_table
-from bot.report.sentences import method_sentence, rejecting_clause, spec_change_sentence
+from bot.report.sentences import determinacy_sentence, method_sentence, rejecting_clause, spec_change_sentence
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import NOT_GATED
 from bot.symbolic.results import (
@@ -29,6 +29,7 @@ from bot.symbolic.results import (
     SPEC_ERROR,
     CaseResult,
     CaseStatus,
+    EverywhereStatus,
     Gate,
     MutantStatus,
     SpecChange,
@@ -37,7 +38,7 @@ from bot.symbolic.results import (
 
 MAX_COMMENT = 65_536
 TITLE = "Dafny Spec Score"
-BEYOND = "**Beyond the tests** (proved on every input both versions' `requires` admit):"
+BEYOND = "**Beyond the tests** (proved on every input the `requires` admit, tested or not):"
 PASSED = "passed"
 FAILED = "failed"
 NOTHING = "No Dafny specs with tests were changed in this pull request: nothing to score."
@@ -190,13 +191,21 @@ def _sentences(inp: CommentInput) -> list[str]:
     every = [f"- {spec_change_sentence(c)}" for c in inp.changes[:MAX_SENTENCES]]
     if len(inp.changes) > MAX_SENTENCES:
         every.append(f"- ... and {len(inp.changes) - MAX_SENTENCES} more changed spec(s).")
+    # a changed spec that leaves its output open on some input, with the witness (information: no gate uses it
+    # unless `require-determined` asks)
+    open_ = [(d.method, d.head.everywhere) for d in changed if d.head is not None and d.head.everywhere is not None
+             and d.head.everywhere.status is EverywhereStatus.NOT_DETERMINED]
+    every += [f"- {determinacy_sentence(m, e)}" for m, e in open_[:MAX_SENTENCES]]
+    if len(open_) > MAX_SENTENCES:
+        every.append(f"- ... and {len(open_) - MAX_SENTENCES} more spec(s) not determined.")
     return [*opening, *([BEYOND, "", *every, ""] if every else [])]
 
 
 def _verdict(inp: CommentInput) -> list[str]:
     """The gate's verdict after the sentences: the thresholds, the regressions and every failure."""
     lines = [f"Thresholds: correctness ≥ {inp.gate.min_correctness:.2f}, "
-             f"completeness ≥ {inp.gate.min_completeness:.2f}."]
+             f"completeness ≥ {inp.gate.min_completeness:.2f}"
+             + ("; every judged spec determined on every input." if inp.gate.require_determined else ".")]
     regressions = sum(d.regression for d in inp.deltas)
     unmeasured = sum(bool(d.lost) for d in inp.deltas)
     if regressions:

@@ -8,6 +8,7 @@ rendered again from it, so whatever it holds reaches GitHub through the same esc
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from bot.dafny.spans import ClauseSpan, EnsuresSpan
@@ -16,6 +17,8 @@ from bot.symbolic.results import (
     BackgroundStatus,
     CaseResult,
     CaseStatus,
+    Everywhere,
+    EverywhereStatus,
     KillProof,
     MethodScore,
     MutantResult,
@@ -100,9 +103,20 @@ def method_from_dict(v: Any, where: str = "method") -> MethodScore:
         status, message = _enum(BackgroundStatus, b, "status", f"{where}.background"), _str(b, "message", where)
     axioms = tuple(_list(d, "axioms", where, _axiom)) if "axioms" in d else ()
     # scores are recomputed from the cases: a saved file cannot claim numbers its cases do not give
-    return method_score(_str(d, "file", where), _str(d, "method", where), _int(d, "line", where),
-                        tuple(_list(d, "cases", where, _case)), problems, _str(d, "note", where), status, message,
-                        axioms)
+    score = method_score(_str(d, "file", where), _str(d, "method", where), _int(d, "line", where),
+                         tuple(_list(d, "cases", where, _case)), problems, _str(d, "note", where), status, message,
+                         axioms)
+    every = d.get("everywhere")
+    return score if every is None else replace(score, everywhere=_everywhere(every, f"{where}.everywhere"))
+
+
+def _everywhere(v: Any, where: str) -> Everywhere:
+    d = _obj(v, where)
+    outputs = tuple(_list(d, "outputs", where, lambda x, w: x[:MAX_TEXT] if isinstance(x, str) else _bad(w)))
+    status = _enum(EverywhereStatus, d, "status", where)
+    if (status is EverywhereStatus.NOT_DETERMINED) != (len(outputs) == 2):
+        raise ReportError(f"{where}: a spec not determined has two outputs, and only such a spec")
+    return Everywhere(status, _str(d, "inputs", where), outputs, _str(d, "reason", where))
 
 
 def _axiom(v: Any, where: str) -> Axiom:

@@ -15,7 +15,16 @@ from bot.report.links import Links
 from bot.report.markdown import code, esc, link
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
-from bot.symbolic.results import FIXES_TEST, CaseResult, CaseStatus, MethodScore, Relation, SpecChange, Surviving
+from bot.symbolic.results import (
+    FIXES_TEST,
+    CaseResult,
+    CaseStatus,
+    Everywhere,
+    MethodScore,
+    Relation,
+    SpecChange,
+    Surviving,
+)
 
 # longest user text a sentence quotes whole (characters); longer text ends with an ellipsis
 VALUE, INPUTS, NAME, CLAUSE, WHY = 40, 60, 40, 80, 160
@@ -175,6 +184,15 @@ def method_sentence(d: MethodDelta, span: EnsuresSpan | None = None, links: Link
         what = "is new and could not be scored" if d.change is Change.NEW else "could not be scored"
         return f"{name} {what}: {why}."
     return _scored(name, d, span) + "."
+
+
+def determinacy_sentence(method: str, e: Everywhere) -> str:
+    """A changed spec that a witness shows not determined, in one sentence (user text as escaped code): "`Abs` is
+    not determined on every input: for `x = -1` the spec accepts both `12` and `14`."."""
+    name, inputs = code(short(method, NAME)), code(short(e.inputs, INPUTS))
+    first, second = (code(short(v, VALUE)) for v in e.outputs)
+    said = f" ({esc(short(e.reason, WHY))})" if e.reason else ""
+    return f"{name} is not determined on every input: for {inputs} the spec accepts both {first} and {second}{said}."
 
 
 def spec_change_sentence(c: SpecChange) -> str:

@@ -43,6 +43,10 @@ _HEAP_WORDS = frozenset({"old", "fresh", "allocated", "unchanged", "new", "reads
 
 
 class Goal(Enum):
+    # the assumptions themselves: `ensures false` must fail. Proved, the spec accepts no output on any input its
+    # `requires` admits, or what the program stands on is inconsistent (a declaration no check reaches, such as a
+    # constant defined by a function that does not terminate): every other question would be "proved"
+    CONSISTENT = "consistent"
     EXACT = "exact"
     MULTISET = "multiset"
     SET = "set"
@@ -90,7 +94,8 @@ def _sequence(t: DafnyType) -> bool:
 
 def goals(method: Decl) -> list[Goal]:
     """The questions asked: the exact one, and for sequence outputs up to order and as a set."""
-    return [Goal.EXACT, *([Goal.MULTISET, Goal.SET] if any(_sequence(p.type) for p in method.returns) else [])]
+    return [Goal.CONSISTENT, Goal.EXACT,
+            *([Goal.MULTISET, Goal.SET] if any(_sequence(p.type) for p in method.returns) else [])]
 
 
 def _same(name: str, t: DafnyType, goal: Goal) -> str:
@@ -132,7 +137,7 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
     def post(copy: str) -> str:
         return f"@P@_Post({', '.join([*(p.name for p in method.params), *(copy + p.name for p in method.returns)])})"
 
-    claim = " && ".join(_same(p.name, p.type, goal) for p in method.returns)
+    claim = "false" if goal is Goal.CONSISTENT else " && ".join(_same(p.name, p.type, goal) for p in method.returns)
     lines = [
         *predicates(method, "@P@_Pre", "@P@_Post"),
         f"method @P@({', '.join(x for x in (params, copies) if x)})",
@@ -148,6 +153,8 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
     if scope:
         text = f"module {name}_Scope {{\nimport opened {scope}\n{text}\n}}"
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
+    if goal is Goal.CONSISTENT:  # the assumptions must not prove `false` (asked as a vacuity check)
+        return Program(prelude=prelude, name=name, method=text, kind=ProgramKind.VACUITY, goal=ProgramGoal.ACCEPT)
     # every output the spec admits is one (a pin, over every input)
     return Program(prelude=prelude, name=name, method=text, want_model=goal is Goal.EXACT,
                    kind=ProgramKind.DETERMINACY, goal=ProgramGoal.PIN)
@@ -216,8 +223,18 @@ def shown(method: Decl, w: Witness) -> Shown:
     return Shown(shown_inputs(method, w.inputs), (shown_outputs(method, w.first), shown_outputs(method, w.second)))
 
 
+VACUOUS = ("the spec accepts no output on any input its `requires` admits, or the declarations it stands on are "
+           "inconsistent (`false` is proved from them): a proof over every input would prove anything")
+CONSISTENCY_UNKNOWN = "whether the spec accepts any output at all is not known"
+
+
 def judged(results: dict[Goal, Result], proved: Shown | None, why_not: str) -> Everywhere:
     """The answer from the determinacy programs' results and a proved witness (None: none, `why_not` says why)."""
+    consistent = results.get(Goal.CONSISTENT)
+    if consistent is None or consistent.outcome is Outcome.VERIFIED:
+        return Everywhere(EverywhereStatus.UNKNOWN, reason=VACUOUS)
+    if consistent.outcome is not Outcome.REFUTED:
+        return Everywhere(EverywhereStatus.UNKNOWN, reason=f"{CONSISTENCY_UNKNOWN} ({consistent.outcome.value})")
     exact = results.get(Goal.EXACT)
     if exact is not None and exact.outcome is Outcome.VERIFIED:
         return Everywhere(EverywhereStatus.DETERMINED)

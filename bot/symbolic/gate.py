@@ -105,6 +105,9 @@ def _pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool,
         elif c.weakens:
             (failures if fail_on_weakening else warnings).append(
                 weakening(c) + ("" if fail_on_weakening else "; allowed by fail-on-weakening: false"))
+    if gate.require_determined:  # on every input, tested or not: asked of the methods the pull request changed
+        failures += [f"{d.file}: {d.method}: {why}" for d in deltas if d.head is not None
+                     and (why := undetermined(d.head))]
     scored = [d.head for d in deltas if d.head is not None and d.head.decided]
     # a completeness the base had and the head lacks is said once, as that (below), not also against the threshold
     lost = {f"{d.file}: {d.method}: {UNMEASURED}" for d in deltas if any(w.startswith("completeness") for w in d.lost)}

@@ -93,6 +93,21 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Pr
                    goal=Goal.ACCEPT)
 
 
+INCONSISTENT = ("base's and head's declarations side by side prove `false` (a declaration no check reaches is "
+                "inconsistent): every relation would be proved")
+
+
+def consistency(prelude: str, dialect: Dialect) -> Program:
+    """`ensures false` from both versions' declarations (`prelude`: `side_by_side`): it must fail, or every question
+    of the pair is proved for no reason (a constant defined by a function that does not terminate is an axiom no
+    background check reaches)."""
+    text = "method @P@()\n  ensures false\n{\n}"
+    name = PREFIX + hashlib.sha256(f"consistent\0{text}".encode()).hexdigest()[:16]
+    text = text.replace("@P@", name)
+    text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
+    return Program(prelude=prelude, name=name, method=text, kind=ProgramKind.VACUITY, goal=Goal.ACCEPT)
+
+
 @dataclass(frozen=True)
 class Found:
     """A proved difference: on `inputs`, `output` is accepted by one version and rejected by the other."""

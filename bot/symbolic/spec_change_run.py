@@ -17,9 +17,11 @@ from bot.symbolic.program import Goal, Outcome, Program, Result
 from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
 from bot.symbolic.rounds import EngineLike, MethodJob
 from bot.symbolic.spec_change import (
+    INCONSISTENT,
     Direction,
     Found,
     comparable,
+    consistency,
     program,
     relation,
     shown,
@@ -48,6 +50,7 @@ class _Asked:
     pair: Pair
     preludes: dict[str, str]  # "base" / "head" -> that version's spec file, as its harnesses see it
     programs: dict[Direction, Program]
+    probe: Program  # the consistency of both versions' declarations (`spec_change.consistency`)
     candidates: dict[Direction, tuple[tuple[Value, ...], tuple[Value, ...]]] = field(default_factory=dict)
     confirm: dict[Direction, tuple[Program, ...]] = field(default_factory=dict)
     why: dict[Direction, str] = field(default_factory=dict)
@@ -139,8 +142,16 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect) ->
         if preludes["base"] == preludes["head"]:
             continue  # the same spec file: nothing changed in what the method's spec says
         both = side_by_side(preludes["base"], preludes["head"], p.base.method, p.head.method)
-        asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect) for d in Direction})
-    first = engine.run([q for a in asked.values() for q in a.programs.values()]) if asked else {}
+        asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect) for d in Direction},
+                          consistency(both, dialect))
+    first = engine.run([q for a in asked.values() for q in (*a.programs.values(), a.probe)]) if asked else {}
+    for k, a in list(asked.items()):
+        probed = first[a.probe].outcome
+        if probed is not Outcome.REFUTED:  # `false` proved, or not known to be unprovable: nothing is compared
+            why = INCONSISTENT if probed is Outcome.VERIFIED else \
+                f"whether base's and head's declarations are consistent is not known ({probed.value})"
+            out[k] = SpecChange(a.pair.head_score.file, a.pair.head_score.method, Relation.UNKNOWN, reason=why)
+            del asked[k]
     for a in asked.values():
         for direction in _WITNESSED:
             read = _read(a, direction, first[a.programs[direction]])

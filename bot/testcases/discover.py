@@ -193,8 +193,9 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def find_test_sources(spec_path: str) -> list[TestSource]:
-    """The candidate sources that exist (the spec itself always counts)."""
-    return [s for s in candidate_sources(spec_path) if s.path == spec_path or os.path.isfile(s.path)]
+    """The candidate sources that exist (the spec itself always counts): by name, so that one that cannot be read (a
+    dangling symlink, a folder) is said as a problem, never taken for no tests."""
+    return [s for s in candidate_sources(spec_path) if s.path == spec_path or os.path.lexists(s.path)]
 
 
 def read_text(path: str) -> str:

@@ -568,13 +568,35 @@ def _fail_on_weakening(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.M
     assert "allowed by fail-on-weakening: false" in ran.log
 
 
+@input_case("require-determined")
+def _require_determined(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a new weak spec: every threshold met; the fake cannot prove it determined, and a verified case with a
+    # surviving mutant is the witness (two outputs proved accepted on one input)
+    ran, pr, env = pr_run(tmp, server, fake, {}, {"specs/inc.dfy": WEAK})
+    assert ran.code == EXIT_OK, ran.log
+    body = comments(server)[0].body
+    assert "**Beyond the tests**" in body and "<code>Inc</code> is not determined on every input: for " in body, body
+    every = methods(pr.repo)["specs/inc.dfy:Inc"]["everywhere"]
+    assert every["status"] == "not-determined" and every["reason"].startswith("shown on test case"), every
+    env.vars[input_env_name("require-determined")] = "true"
+    ran = run_action(env, fake)
+    assert ran.code == EXIT_FAILED, ran.log
+    assert "- specs/inc.dfy: Inc: not determined on every input: for " in comments(server)[0].body
+    assert "require-determined is not met" in comments(server)[0].body
+    # a strong spec is proved determined: the same gate passes
+    ran, _, _ = pr_run(tmp / "strong", server, fake, {}, {"specs/inc.dfy": STRONG},
+                       **{"require_determined": "true"})
+    assert ran.code == EXIT_OK, ran.log
+
+
 @input_case("pin")
 def _pin(tmp: Path, server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
     ran, pr, _ = pr_run(tmp, server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK}, pin="false")
     assert ran.code == EXIT_OK, ran.log
-    # no pin check, and no model asked for a case (the spec-change questions, `sa`, ask for theirs)
+    # no pin check, and no model asked for a case (the spec-change questions, `sa`, and determinacy on every
+    # input, `dp`, ask for theirs)
     assert "pp" not in fake.backend.kinds()
-    assert not any(fake.backend.asked[n] != "sa" for c in fake.backend.calls for n in c.models)
+    assert not any(fake.backend.asked[n] not in ("sa", "dp") for c in fake.backend.calls for n in c.models)
     scored = methods(pr.repo)["specs/inc.dfy:Inc"]
     assert all(c["determinacy"] is None for c in scored["cases"]) and scored["not_pinned"] == 0
     assert report(pr.repo)["settings"]["pin"] is False

@@ -109,7 +109,7 @@ class FakeBackend:
 def asks(program: Program) -> str:
     """The first letters of a program's kind and goal: `ca` acceptance of an expected output, `cr` its
     rejection, `mr`/`ma` a mutant's rejection/acceptance, `pa`/`pr` the precondition, `va` vacuity,
-    `pp` the pin check."""
+    `pp` the pin check, `dp` determinacy on every input."""
     assert program.kind is not None and program.goal is not None, program.name
     return program.kind.value[0] + program.goal.value[0]
 
@@ -155,6 +155,11 @@ def decide(mode: str, k: str, name: str) -> Result:
         else:
             survives = mode == "weak"
         return VERIFIED if (k == "ma") == survives else REFUTED
+    if k == "dp":  # determinacy on every input: a strong spec is determined; no model, so a weak one's witness
+        # can only come from its tests (a verified case with a surviving mutant)
+        if mode in ("unknown", "timeout"):
+            return TIMEOUT
+        return REFUTED if mode in ("weak", "half", "wrong") else VERIFIED
     if k == "pp":  # a proved pin rejects every mutant at once, so only a strong spec is pinned
         if mode == "unknown":
             return TIMEOUT

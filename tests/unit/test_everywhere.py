@@ -34,12 +34,12 @@ FILE = parse_file(SPECS, "specs.dfy")
 
 
 def test_what_is_asked_and_what_is_not_supported_yet() -> None:
-    assert unsupported(FILE.find("Abs")) == "" and goals(FILE.find("Abs")) == [Goal.EXACT]  # type: ignore[arg-type]
+    assert unsupported(FILE.find("Abs")) == "" and goals(FILE.find("Abs")) == [Goal.CONSISTENT, Goal.EXACT]  # type: ignore[arg-type]
     assert unsupported(FILE.find("Find")) == ""  # an array read in the one heap both copies share
     assert "no outputs" in unsupported(FILE.find("Fill"))  # type: ignore[arg-type]
     assert "holds arrays" in unsupported(FILE.find("Grow"))  # type: ignore[arg-type]
     assert "`old`" in unsupported(FILE.find("Step"))  # type: ignore[arg-type]
-    assert goals(FILE.find("Keep")) == [Goal.EXACT, Goal.MULTISET, Goal.SET]  # type: ignore[arg-type]
+    assert goals(FILE.find("Keep")) == [Goal.CONSISTENT, Goal.EXACT, Goal.MULTISET, Goal.SET]  # type: ignore[arg-type]
 
 
 def test_the_program_states_the_spec_twice_by_predicates_and_asks_one_question() -> None:
@@ -61,16 +61,24 @@ def test_the_program_states_the_spec_twice_by_predicates_and_asks_one_question()
 
 def test_only_a_proof_or_a_proved_witness_is_an_answer() -> None:
     ok, failed, slow = Result(Outcome.VERIFIED), Result(Outcome.REFUTED), Result(Outcome.TIMEOUT)
-    assert judged({Goal.EXACT: ok}, None, "").status is EverywhereStatus.DETERMINED
+    sound = {Goal.CONSISTENT: failed}  # `ensures false` not proved from the assumptions: they are consistent
+    assert judged({**sound, Goal.EXACT: ok}, None, "").status is EverywhereStatus.DETERMINED
     # a failed proof is no answer: the solver may have given up
-    assert judged({Goal.EXACT: failed}, None, "x").status is EverywhereStatus.UNKNOWN
-    assert judged({Goal.EXACT: slow}, None, "").reason == "not proved either way"
-    partly = judged({Goal.EXACT: failed, Goal.MULTISET: ok, Goal.SET: ok}, None, "")
+    assert judged({**sound, Goal.EXACT: failed}, None, "x").status is EverywhereStatus.UNKNOWN
+    assert judged({**sound, Goal.EXACT: slow}, None, "").reason == "not proved either way"
+    partly = judged({**sound, Goal.EXACT: failed, Goal.MULTISET: ok, Goal.SET: ok}, None, "")
     assert partly.status is EverywhereStatus.UP_TO_ORDER
     witness = Shown("s = [1, 2]", ("[1, 2]", "[2, 1]"))
-    seen = judged({Goal.EXACT: failed, Goal.MULTISET: ok}, witness, "")
+    seen = judged({**sound, Goal.EXACT: failed, Goal.MULTISET: ok}, witness, "")
     assert seen.status is EverywhereStatus.NOT_DETERMINED and seen.reason == "it is determined up to order"
     assert "for s = [1, 2] the spec accepts both [1, 2] and [2, 1]" in seen.sentence
+    # assumptions that prove `false` (no output accepted, or an inconsistent background) prove every question,
+    # a witness's acceptance included: no answer; nor when their consistency is not known, or was not asked
+    for consistent, said in ((ok, "accepts no output"), (slow, "is not known (timeout)")):
+        for proved in (None, witness):
+            e = judged({Goal.CONSISTENT: consistent, Goal.EXACT: ok}, proved, "")
+            assert e.status is EverywhereStatus.UNKNOWN and said in e.reason, e
+    assert judged({Goal.EXACT: ok}, None, "").status is EverywhereStatus.UNKNOWN
 
 
 def _case(name: str, status: CaseStatus, note: str = "", survived: str = "") -> CaseResult:

@@ -55,9 +55,6 @@ def test_an_ill_formed_spec_in_a_module_is_not_determined(dafny_command: str, tm
 
 # Specs that state something no output can meet: "determined" holds only because no output is accepted at all
 @pytest.mark.dafny
-@pytest.mark.xfail(strict=True, reason="open: a spec that accepts no output on any input (unsatisfiable ensures, or "
-                   "requires false) is 'determined' and passes --require-determined (vacuous; no probe asks whether "
-                   "Pre && Post(o) is satisfiable)")
 @pytest.mark.parametrize("spec", [
     "method M(x: int) returns (r: int)\n  ensures r > x && r < x\n",
     "method M(x: int) returns (r: int)\n  requires false\n  ensures r >= x\n",
@@ -66,14 +63,11 @@ def test_a_spec_that_accepts_nothing_is_not_determined(dafny_command: str, tmp_p
                                                        monkeypatch: pytest.MonkeyPatch, spec: str) -> None:
     monkeypatch.chdir(tmp_path)
     code, methods = _score(tmp_path, "vacuous.dfy", spec, "--require-determined")
-    assert _status(methods["M"]) != "determined", methods["M"]
+    assert _status(methods["M"]) == "unknown" and "accepts no output" in str(methods["M"]["everywhere"]), methods["M"]
     assert code == 1
 
 
 @pytest.mark.dafny
-@pytest.mark.xfail(strict=True, reason="open: bot/runner.py build_jobs reports a file's test problems only when the "
-                   "file gives no job; an untested method now gives one, so a case naming a method that does not exist "
-                   "is dropped without a word, 'no test cases found' is said, and --require-determined passes")
 def test_a_case_for_a_missing_method_is_not_hidden_by_an_untested_one(dafny_command: str, tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -158,9 +152,6 @@ method M(x: int) returns (r: int)
 
 
 @pytest.mark.dafny
-@pytest.mark.xfail(strict=True, reason="open: the determinacy program rests on the whole prelude, whose declarations "
-                   "the spec does not reach are never checked and no vacuity probe is asked: an inconsistent prelude "
-                   "proves `r >= x` determined (and passes --require-determined)")
 def test_an_inconsistent_prelude_the_spec_does_not_reach_proves_nothing(dafny_command: str, tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -170,8 +161,6 @@ def test_an_inconsistent_prelude_the_spec_does_not_reach_proves_nothing(dafny_co
 
 
 @pytest.mark.dafny
-@pytest.mark.xfail(strict=True, reason="open: a tested method whose every case is vacuous (the harness's "
-                   "`assert false` verified: the prelude is inconsistent) is still said 'determined on every input'")
 def test_a_vacuous_tested_method_is_not_said_determined(dafny_command: str, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -183,9 +172,6 @@ def test_a_vacuous_tested_method_is_not_said_determined(dafny_command: str, tmp_
 
 
 @pytest.mark.dafny
-@pytest.mark.xfail(strict=True, reason="open: a test file beside the spec that exists by name but cannot be read (a "
-                   "dangling symlink, a folder) is passed over without a word (bot/testcases discovery); the spec is "
-                   "then scored as one without tests and --require-determined passes")
 @pytest.mark.parametrize("kind", ["dangling-symlink", "folder"])
 def test_a_test_file_that_cannot_be_read_is_not_taken_for_none(dafny_command: str, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch,

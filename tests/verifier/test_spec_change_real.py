@@ -85,3 +85,10 @@ def test_an_unproved_counterexample_is_no_weakening(dafny_command: str, tmp_path
     c = change("abs_base.dfy", "abs_weaker.dfy", tmp_path)
     assert c.relation is Relation.UNKNOWN, c
     assert "the counterexample was not proved on the concrete values" in c.reason
+
+
+def test_an_inconsistent_declaration_no_check_reaches_relates_nothing(dafny_command: str, tmp_path: Path) -> None:
+    """Head's file holds a constant defined by a function that does not terminate: from its axiom every question
+    of the pair would be proved (equivalent, say), so the consistency probe fails and nothing is related."""
+    c = change("abs_base.dfy", "abs_inconsistent.dfy", tmp_path)
+    assert (c.relation, c.reason) == (Relation.UNKNOWN, spec_change_run.INCONSISTENT), c

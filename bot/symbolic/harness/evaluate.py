@@ -96,7 +96,14 @@ class MsetV:
     counts: frozenset[tuple[GValue, int]]  # each element with its (positive) multiplicity
 
 
-GValue = Value | SetV | MsetV | ArrRef
+@dataclass(frozen=True)
+class MapG:
+    """A map input: its (key, value) pairs, keys distinct."""
+
+    items: frozenset[tuple[GValue, GValue]]
+
+
+GValue = Value | SetV | MsetV | MapG | ArrRef
 _CallKey = tuple[str, tuple[GValue, ...], bool]  # function, arguments, evaluated in the old state
 
 
@@ -292,6 +299,9 @@ def literal(v: GValue) -> str:
             raise _NoLiteral
         items = sorted(v.counts, key=lambda xc: _order(xc[0]))
         return "multiset{" + ", ".join(literal(x) for x, c in items for _ in range(c)) + "}"
+    if isinstance(v, MapG):
+        pairs = sorted(v.items, key=lambda kv: _order(kv[0]))
+        return "map[" + ", ".join(f"{literal(k)} := {literal(x)}" for k, x in pairs) + "]"
     raise _NoLiteral
 
 
@@ -322,6 +332,8 @@ def _has_empty(v: GValue) -> bool:
         return not v.elems or any(_has_empty(x) for x in v.elems)
     if isinstance(v, MsetV):
         return not v.counts or any(_has_empty(x) for x, _ in v.counts)
+    if isinstance(v, MapG):
+        return not v.items or any(_has_empty(k) or _has_empty(x) for k, x in v.items)
     return False
 
 
@@ -367,9 +379,14 @@ def _elems(v: GValue, heap: Mapping[str, tuple[Value, ...]]) -> tuple[Value, ...
 
 
 def _ground(v: GValue) -> GValue | None:
-    """An input as the evaluator holds it: a set or multiset as its own (top level only); None for a map, or for
-    a collection inside a sequence, tuple or datatype (which the evaluator would compare as unequal to its own)."""
-    if isinstance(v, SetV | MsetV | ArrRef):
+    """An input as the evaluator holds it: a set, multiset or map as its own (top level only); None for a collection
+    inside a sequence, tuple, datatype or another collection (which the evaluator would compare as unequal to its
+    own)."""
+    if isinstance(v, values.MapV):
+        if any(_holds_collection(k) or _holds_collection(x) for k, x in v.items):
+            return None
+        return MapG(frozenset(v.items))
+    if isinstance(v, SetV | MsetV | MapG | ArrRef):
         return v  # already the evaluator's
     if isinstance(v, values.SetV):
         return None if any(_holds_collection(e) for e in v.elems) else SetV(frozenset(v.elems))
@@ -381,7 +398,7 @@ def _ground(v: GValue) -> GValue | None:
 
 
 def _holds_collection(v: GValue) -> bool:
-    if isinstance(v, values.SetV | values.MultisetV | values.MapV | SetV | MsetV):
+    if isinstance(v, values.SetV | values.MultisetV | values.MapV | SetV | MsetV | MapG):
         return True
     if isinstance(v, SeqV | ArrayV | TupleV):
         return any(_holds_collection(e) for e in v.elems)
@@ -392,7 +409,7 @@ def _holds_collection(v: GValue) -> bool:
 
 def _value(v: GValue) -> Value:
     """v as an element of a sequence or tuple (which hold the project's values only)."""
-    if isinstance(v, SetV | MsetV | ArrRef):
+    if isinstance(v, SetV | MsetV | MapG | ArrRef):
         raise NoValue
     return v
 
@@ -456,6 +473,8 @@ def _compare(op: str, a: GValue, b: GValue) -> bool:
             found = a in b.elems
         elif isinstance(b, MsetV):
             found = _counts(b).get(a, 0) > 0
+        elif isinstance(b, MapG):
+            found = any(_equal(a, k) for k, _ in b.items)
         else:
             raise NoValue
         return found == (op == "in")
@@ -751,6 +770,8 @@ class Evaluator:
                 return IntV(len(v.elems))
             if isinstance(v, MsetV):
                 return IntV(sum(c for _, c in v.counts))
+            if isinstance(v, MapG):
+                return IntV(len(v.items))
             raise NoValue
         if isinstance(e, Old):
             return self.eval(e.operand, env, True)
@@ -809,6 +830,8 @@ class Evaluator:
             return v.elems[int(name)]
         if isinstance(v, DatatypeV):
             return self.datatype_member(v, name)
+        if isinstance(v, MapG) and name in ("Keys", "Values"):
+            return SetV(frozenset(k if name == "Keys" else x for k, x in v.items))
         raise NoValue
 
     def construct(self, name: str, args: tuple[GValue, ...]) -> DatatypeV:
@@ -841,6 +864,11 @@ class Evaluator:
     def index(self, target: GValue, key: GValue, old: bool) -> GValue:
         if isinstance(target, MsetV):
             return IntV(_counts(target).get(key, 0))
+        if isinstance(target, MapG):
+            found = [x for k, x in target.items if _equal(k, key)]
+            if not found:
+                raise NoValue  # not a key: the lookup is not well-defined
+            return found[0]
         elems = _elems(target, self.heaps[old])
         i = _int(key)
         if not 0 <= i < len(elems):
@@ -1010,6 +1038,8 @@ class Evaluator:
                     finite = sorted(coll.elems, key=_order)
                 elif isinstance(coll, MsetV):
                     finite = sorted((x for x, _ in coll.counts), key=_order)
+                elif isinstance(coll, MapG):
+                    finite = sorted((k for k, _ in coll.items), key=_order)
                 continue
             for rel, v in self.bounds(var.name, g, env, old):
                 if isinstance(v, CharV):
