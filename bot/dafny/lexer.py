@@ -20,7 +20,7 @@ class TokKind(Enum):
     COMMENT = "comment"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a large file is a million tokens, each made and kept
 class Token:
     kind: TokKind
     text: str
@@ -51,43 +51,53 @@ _IDENT_PART = _IDENT_START | _DIGITS | frozenset("'?")
 _OPS_BY_FIRST: dict[str, tuple[str, ...]] = {}
 for _op in _OPS_SORTED:
     _OPS_BY_FIRST[_op[0]] = (*_OPS_BY_FIRST.get(_op[0], ()), _op)
-_SPACE = " \t\r\f\v\ufeff"
-# runs the loop below would take one character at a time
-_SPACES = re.compile(f"[{_SPACE}]+")
-_NUMBER = re.compile(r"0[xX][0-9a-fA-F_]*|[0-9][0-9_]*(?:\.[0-9][0-9_]*)?")
 _ASCII_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'?]*")
+
+
+# What most source is made of, one match per token (blanks, with their newlines, ASCII identifiers, numbers, line
+# comments, operators); the rest (block comments, strings, chars, identifiers with non-ASCII letters, `@`, `\\` and
+# any other single character) goes through the loop's code, character by character.
+# Groups by number: 1 blank, 2 identifier, 3 number, 4 line comment, 5 operator, 6 `:`.
+_COMMON = re.compile(
+    r"([ \t\r\f\v\ufeff\n]+)"
+    # followed by a non-ASCII character, the loop decides (which may take it as part of the identifier)
+    r"|([A-Za-z_][A-Za-z0-9_'?]*)(?![A-Za-z0-9_'?]|[^\x00-\x7f])"
+    # ASCII digits only, as in Dafny (`str.isdigit` also takes `²` and `١`): `0x` and hex digits, or digits and `_`,
+    # then `.` and more when a digit follows the `.`
+    r"|(0[xX][0-9a-fA-F_]*|[0-9][0-9_]*(?:\.[0-9][0-9_]*)?)"
+    r"|(//[^\n]*)"
+    r"|(" + "|".join(re.escape(op) + ("(?![A-Za-z0-9_'?])" if op == "!in" else "") for op in _OPS_SORTED)
+    + r"|[-(){}\[\],;.<>=!&|+*%^~#$?`]|/(?!\*))"
+    r"|(:)"
+)
+_KINDS = {2: TokKind.IDENT, 3: TokKind.NUMBER, 4: TokKind.COMMENT, 5: TokKind.OP}
 
 
 def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
     """Split Dafny source into tokens; raises LexError on an unterminated comment, string or char."""
     toks: list[Token] = []
+    append = toks.append
+    common = _COMMON.match
     i, n = 0, len(src)
     line, line_start = 1, 0
-
-    def pos(at: int) -> tuple[int, int]:
-        # line/col for an offset at or after line_start of the current line
-        return line, at - line_start + 1
-
     while i < n:
-        c = src[i]
-        if c == "\n":
-            line += 1
-            line_start = i + 1
-            i += 1
-            continue
-        if c in _SPACE:
-            m = _SPACES.match(src, i)
-            i = m.end() if m else i + 1
-            continue
-        start = i
-        ln, col = pos(i)
-        if c == "/" and src.startswith("//", i):
-            j = src.find("\n", i)
-            j = n if j < 0 else j
-            if keep_comments:
-                toks.append(Token(TokKind.COMMENT, src[i:j], i, j, ln, col))
+        m = common(src, i)
+        if m is not None:
+            group, j = m.lastindex or 0, m.end()  # every alternative is a group: never 0
+            if group == 1:
+                newlines = src.count("\n", i, j)
+                if newlines:
+                    line += newlines
+                    line_start = src.rfind("\n", i, j) + 1
+            elif group == 6:
+                _colon(toks, Token(TokKind.OP, ":", i, j, line, i - line_start + 1))
+            elif group != 4 or keep_comments:
+                append(Token(_KINDS[group], m.group(), i, j, line, i - line_start + 1))
             i = j
             continue
+        c = src[i]
+        start = i
+        ln, col = line, i - line_start + 1
         if c == "/" and src.startswith("/*", i):
             depth, j = 1, i + 2
             while j < n and depth:
@@ -136,13 +146,6 @@ def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
             toks.append(Token(TokKind.CHAR, src[i:end], i, end, ln, col))
             i = end
             continue
-        if c in _DIGITS:  # ASCII only, as in Dafny: `str.isdigit` also takes `²` and `١`
-            # `0x` and hex digits, or digits and `_`, then `.` and more when a digit follows the `.`
-            number = _NUMBER.match(src, i)
-            j = number.end() if number else i + 1
-            toks.append(Token(TokKind.NUMBER, src[i:j], i, j, ln, col))
-            i = j
-            continue
         if c in _IDENT_START or (not c.isascii() and c.isalpha()):
             ascii_part = _ASCII_IDENT.match(src, i)
             j = ascii_part.end() if ascii_part else i + 1
@@ -162,26 +165,22 @@ def tokenize(src: str, keep_comments: bool = False) -> list[Token]:
         else:
             toks.append(Token(TokKind.OP, c, i, i + 1, ln, col))
             i += 1
-    return _attribute_openers(toks)
+    return toks
 
 
-def _attribute_openers(toks: list[Token]) -> list[Token]:
-    """`{ :verify false}` (space or comment between) is an attribute to Dafny as `{:verify false}` is (measured
-    on Dafny 2.3: it skips the declaration); `{` then `:` opens nothing else, so it is one `{:` token, its span
-    the whole of it (the comments inside it dropped)."""
-    out: list[Token] = []
-    for t in toks:
-        if t.kind is TokKind.OP and t.text == ":":
-            k = len(out) - 1
-            while k >= 0 and out[k].kind is TokKind.COMMENT:
-                k -= 1
-            if k >= 0 and out[k].kind is TokKind.OP and out[k].text == "{":
-                brace = out[k]
-                del out[k:]
-                out.append(Token(TokKind.OP, "{:", brace.start, t.end, brace.line, brace.col))
-                continue
-        out.append(t)
-    return out
+def _colon(toks: list[Token], colon: Token) -> None:
+    """Append a `:` to toks. `{ :verify false}` (space or comment between) is an attribute to Dafny as
+    `{:verify false}` is (measured on Dafny 2.3: it skips the declaration); `{` then `:` opens nothing else, so it
+    is one `{:` token, its span the whole of it (the comments inside it dropped)."""
+    k = len(toks) - 1
+    while k >= 0 and toks[k].kind is TokKind.COMMENT:
+        k -= 1
+    if k >= 0 and toks[k].kind is TokKind.OP and toks[k].text == "{":
+        brace = toks[k]
+        del toks[k:]
+        toks.append(Token(TokKind.OP, "{:", brace.start, colon.end, brace.line, brace.col))
+    else:
+        toks.append(colon)
 
 
 def _char_literal_end(src: str, i: int) -> int | None:

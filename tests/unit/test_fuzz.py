@@ -19,6 +19,7 @@ inputs; `DAFNY_SPEC_SCORE_FUZZ=K` multiplies the number of inputs by K for a lon
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -109,7 +110,10 @@ def _clauses() -> list[str]:
 CLAUSES = _clauses()
 
 
+@functools.cache
 def _spec(path: Path) -> DafnyFile:
+    """The spec at path, parsed once: the readers under test take it as it is (a frozen DafnyFile), and the tests
+    draw it again for most inputs (the parser's own fuzzing is test_structural_parser)."""
     return parse_file(path.read_text(encoding="utf-8"), str(path))
 
 
