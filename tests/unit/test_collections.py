@@ -214,16 +214,25 @@ def test_the_decoder_refuses_collections_and_names_them() -> None:
     assert unreadable_types([ArrayT(IntT()), SeqT(IntT())]) == []
 
 
-def test_the_ground_evaluator_reads_set_and_multiset_inputs_and_leaves_maps_alone() -> None:
+def test_the_ground_evaluator_reads_collection_inputs_and_leaves_nested_ones_alone() -> None:
     empty = parse_file("")
     s = pv("{1, 5, 7}", "set<int>")
     assert evaluate(empty, "|s|", {"s": s}) == IntV(3)
     assert evaluate(empty, "|set x | x in s && x > 2|", {"s": s}) == IntV(2)
     assert evaluate(empty, "s == {7, 5, 1}", {"s": s}) == BoolV(True)
     assert evaluate(empty, "ms[2]", {"ms": pv("multiset{2, 2, 3}", "multiset<int>")}) == IntV(2)
-    # no value rather than a wrong one: maps, and collections inside other values, are not evaluated
+    m = pv('map["a" := 1, "B" := 2, "c" := 1]', "map<string, int>")
+    assert evaluate(empty, "|m|", {"m": m}) == IntV(3)
+    assert evaluate(empty, 'm["B"] + m["c"]', {"m": m}) == IntV(3)
+    assert evaluate(empty, '"B" in m && "b" !in m', {"m": m}) == BoolV(True)
+    assert evaluate(empty, "|m.Values| == 2 && m.Keys == {\"a\", \"B\", \"c\"}", {"m": m}) == BoolV(True)
+    assert evaluate(empty, "exists k :: k in m && m[k] == 2", {"m": m}) == BoolV(True)
+    assert evaluate(empty, "forall k :: k in m ==> m[k] == 1", {"m": m}) == BoolV(False)
+    # no value rather than a wrong one: a key the map does not have, and collections inside other values
     with pytest.raises(NoValue):
-        evaluate(empty, "|m|", {"m": pv("map[1 := 2]", "map<int, int>")})
+        evaluate(empty, 'm["z"]', {"m": m})
+    with pytest.raises(NoValue):
+        evaluate(empty, "|m|", {"m": pv("map[1 := {2}]", "map<int, set<int>>")})
     with pytest.raises(NoValue):
         evaluate(empty, "q[0] == {1}", {"q": pv("[{1}]", "seq<set<int>>")})
 

@@ -170,3 +170,12 @@ def test_types_named_by_synonyms(dafny_command: str, tmp_path: Path) -> None:
     swap = method(report, "Swap")
     assert statuses(swap) == {"p = [(1, 2), (3, 4)]": ("r = [(2, 1), (4, 3)]", "verified")}
     assert swap["completeness"] == 1.0
+
+
+def test_a_quantifier_over_a_map_inputs_keys_is_decided(report: dict[str, Any]) -> None:
+    # the ground evaluator reads the map: the key that is not lower case is the witness the solver needs, and
+    # without it both the acceptance of `false` and the rejection of `true` were stuck
+    assert statuses(method(report, "AllLower")) == {
+        'd = map["Cd" := 2, "ab" := 1, "x" := 3]': ("b = false", "verified"),
+        'd = map["ab" := 1, "cd" := 2]': ("b = true", "verified"),
+        'd = map["ab" := 1, "cD" := 2]': ("b = true", "refuted")}

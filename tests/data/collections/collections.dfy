@@ -43,3 +43,13 @@ method ValuesOf(m: map<string, int>) returns (v: set<int>)
 {
   v := m.Values;
 }
+
+predicate Lower(s: string) {
+  forall i :: 0 <= i < |s| ==> 'a' <= s[i] <= 'z'
+}
+
+method AllLower(d: map<string, int>) returns (b: bool)
+  ensures b <==> forall k :: k in d ==> Lower(k)
+{
+  b := forall k :: k in d ==> Lower(k);
+}

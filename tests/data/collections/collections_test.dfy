@@ -57,3 +57,12 @@ method TestValuesOf() {
   var v2 := ValuesOf(map["a" := 1]);
   expect v2 == {1, 2};  // wrong: the only value is 1
 }
+
+method TestAllLower() {
+  var b := AllLower(map["ab" := 1, "Cd" := 2, "x" := 3]);
+  expect b == false;
+  var b2 := AllLower(map["ab" := 1, "cd" := 2]);
+  expect b2 == true;
+  var b3 := AllLower(map["ab" := 1, "cD" := 2]);
+  expect b3 == true;  // wrong: "cD" is not lower case
+}
