@@ -6,7 +6,10 @@ from __future__ import annotations
 import ast
 import re
 import tomllib
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
 
 from support.paths import ROOT, load_module
 
@@ -47,3 +50,38 @@ def test_the_readme_says_which_command_runs_which_tier() -> None:
     for command in ["python3 -m pytest ", 'python3 -m pytest -m "not dafny"', *[f"python3 -m pytest -m {m}"
                                                                                 for m in LEFT_OUT], "bash .ci/run"]:
         assert command in development, command
+
+
+class _Item:
+    """What a collection hook reads of a test: its node id and markers."""
+
+    def __init__(self, nodeid: str, *markers: str) -> None:
+        self.nodeid, self.markers = nodeid, set(markers)
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return name if name in self.markers else None
+
+
+class _Config:
+    def __init__(self, markexpr: str) -> None:
+        self.markexpr, self.deselected = markexpr, []
+        self.hook = SimpleNamespace(pytest_deselected=lambda items: self.deselected.extend(items))
+
+    def getoption(self, name: str) -> str:
+        assert name == "markexpr"
+        return self.markexpr
+
+
+@pytest.mark.parametrize(("markexpr", "kept"), [
+    ("not dafny", ["quick", "verifier"]),  # the quick tier (pytest's -m then leaves out "verifier")
+    ("not hostile and not slow and not image", ["quick", "verifier", "image"]),  # addopts': pytest's -m decides
+    ("image", ["quick", "verifier", "image"]),
+    ("", ["quick", "verifier"]),
+])
+def test_the_image_tier_runs_only_when_its_marker_is_named(markexpr: str, kept: list[str]) -> None:
+    """`-m` on the command line replaces addopts' `-m`: the image tier's tests still run only when asked for."""
+    items: list[Any] = [_Item("quick"), _Item("verifier", "dafny"), _Item("image", "image")]
+    config = _Config(markexpr)
+    load_module("image_conftest", ROOT / "tests" / "image" / "conftest.py").pytest_collection_modifyitems(config, items)
+    assert [i.nodeid for i in items] == kept
+    assert [i.nodeid for i in config.deselected] == ([] if "image" in kept else ["image"])
