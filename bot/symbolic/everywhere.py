@@ -104,6 +104,10 @@ def _same(name: str, t: DafnyType, goal: Goal) -> str:
         return f"multiset({a}) == multiset({b})"
     if goal is Goal.SET and _sequence(t):
         return f"(forall e :: e in {a} <==> e in {b})"
+    if isinstance(t, SeqT | StringT):
+        # the same as `a == b` for sequences, stated element by element: the solver proves it where it does not
+        # prove the equality itself (measured: `|r| == |a| && forall i :: .. r[i] == a[i] ^ b[i]`)
+        return f"(|{a}| == |{b}| && forall i :: 0 <= i < |{a}| ==> {a}[i] == {b}[i])"
     return f"{a} == {b}"
 
 
