@@ -247,7 +247,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 # what the pull request changed in each spec on every input (their files differ at base)
                 progress.start("spec changes")
                 changes = spec_changes(_pairs(built.jobs, head_scores, base_built.jobs, scored[len(built.jobs):]),
-                                       verifier.engine, verifier.dialect)
+                                       verifier.engine, verifier.dialect, options)
                 progress.end()
                 # what the check judges: the methods the pull request changed, or (gate-scope: files) all of them
                 gated = None if config.gate_scope is GateScope.FILES else touched(built.jobs, base_built.jobs)
@@ -348,7 +348,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
             emit(out, "the review comments were not placed: GitHub did not list the pull request's diff; the "
                  "summary comment has every finding", Level.WARNING)
         elif not _review(github, event.number, event.head_sha,
-                         findings(deltas, spans, config.comment_id, event.head_sha, file_errors), diff or {},
+                         findings(deltas, spans, config.comment_id, event.head_sha, file_errors, changes), diff or {},
                          config.comment_id, out):
             # this token could comment: it is no fork's, it lacks the right to review
             emit(out, REVIEW_NOT_WRITABLE, Level.WARNING)
@@ -500,8 +500,8 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         except GitHubError as e:
             emit(out, f"the review comments were not placed: {e}", Level.WARNING)
             return EXIT_OK
-        if not _review(github, number, head_sha, findings(deltas, spans, comment_id, head_sha, file_errors), diff,
-                       comment_id, out):
+        found = findings(deltas, spans, comment_id, head_sha, file_errors, changes)
+        if not _review(github, number, head_sha, found, diff, comment_id, out):
             emit(out, "the review comments were not placed: the token cannot write them", Level.WARNING)
     return EXIT_OK
 

@@ -3,9 +3,12 @@
 A finding is a changed method's spec that rejects an expected output, accepts a wrong one, or can no longer be
 scored. Its comment says so in one sentence with the smallest witness and its case; for a weak spec with a
 verified strengthening it carries a GitHub `suggestion` block that replaces the lines it sits on with the same
-lines plus the new clause, and one line saying what was proved. Each comment holds a hidden marker with a key
-(file, method, kind) so that a later run finds it again: `bot.github.pr.review_plan` decides what to edit,
-delete or create. Everything from user files goes through `code`/`fence`: nothing closes a block or pings.
+lines plus the new clause, and one line saying what was proved. A spec proved weaker than base's on an input
+beyond the tests gets the summary comment's sentence; where the pull request deleted or loosened a clause, a
+`suggestion` with base's clauses back when that edit was proved (bot/symbolic/suggest/restore.py). Each comment
+holds a hidden marker with a key (file, method, kind) so that a later run finds it again:
+`bot.github.pr.review_plan` decides what to edit, delete or create. Everything from user files goes through
+`code`/`fence`: nothing closes a block or pings.
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ from bot.dafny.spans import EnsuresSpan
 from bot.report.comment import NOT_PARSED, TITLE, ErrorKind, InputError, errors_in
 from bot.report.fmt import pct, proved_text
 from bot.report.markdown import code, esc, fence
-from bot.report.sentences import rejecting_clause, short, smallest_wrong
+from bot.report.sentences import rejecting_clause, short, smallest_wrong, spec_change_sentence
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
-from bot.symbolic.results import SPEC_ERROR, CaseResult, CaseStatus, MethodScore, Surviving
+from bot.symbolic.results import SPEC_ERROR, CaseResult, CaseStatus, MethodScore, SpecChange, Surviving
 
 TAG = "dafny-spec-score-review"
 MAX_VALUE = 200  # characters of a value shown in a sentence
@@ -34,6 +37,7 @@ _TOO_LONG = {
     "accepts": "This method's spec accepts a wrong output",
     "unscored": "This method could not be scored at this commit",
     "error": "This line has an error that keeps methods from being scored",
+    "weaker": "This method's spec got weaker than base's",
 }
 _MARKER = re.compile(rf"<!-- {TAG}:([A-Za-z0-9._-]+):([0-9a-f]{{16}})(:resolved)? -->")
 
@@ -43,6 +47,7 @@ class Kind(Enum):
     ACCEPTS = "accepts"  # a wrong output is proved accepted
     UNSCORED = "unscored"  # nothing could be decided at head
     ERROR = "error"  # a line of the pull request's files does not resolve, parse or read (not about a spec's strength)
+    WEAKER = "weaker"  # head's spec was proved to accept an output base rejected, on an input beyond the tests
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,9 @@ class Finding:
     # the keys of the error findings that are why this one holds (a method unscored because its file does not
     # resolve): when those are placed, this one is not (one comment for one cause)
     causes: tuple[str, ...] = ()
+    # further single lines the narrow form may sit on, in order, when neither form fits (a weakening whose clause
+    # was only deleted: the method's remaining clause lines, then its declaration's line)
+    anchors: tuple[int, ...] = ()
 
 
 def marker(comment_id: str, key: str, resolved: bool = False) -> str:
@@ -137,6 +145,29 @@ def _finding(d: MethodDelta, kind: Kind, first: int, last: int, lines: list[str]
     return Finding(d.file, d.method, kind, first, last, finding_key(d.file, d.method, kind), "\n".join(lines))
 
 
+RESTORE_SAYS = "Base's clauses back, which reject that output:"
+RESTORE_PROVED = ("proved: with them the spec rejects that output on that input, accepts every test case, and is "
+                  "well-formed, its helpers verified")
+
+
+def _weaker(c: SpecChange, span: EnsuresSpan | None, line: int) -> Finding:
+    """A proved weakening, on head's `ensures` lines of the method (its declaration's line when it has none),
+    with the summary comment's sentence; with base's deleted or loosened clauses back as a suggestion when that
+    edit was proved (`SpecChange.restore`)."""
+    first, last = (span.first, span.last) if span is not None else (line, line)
+    text = [spec_change_sentence(c)]
+    anchors = (*range(first + 1, last + 1), *([span.line] if span is not None and span.line < first else []))
+    key = finding_key(c.file, c.method, Kind.WEAKER)
+    plain = Finding(c.file, c.method, Kind.WEAKER, first, first, key, "\n".join(text), anchors=anchors)
+    lines = c.restore
+    if (span is None or not lines or any(len(t.splitlines()) != 1 for t in lines)
+            or sum(len(t) + 1 for t in lines) > MAX_BODY // 2):
+        return plain  # a form feed, U+2028, ...: the block would show (and commit) one line as two; or too long
+    body = [*text, "", RESTORE_SAYS, "", *fence("\n".join(lines), "suggestion"), "",
+            f"<sub>{esc(RESTORE_PROVED.capitalize())}.</sub>"]
+    return Finding(c.file, c.method, Kind.WEAKER, first, last, key, "\n".join(body), narrow=plain, anchors=anchors)
+
+
 MAX_NAMED = 5  # methods an error comment names; the summary comment has them all
 
 
@@ -172,10 +203,11 @@ def _only_errors(s: MethodScore) -> bool:
 
 
 def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], EnsuresSpan], comment_id: str,
-             head_sha: str, file_errors: Sequence[str] = ()) -> tuple[Finding, ...]:
+             head_sha: str, file_errors: Sequence[str] = (),
+             changes: Sequence[SpecChange] = ()) -> tuple[Finding, ...]:
     """The findings at head: first each distinct error on a line of the pull request's files (as the summary
     comment lists them, `file_errors` included), then the changed methods', each with its comment (marker,
-    sentence, suggestion)."""
+    sentence, suggestion), then each proved weakening against base (`changes`)."""
     errors = [e for e in errors_in(deltas, file_errors) if e.line > 0]  # a whole file's error has no line
     out = [_error(e) for e in errors]
     causes: dict[tuple[str, str], tuple[str, ...]] = {}
@@ -201,6 +233,9 @@ def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], Ensu
         if w is not None:
             found.append(_accepts(d, s, w, span))
         out += found
+    lines = {(d.file, d.method): d.head.line for d in deltas if d.head is not None}
+    out += [_weaker(c, spans.get((c.file, c.method)), lines.get((c.file, c.method), 0)) for c in changes
+            if c.weakens and (c.file, c.method) in lines]
     at = f"<sub>{TITLE}, at {code(head_sha[:12])}.</sub>" if head_sha else f"<sub>{TITLE}.</sub>"
     return tuple(_marked(f, comment_id, at) for f in out)
 

@@ -492,6 +492,10 @@ class SpecChange:
     reason: str = ""  # why unknown, or what else was proved
     requires: str = ""  # the preconditions: "same", "accepts more inputs", "accepts fewer inputs", "" unknown
     fixes_test: bool = False  # a weakening that makes head accept a test case base rejected
+    # the lines that replace head's `ensures` lines of the method (its first to its last; its declaration's line
+    # when it has none) to give base's deleted or loosened clauses back, proved to reject the witness and accept
+    # every test (bot/symbolic/suggest/restore.py); () when none is; a review comment's suggestion, no report's word
+    restore: tuple[str, ...] = ()
 
     @property
     def weakens(self) -> bool:

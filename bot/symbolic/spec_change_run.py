@@ -8,14 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.dafny.dialect import Dialect
-from bot.dafny.values import Value
+from bot.dafny.values import Value, show
 from bot.symbolic.counterexamples import readings
 from bot.symbolic.everywhere import failed_proof
 from bot.symbolic.everywhere_run import unproved_background
-from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
+from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude, mutation_target
 from bot.symbolic.program import Goal, Outcome, Program, Result
 from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
-from bot.symbolic.rounds import EngineLike, MethodJob
+from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions
 from bot.symbolic.spec_change import (
     INCONSISTENT,
     Direction,
@@ -27,6 +27,7 @@ from bot.symbolic.spec_change import (
     shown,
     side_by_side,
 )
+from bot.symbolic.suggest.restore import Wanted, restorations
 from bot.testcases.cases import TestCase
 
 WITNESS_CASE = "spec-change witness"
@@ -116,14 +117,34 @@ def _from_tests(p: Pair, weaker: bool) -> Found | None:
     return min(found, key=lambda f: (len(f.output), f.output, f.inputs)) if found else None
 
 
+def _test_values(p: Pair, found: Found) -> tuple[tuple[Value, ...], tuple[Value, ...]] | None:
+    """The values of a difference the tests proved (`_from_tests`, head accepting): the case's inputs and, among
+    the wrong outputs head was proved to accept there, the one written as the witness; None when none is (an order
+    variant, an in-place method's post-state, an output the test leaves unchecked)."""
+    cases = {c.name: c for c in p.head.cases}
+    m = p.head.method
+    for c in p.head_score.cases:
+        case = cases.get(c.name)
+        if c.inputs != found.inputs or case is None or case.post or case.unchecked:
+            continue
+        _, types, names = mutation_target(m, case)
+        for v in c.accepted_wrong:
+            if len(v) == len(m.returns) and len(names) == 1 and show(v[0], types[0]) == found.output:
+                return case.inputs, v
+    return None
+
+
 def _fixes_test(p: Pair) -> bool:
     """Head accepts a test case base rejected (the same inputs and expected output)."""
     refuted = {(c.inputs, c.expected) for c in p.base_score.cases if c.status is CaseStatus.REFUTED}
     return any((c.inputs, c.expected) in refuted for c in p.head_score.cases if c.status is CaseStatus.VERIFIED)
 
 
-def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect) -> list[SpecChange]:
-    """One SpecChange per pair whose spec files differ (an unchanged file relates nothing), in order."""
+def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
+                 options: ScoreOptions | None = None) -> list[SpecChange]:
+    """One SpecChange per pair whose spec files differ (an unchanged file relates nothing), in order; with
+    `options`, each weakening whose witness came from the solver carries the restoring suggestion when one is
+    proved (bot/symbolic/suggest/restore.py)."""
     out: dict[int, SpecChange] = {}
     asked: dict[int, _Asked] = {}
     for k, p in enumerate(pairs):
@@ -166,6 +187,7 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect) ->
                 a.candidates[direction], a.confirm[direction] = read, made
     wanted = [q for a in asked.values() for qs in a.confirm.values() for q in qs]
     second = engine.run(wanted) if wanted else {}
+    restore: dict[int, Wanted] = {}
     for k, a in asked.items():
         found: dict[Direction, Found] = {}
         for direction, programs in a.confirm.items():
@@ -180,4 +202,15 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect) ->
         results = {d: first[q] for d, q in a.programs.items()}
         out[k] = relation(a.pair.head_score.file, a.pair.head_score.method, results, weaker, stronger, a.why,
                           _fixes_test(a.pair))
+        # the witness the sentence says, as values: what a restored clause must be proved to reject
+        said = found.get(Direction.HEAD_WITHIN_BASE)
+        values = (a.candidates[Direction.HEAD_WITHIN_BASE] if said is not None and said == weaker
+                  else _test_values(a.pair, weaker) if weaker is not None and not weaker.dropped else None)
+        if values is not None and weaker is not None and out[k].weakens and (
+                out[k].inputs, out[k].output) == (weaker.inputs, weaker.output):
+            restore[k] = Wanted(a.pair.base, a.pair.head, a.pair.head_score, *values)
+    if options is not None and restore:
+        for k, lines in zip(restore, restorations(list(restore.values()), engine, dialect, options), strict=True):
+            if lines:
+                out[k] = replace(out[k], restore=lines)
     return [out[k] for k in sorted(out)]

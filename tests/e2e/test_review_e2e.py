@@ -61,11 +61,14 @@ def test_review_comments_are_placed_edited_and_removed_as_the_pull_request_moves
     head = _commit(repo, weak, "relax the spec")
     github_server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=_files(repo, base, head))
 
-    # 1. the weakening: one review, one comment over the changed `ensures` and the clause after it
+    # 1. the weakening: one review, one comment over the changed `ensures` and the clause after it; and one
+    # over the same lines that says it got weaker than base's, with base's clause back in place as a suggestion
     code, log, _, _ = run_action(repo, tmp_path, github_server, PLACEMENT, base, head, cache=cache)
     assert code == 0, log
     (review,) = github_server.reviews_on(REPO, 7)
-    (inline,) = github_server.review_comments_on(REPO, 7)
+    (inline, weaker) = sorted(github_server.review_comments_on(REPO, 7), key=lambda c: "got weaker" in c.body)
+    assert (weaker.start_line, weaker.line) == (10, 11) and "got weaker beyond the tests" in weaker.body
+    assert f"```suggestion\n  {STRONG}\n  ensures forall i, j" in weaker.body
     assert (review.event, review.commit_id) == ("COMMENT", head)
     assert (inline.path, inline.start_line, inline.line) == ("specs/shared.dfy", 10, 11)
     assert "<code>SharedElements</code> accepts a wrong output" in inline.body
@@ -83,11 +86,12 @@ def test_review_comments_are_placed_edited_and_removed_as_the_pull_request_moves
     github_server.set_head(REPO, 7, moved, _files(repo, base, moved))
     code, log, _, _ = run_action(repo, tmp_path, github_server, PLACEMENT, base, moved, cache=cache)
     assert code == 0, log
-    (edited,) = github_server.review_comments_on(REPO, 7)
+    (edited,) = [c for c in github_server.review_comments_on(REPO, 7) if c.id != weaker.id]
     assert edited.id == inline.id and moved[:12] in edited.body and head[:12] not in edited.body
     assert len(github_server.reviews_on(REPO, 7)) == 1
 
-    # 3. the fix (the suggestion, committed): the comment is deleted, and no review is added
+    # 3. the fix (the suggestion, committed): the comments are deleted (head is equivalent to base again), and no
+    # review is added
     fixed = _commit(repo, weak.replace(WEAK, WEAK + "\n" + CONVERSE) + "\n// more tests to come\n", "the converse")
     github_server.set_head(REPO, 7, fixed, _files(repo, base, fixed))
     code, log, _, _ = run_action(repo, tmp_path, github_server, PLACEMENT, base, fixed, cache=cache)

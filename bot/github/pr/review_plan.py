@@ -4,7 +4,9 @@ The bot's earlier comments are those of its own login with a marker of this `com
 (`bot.report.review.marker`); anyone else's, even one quoting a marker, is never touched. An earlier comment
 whose finding still applies on the same lines is edited in place (when its text changed); one whose finding
 is gone, or has moved, is deleted, unless someone replied to it: then it is kept for the thread and edited to
-say it was resolved at the new head. An error on a line (one that does not resolve, parse or read) is placed once,
+say it was resolved at the new head. A spec proved weaker than base's sits on its `ensures` lines (with base's
+clauses back as a suggestion when that was proved), or on the first of them in the diff without it, or on the
+method's declaration line. An error on a line (one that does not resolve, parse or read) is placed once,
 and a method's "could not be scored" whose every cause is such an error placed on its line is not placed beside
 it (the summary comment has both). Findings on lines outside the diff cannot be placed (GitHub answers 422)
 and stay in the summary comment only, as do the findings past the first `MAX_INLINE` (25) (a pull request
@@ -14,7 +16,7 @@ that weakens hundreds of specs gets a summary, not hundreds of notifications).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.github.api import ReviewComment
 from bot.github.pr.diff import Hunks, commentable
@@ -40,11 +42,15 @@ def _same(a: str, b: str) -> bool:
 
 
 def _fitting(f: Finding, diff: Mapping[str, Hunks]) -> Finding | None:
-    """`f` when its lines are in one hunk, else its narrow form (the clause alone) when that is; else None."""
+    """`f` when its lines are in one hunk, else its narrow form (the clause alone) when that is, else that form on
+    the first of its anchors in the diff (a weakening whose clause was only deleted: a remaining clause's line, or
+    the declaration's); else None."""
     for form in (f, f.narrow):
         if form is not None and commentable(diff, form.path, form.start_line, form.line):
             return form
-    return None
+    plain = f.narrow or f
+    line = next((n for n in plain.anchors if commentable(diff, plain.path, n, n)), None)
+    return None if line is None else replace(plain, start_line=line, line=line)
 
 
 def plan_review(found: Sequence[Finding], diff: Mapping[str, Hunks], existing: Sequence[ReviewComment],
