@@ -22,7 +22,7 @@ from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in, read_error
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.everywhere_run import with_everywhere
-from bot.symbolic.gate import score_gate
+from bot.symbolic.gate import UNREAD_CASE, score_gate
 from bot.symbolic.results import Gate, MethodScore
 from bot.symbolic.rounds import Strategy, untested
 from bot.symbolic.suggest.search import score_and_suggest
@@ -42,7 +42,6 @@ NO_TESTS_NOTICE = ("no test cases found (see README: test methods in the file, P
                    "its specs are scored on every input only")
 
 
-UNREAD_CASE = "this test case cannot be read and no scored method carries it, so no threshold is met"
 UNEXPECTED = "unexpected {kind}: {message} (a defect of dafny-spec-score: please report it with the command line)"
 
 

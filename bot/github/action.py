@@ -69,7 +69,7 @@ from bot.runner import (
 )
 from bot.symbolic.compare import compare
 from bot.symbolic.everywhere_run import with_everywhere
-from bot.symbolic.gate import pr_gate
+from bot.symbolic.gate import UNREAD_CASE, pr_gate
 from bot.symbolic.results import CaseStatus, Gate, MethodScore, SpecChange
 from bot.symbolic.rounds import MethodJob, score_methods
 from bot.symbolic.spec_change_run import Pair, spec_changes
@@ -313,7 +313,8 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
     # scored method that cannot be read; said at the top of the comment and on its line, as the others are
     file_errors = (*errors, *problems)
     verdict = pr_gate(deltas, config.gate, config.allow_unscored, changes, config.fail_on_weakening, gated)
-    failures = verdict.failures
+    # a test case the pull request's files hold that cannot be read checks nothing: never a pass by omission
+    failures = (*verdict.failures, *(f"{p}: {UNREAD_CASE}" for p in problems))
     for warning in verdict.warnings:
         emit(out, warning, Level.WARNING)
     marker = marker_for(config.comment_id)
@@ -337,7 +338,7 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
         "spec-changes": json.dumps([c.as_dict() for c in changes]),
     })
     emit_annotations(out, _annotations(head, config, {k: v.first for k, v in spans.items() if v.clauses}))
-    saved = saved_comment(config, event, info, head, base, spans, changes, gated, file_errors)
+    saved = saved_comment(config, event, info, head, base, spans, changes, gated, file_errors, problems)
     writable = True
     if config.comment is not CommentMode.OFF:
         writable = _post(config, github, event.number, marker, body, saved, out)
@@ -358,10 +359,11 @@ def _report(config: Config, github: GitHubClient | None, event: PullRequestEvent
 def saved_comment(config: Config, event: PullRequestEvent, info: VerifierInfo, head: Sequence[MethodScore],
                   base: Sequence[MethodScore], spans: dict[tuple[str, str], EnsuresSpan] | None = None,
                   changes: Sequence[SpecChange] = (), gated: set[tuple[str, str]] | None = None,
-                  file_errors: Sequence[str] = ()) -> dict[str, object]:
+                  file_errors: Sequence[str] = (), unread: Sequence[str] = ()) -> dict[str, object]:
     """What the fork recipe's second workflow needs to render the comment again: data, not markdown."""
     return {
         "file_errors": list(file_errors),
+        "unread": list(unread),  # test cases no method carries: each fails the check (UNREAD_CASE)
         "gated": None if gated is None else [list(k) for k in sorted(gated)],
         "version": SAVED_VERSION, "pr": event.number, "head_sha": event.head_sha, "comment_id": config.comment_id,
         "verifier": info.version, "details_url": config.run_url, "allow_unscored": config.allow_unscored,
@@ -469,6 +471,7 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
         changes = changes_from_list(saved.get("spec_changes", []), "spec_changes")
         gated = gated_from_list(saved.get("gated"), "gated")
         file_errors = _strings(saved.get("file_errors", []), "file_errors")
+        unread = _strings(saved.get("unread", []), "unread")
         verifier = str(saved.get("verifier", ""))[:100]
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
@@ -486,7 +489,8 @@ def run_post_comment(config: Config, github: GitHubClient | None, out: TextIO) -
                       saved.get("fail_on_weakening") is not False, gated)
     marker = marker_for(comment_id)
     # no checkout here: links to the head commit, but no clause spans (the method's line instead)
-    body = render_comment(CommentInput(tuple(deltas), gate, verdict.failures, verifier, marker,
+    failures = (*verdict.failures, *(f"{p}: {UNREAD_CASE}" for p in unread))
+    body = render_comment(CommentInput(tuple(deltas), gate, failures, verifier, marker,
                                        config.run_url, verdict.warnings,
                                        Links(config.server_url, config.repository, head_sha), spans, changes,
                                        file_errors))

@@ -341,8 +341,12 @@ def _headline(inp: CommentInput) -> list[str]:
 
 def render_comment(inp: CommentInput, limit: int | None = MAX_COMMENT) -> str:
     """The comment body; with limit=None the untrimmed report (for the step summary)."""
-    if not inp.deltas:  # an error of a file no method is scored from is still said (and commented on its line)
+    if not inp.deltas and not inp.failures:  # an error of a file no method is scored from is still said (and
+        # commented on its line)
         return "\n".join([inp.marker, f"## {TITLE}", "", *_errors(inp), NOTHING, ""])
+    if not inp.deltas:  # nothing scored, and the check fails all the same (a test case that cannot be read)
+        return "\n".join([inp.marker, f"## ❌ {TITLE}: {FAILED}", "", *_errors(inp), NOTHING, "",
+                          *_verdict(inp), ""])
     top = _headline(inp)
     footer = [f"<sub>Verifier: Dafny {esc(inp.verifier)}"
               + (f" · [details]({inp.details_url})" if inp.details_url else "") + "</sub>", ""]

@@ -67,6 +67,7 @@ def gone(d: MethodDelta) -> bool:
     return d.head is None and d.base is not None and d.base.decided
 
 
+UNREAD_CASE = "this test case cannot be read and no scored method carries it, so no threshold is met"
 NOT_GATED = "not gated: the pull request did not change this method (`gate-scope: files` gates it)"
 
 

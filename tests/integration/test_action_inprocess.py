@@ -37,6 +37,7 @@ from bot.github import action
 from bot.github.action import COMMENT_ARTIFACT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, NOT_A_PR, NOTHING_CHANGED
 from bot.github.api import GitHubClient
 from bot.options import AUDIT_TOLERANCE, input_env_name
+from bot.symbolic.gate import UNREAD_CASE
 from bot.symbolic.rounds import CONJOINED_SECONDS, DESCRIPTIVE_SECONDS
 from bot.verifier import VerifierNotFound
 from support.inprocess import (
@@ -1091,3 +1092,17 @@ def test_a_token_that_comments_but_cannot_review_is_not_told_its_comment_was_sav
     assert len(comments(github_server)) == 1
     assert "The token cannot comment on this pull request" not in ran.log
     assert "::warning::the review comments could not be placed" in ran.log and "pull-requests: write" in ran.log
+
+
+def test_a_broken_test_file_for_a_spec_without_other_tests_fails_the_check(tmp_path: Path, github_server: Any,
+                                                                         fake: Fake) -> None:
+    """The pull request adds a test file that is not valid TOML for a spec with no other tests: nothing is scored,
+    and that is no pass: the case it meant to add checks nothing (the fork recipe's saved comment says the same)."""
+    untested = spec(tests=False)
+    broken = 'method = "Inc"\n[[case]\nargs = ["1"]\n'
+    ran, _, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": untested},
+                       {"specs/inc.dfy": untested, "specs/inc.tests.toml": broken})
+    assert ran.code == EXIT_FAILED, ran.log
+    body = comments(github_server)[0].body
+    assert "specs/inc.tests.toml" in body and UNREAD_CASE in body, body
+    assert "**The check fails on 1 finding:**" in body, body
