@@ -92,9 +92,10 @@ def _sequence(t: DafnyType) -> bool:
     return isinstance(t, SeqT | StringT | ArrayT)
 
 
-def goals(method: Decl) -> list[Goal]:
-    """The questions asked: the exact one, and for sequence outputs up to order and as a set."""
-    return [Goal.CONSISTENT, Goal.EXACT,
+def goals(method: Decl, consistent: bool = False) -> list[Goal]:
+    """The questions asked: whether the assumptions are consistent (unless `consistent`: a test case shows it), the
+    exact one, and for sequence outputs up to order and as a set."""
+    return [*([] if consistent else [Goal.CONSISTENT]), Goal.EXACT,
             *([Goal.MULTISET, Goal.SET] if any(_sequence(p.type) for p in method.returns) else [])]
 
 
@@ -232,13 +233,13 @@ VACUOUS = ("the spec accepts no output on any input its `requires` admits, or th
 CONSISTENCY_UNKNOWN = "whether the spec accepts any output at all is not known"
 
 
-def judged(results: dict[Goal, Result], proved: Shown | None, why_not: str) -> Everywhere:
+def judged(results: dict[Goal, Result], proved: Shown | None, why_not: str, consistent: bool = False) -> Everywhere:
     """The answer from the determinacy programs' results and a proved witness (None: none, `why_not` says why)."""
-    consistent = results.get(Goal.CONSISTENT)
-    if consistent is None or consistent.outcome is Outcome.VERIFIED:
+    probe = results.get(Goal.CONSISTENT)
+    if not consistent and (probe is None or probe.outcome is Outcome.VERIFIED):
         return Everywhere(EverywhereStatus.UNKNOWN, reason=VACUOUS)
-    if consistent.outcome is not Outcome.REFUTED:
-        return Everywhere(EverywhereStatus.UNKNOWN, reason=f"{CONSISTENCY_UNKNOWN} ({consistent.outcome.value})")
+    if not consistent and probe is not None and probe.outcome is not Outcome.REFUTED:
+        return Everywhere(EverywhereStatus.UNKNOWN, reason=f"{CONSISTENCY_UNKNOWN} ({probe.outcome.value})")
     exact = results.get(Goal.EXACT)
     if exact is not None and exact.outcome is Outcome.VERIFIED:
         return Everywhere(EverywhereStatus.DETERMINED)

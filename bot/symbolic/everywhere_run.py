@@ -87,7 +87,7 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
             answers[k] = Everywhere(EverywhereStatus.UNKNOWN, reason=str(e))
             continue
         asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope)
-                                         for g in goals(job.method)})
+                                         for g in goals(job.method, shown_consistent(s))})
     first = engine.run([p for a in asked.values() for p in a.programs.values()]) if asked else {}
     for a in asked.values():
         found = witness(a.job.method, first[a.programs[Goal.EXACT]])
@@ -110,8 +110,15 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
             else:
                 a.why_not = "the counterexample's outputs were not both proved accepted"
         results: dict[Goal, Result] = {g: first[p] for g, p in a.programs.items()}
-        answers[k] = judged(results, proved or from_tests(scores[k]), a.why_not)
+        answers[k] = judged(results, proved or from_tests(scores[k]), a.why_not, shown_consistent(scores[k]))
     return [replace(s, everywhere=answers[k]) for k, s in enumerate(scores)]
+
+
+def shown_consistent(s: MethodScore) -> bool:
+    """A verified test case shows the spec's assumptions consistent: its output is proved accepted on inputs the
+    `requires` admits, in the same declarations, and its vacuity check did not prove `false` from them (as every
+    case verdict requires), so the probe of the every-input questions (`Goal.CONSISTENT`) need not be asked."""
+    return any(c.status is CaseStatus.VERIFIED for c in s.cases)
 
 
 def from_tests(s: MethodScore) -> Shown | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import parse_file
 from bot.symbolic.everywhere import Goal, Shown, goals, judged, program, unsupported
-from bot.symbolic.everywhere_run import from_tests
+from bot.symbolic.everywhere_run import from_tests, shown_consistent
 from bot.symbolic.program import Outcome, Result
 from bot.symbolic.results import CaseResult, CaseStatus, EverywhereStatus, MutantResult, MutantStatus, method_score
 
@@ -95,3 +95,16 @@ def test_a_tests_witness_needs_the_exact_expected_output_proved_accepted() -> No
     assert from_tests(tolerant) is None
     refuted = method_score("s.dfy", "M", 1, (_case("T#1", CaseStatus.REFUTED, survived="4"),))
     assert from_tests(refuted) is None
+
+
+def test_a_verified_case_shows_the_assumptions_consistent() -> None:
+    """Its output is proved accepted where its vacuity check proved no `false`: the probe is not asked, and the answer
+    stands without it; a refuted or vacuous case shows nothing of the kind."""
+    verified = method_score("s.dfy", "M", 1, (_case("T#1", CaseStatus.VERIFIED),))
+    refuted = method_score("s.dfy", "M", 1, (_case("T#1", CaseStatus.REFUTED),))
+    vacuous = method_score("s.dfy", "M", 1, (_case("T#1", CaseStatus.VACUOUS),))
+    assert shown_consistent(verified) and not shown_consistent(refuted) and not shown_consistent(vacuous)
+    abs_ = FILE.find("Abs")
+    assert abs_ is not None and goals(abs_, consistent=True) == [Goal.EXACT]
+    ok = Result(Outcome.VERIFIED)
+    assert judged({Goal.EXACT: ok}, None, "", consistent=True).status is EverywhereStatus.DETERMINED
