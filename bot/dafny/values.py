@@ -679,30 +679,19 @@ class _Parser:
                 raise self.fail(f"{t} literal")
             self.k += 1
             return tuple(CharV(c) for c in _string_chars(tok))
-        if not self.at("["):
-            raise self.fail(f"{t} literal")
-        self.k += 1
-        out: list[Value] = []
-        if self.at("]"):
-            self.k += 1
-            return ()
-        while True:
-            out.append(self.value(elem))
-            if self.at(","):
-                self.k += 1
-                continue
-            if self.at("]"):
-                self.k += 1
-                return tuple(out)
-            raise self.fail(f"',' or ']' in {t} literal")
+        return self.display("[", "]", elem, t)
 
     def braced(self, elem: DafnyType, t: DafnyType) -> tuple[Value, ...]:
         """A set display `{a, b}` (its elements as written, repeats kept)."""
-        if not self.at("{"):
+        return self.display("{", "}", elem, t)
+
+    def display(self, opening: str, closing: str, elem: DafnyType, t: DafnyType) -> tuple[Value, ...]:
+        """The elements of a display between `opening` and `closing`, separated by commas, as written."""
+        if not self.at(opening):
             raise self.fail(f"{t} literal")
         self.k += 1
         out: list[Value] = []
-        if self.at("}"):
+        if self.at(closing):
             self.k += 1
             return ()
         while True:
@@ -710,10 +699,10 @@ class _Parser:
             if self.at(","):
                 self.k += 1
                 continue
-            if self.at("}"):
+            if self.at(closing):
                 self.k += 1
                 return tuple(out)
-            raise self.fail(f"',' or '}}' in {t} literal")
+            raise self.fail(f"',' or '{closing}' in {t} literal")
 
     def multiset_value(self, t: MultisetT) -> MultisetV:
         """`multiset{a, a, b}`, or the multiset of a sequence or set display: `multiset([a, a])`, `multiset({a})`."""
