@@ -144,6 +144,7 @@ def build_jobs(
     """
     expected = expected or {}
     out = JobSet()
+    orphans: list[tuple[str, list[CaseProblem]]] = []  # each spec file's unreadable cases its own jobs do not carry
     for rel in specs:
         path = root / rel
         if confine and not path.is_file():
@@ -191,11 +192,17 @@ def build_jobs(
         # unreadable cases no job carries (a file with no job, or a case naming a method the file lacks beside the
         # methods scored without tests) are said on their own: never dropped
         jobbed = {job.method.qualified for job in file_jobs if job.problems or job.cases}
-        orphans = [p for p in problems if not file_jobs or (p.method and p.method not in jobbed)]
-        if orphans:
-            out.unread.append(rel)
-        out.problems.extend(p for p in orphans if p not in out.problems)
+        orphans.append((rel, [p for p in problems if not file_jobs or (p.method and p.method not in jobbed)]))
         out.jobs.extend(file_jobs)
+    # a shared test file (the Action's `tests` globs) holds cases for the methods of several spec files: a case that
+    # another spec file's method carries (the same file, line and method) is not unread for the file lacking it
+    carried = {(_relative(c.source, root), c.line, c.method) for job in out.jobs for c in job.cases}
+    carried |= {(p.source, p.line, p.method) for job in out.jobs for p in job.problems}
+    for rel, found in orphans:
+        kept = [p for p in found if not (p.line > 0 and p.method and (p.source, p.line, p.method) in carried)]
+        if kept:
+            out.unread.append(rel)
+        out.problems.extend(p for p in kept if p not in out.problems)
     return out
 
 
