@@ -40,6 +40,7 @@ SLOW: dict[str, str] = {
     "tests/verifier/test_review40.py": "pull-request pairs compared on every input, their witnesses confirmed",
     "tests/verifier/test_restore_real.py": "pull-request pairs compared on every input, each restoring edit rescored "
                                            "against every test and the witness",
+    "tests/e2e/test_untested_pr_e2e.py": "three pull requests through the entrypoint, each scored at head and base",
     "tests/e2e/test_restore_e2e.py": "two pull requests through the entrypoint, each scored at head and base",
     "tests/verifier/test_suggest_real.py": "each candidate clause is proved against every case and wrong output",
     "tests/verifier/test_strategy_real.py": "every mutant verdict is checked against one program per question too",

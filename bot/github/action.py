@@ -219,12 +219,13 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             options = config.settings.score_options()
             # the methods tested at base must be scored at head too: one that cannot be is a failure,
             # never "removed"
-            base_built = (build_jobs(base_root, specs, TestFiles(extra=tuple(files_matching(base_root, config.tests))))
-                          if have_base else runner.JobSet())
+            # the methods without tests too: a pull request's spec change is proved on every input, tests or none
+            base_built = (build_jobs(base_root, specs, TestFiles(extra=tuple(files_matching(base_root, config.tests))),
+                                     untested=True) if have_base else runner.JobSet())
             where = "at head and base" if have_base else "at head"
             with group(out, f"Scoring {len(specs)} spec file(s) {where}"):
                 built = build_jobs(root, specs, TestFiles(extra=tuple(files_matching(root, config.tests))),
-                                   expected=tested_methods(base_built.jobs))
+                                   expected=tested_methods(base_built.jobs), untested=True)
                 errors = built.errors
                 for message in errors:
                     emit(out, message, Level.ERROR)

@@ -220,7 +220,7 @@ def findings(deltas: Sequence[MethodDelta], spans: Mapping[tuple[str, str], Ensu
             continue
         span = spans.get((d.file, d.method))
         found: list[Finding] = []
-        if not s.decided:
+        if not s.decided and not (s.untested and not (d.base is not None and d.base.decided)):
             was = " (it was scored at base)" if d.base is not None and d.base.decided else ""
             first = span.first if span else s.line
             found.append(replace(_finding(d, Kind.UNSCORED, first, first, [

@@ -26,6 +26,7 @@ from bot.symbolic.results import (
     Surviving,
 )
 
+UNTESTED_WORDS = "what its spec says is asked on every input only (under Beyond the tests, when that says something)"
 # longest user text a sentence quotes whole (characters); longer text ends with an ellipsis
 VALUE, INPUTS, NAME, CLAUSE, WHY = 40, 60, 40, 80, 160
 EVERY_REJECTED = "it rejects every wrong output tried"
@@ -177,6 +178,8 @@ def method_sentence(d: MethodDelta, span: EnsuresSpan | None = None, links: Link
     if h is None:
         was = f" (at base: {_now(b)})" if b is not None and b.decided else ""
         return f"{name} is no longer scored: the method or its tests were removed{was}."
+    if h.untested and not (b is not None and b.decided):
+        return f"{name} has no test cases: {UNTESTED_WORDS}."
     if not h.decided:
         why = esc(short(why_unscored(h), WHY))
         if b is not None and b.decided:

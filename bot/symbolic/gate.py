@@ -127,6 +127,8 @@ def _pr_gate(deltas: Sequence[MethodDelta], gate: Gate, allow_unscored: bool,
         if never_passes(d.head):  # allow-unscored or not
             failures += gate_failures([d.head], gate)
             continue
+        if d.head.untested and (d.base is None or not d.base.decided):
+            continue  # no test to measure, at head or base: judged on every input only (spec changes, determinacy)
         where = f"{d.file}: {d.method}"
         reason = why_unscored(d.head)
         if d.base is not None and d.base.decided:

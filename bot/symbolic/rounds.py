@@ -1152,8 +1152,9 @@ def score_methods(
         runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared[id(job.file)])
                                                 for c in read])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
-    # a method without test cases is still scored on every input, which needs its background checked
-    asked = [bool(row) or (untested(job) and id(job.file) in preludes) for job, row in zip(jobs, runs, strict=True)]
+    # a method without test cases (or none readable) is still scored on every input, which needs its background
+    # checked
+    asked = [bool(row) or (not job.cases and id(job.file) in preludes) for job, row in zip(jobs, runs, strict=True)]
     backgrounds = _background_checks([job for job, a in zip(jobs, asked, strict=True) if a], dialect, helpers)
     checked = list(dict.fromkeys(p for p in backgrounds.values() if isinstance(p, Program)))
     checks: dict[Program, Result] = {}

@@ -149,11 +149,6 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
     asked: dict[int, _Asked] = {}
     for k, p in enumerate(pairs):
         file, method = p.head_score.file, p.head_score.method
-        why = (_background(p.base_score, "base") or _background(p.head_score, "head")
-               or comparable(p.base.method, p.head.method))
-        if why:
-            out[k] = SpecChange(file, method, Relation.UNKNOWN, reason=why)
-            continue
         try:
             preludes = {"base": make_prelude(p.base.file, dialect, p.base.include_root, p.base.spec_path),
                         "head": make_prelude(p.head.file, dialect, p.head.include_root, p.head.spec_path)}
@@ -161,7 +156,12 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
             out[k] = SpecChange(file, method, Relation.UNKNOWN, reason=str(e))
             continue
         if preludes["base"] == preludes["head"]:
-            continue  # the same spec file: nothing changed in what the method's spec says
+            continue  # the same spec file: nothing changed in what the method's spec says (only its tests did)
+        why = (_background(p.base_score, "base") or _background(p.head_score, "head")
+               or comparable(p.base.method, p.head.method))
+        if why:
+            out[k] = SpecChange(file, method, Relation.UNKNOWN, reason=why)
+            continue
         both = side_by_side(preludes["base"], preludes["head"], p.base.method, p.head.method)
         asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect) for d in Direction},
                           consistency(both, dialect))

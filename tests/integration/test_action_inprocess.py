@@ -1097,12 +1097,24 @@ def test_a_token_that_comments_but_cannot_review_is_not_told_its_comment_was_sav
 def test_a_broken_test_file_for_a_spec_without_other_tests_fails_the_check(tmp_path: Path, github_server: Any,
                                                                          fake: Fake) -> None:
     """The pull request adds a test file that is not valid TOML for a spec with no other tests: nothing is scored,
-    and that is no pass: the case it meant to add checks nothing (the fork recipe's saved comment says the same)."""
+    and that is no pass: the method its cases were for cannot be scored, and the line is said at the top."""
     untested = spec(tests=False)
     broken = 'method = "Inc"\n[[case]\nargs = ["1"]\n'
     ran, _, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": untested},
                        {"specs/inc.dfy": untested, "specs/inc.tests.toml": broken})
     assert ran.code == EXIT_FAILED, ran.log
     body = comments(github_server)[0].body
-    assert "specs/inc.tests.toml" in body and UNREAD_CASE in body, body
-    assert "**The check fails on 1 finding:**" in body, body
+    assert "<code>specs/inc.tests.toml</code> line 2: not valid TOML" in body, body
+    assert "**The check fails on 1 finding:**\n- specs/inc.dfy: Inc: method cannot be scored" in body, body
+    assert "how its postcondition relates" not in body  # only its tests changed: no spec change to relate
+
+
+def test_a_test_case_for_a_method_no_spec_declares_fails_the_check(tmp_path: Path, github_server: Any,
+                                                                  fake: Fake) -> None:
+    """A case naming a method the spec file lacks is carried by no job: said, and the check fails on it."""
+    tests = 'method = "Missing"\n[[case]]\nargs = ["1"]\nexpected = "2"\n'
+    ran, _, _ = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG},
+                       {"specs/inc.dfy": STRONG, "specs/inc.tests.toml": tests})
+    assert ran.code == EXIT_FAILED, ran.log
+    body = comments(github_server)[0].body
+    assert UNREAD_CASE in body, body
