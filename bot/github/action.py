@@ -34,7 +34,7 @@ from bot.github.api import (
 )
 from bot.github.commands import Annotation, Level, append_summary, emit, emit_annotations, group, set_outputs
 from bot.github.git import GitError, add_worktree, changed_files, file_at, has_commit, remove_worktree
-from bot.github.pr.affected import affected_specs
+from bot.github.pr.affected import affected_specs, tests_of_no_spec
 from bot.github.pr.diff import Hunks, diff_of
 from bot.github.pr.event import EventError, PullRequestEvent, parse_event
 from bot.github.pr.review_plan import plan_review
@@ -85,6 +85,8 @@ CONFIG_FROM_BASE = (
     "the pull request changes {path}: its settings apply once merged; this run uses the base branch's"
 )
 NOT_A_PR = "This run is not for a pull request: there is no base to compare with (mode: pr)."
+STRAY_TESTS = ("a test file for no spec: `{spec}` exists at neither revision, so its cases are never read; name it "
+               "for the spec it tests")
 NOTHING_CHANGED = "No Dafny spec or test file matching the `specs`/`tests` inputs changed: nothing to score."
 TRACKING_NOT_WRITTEN = "the tracking issue was not written (the reports above stand)"
 REVIEW_NOT_WRITABLE = ("the review comments could not be placed: the token can comment but not review (grant "
@@ -200,6 +202,17 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                                    lambda p: have_base and (base_root / p).is_file(),
                                    lambda p: specs_tested_by(roots, p, config.specs),
                                    lambda changed: specs_including(roots, changed, config.specs))
+            strays = [f"{p}: {STRAY_TESTS.format(spec=p.removesuffix('.tests.toml') + '.dfy')}" for p in
+                      tests_of_no_spec(paths, lambda p: (root / p).is_file(),
+                                       lambda p: have_base and (base_root / p).is_file())]
+            for message in strays:
+                emit(out, message, Level.ERROR)
+            if not specs and strays:  # nothing to score, and a test that checks nothing: no pass
+                append_summary(config.summary_file, f"## {TITLE}: failed\n\n" + "".join(f"- {esc(m)}\n"
+                                                                                      for m in strays))
+                set_outputs(config.output_file, {"correctness": "", "completeness": "", "passed": "false",
+                                                 "report-json": "", "sarif-file": "", "regressions": "0"})
+                return EXIT_FAILED
             if not specs:
                 emit(out, NOTHING_CHANGED, Level.NOTICE)  # a docs-only pull request is no fault
                 # findings of earlier runs no longer apply (without GitHub's diff, which still do is not known)
@@ -261,7 +274,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
             if have_base:
                 remove_worktree(root, base_root)
     return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes), gated,
-                   tuple(str(p) for p in built.problems))
+                   (*strays, *(str(p) for p in built.problems)))
 
 
 def with_everywhere_of(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], keys: set[tuple[str, str]],

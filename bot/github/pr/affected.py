@@ -29,6 +29,14 @@ def spec_for_test(path: str, exists: Callable[[str], bool]) -> list[str]:
     return sorted({p for p in found if p != path and exists(p)})
 
 
+def tests_of_no_spec(changed: Sequence[str], exists_head: Callable[[str], bool],
+                     exists_base: Callable[[str], bool]) -> list[str]:
+    """The changed `X.tests.toml` files at head whose spec `X.dfy` exists at neither revision: named for no spec (a
+    typo, a renamed spec), their cases would never be read, and a case that is never read checks nothing."""
+    return sorted(p for p in changed if p.endswith(".tests.toml") and exists_head(p)
+                  and not spec_for_test(p, lambda q: exists_head(q) or exists_base(q)))
+
+
 def affected_specs(
     changed: Sequence[str],
     spec_globs: Sequence[str],
