@@ -41,6 +41,14 @@ SLOW: dict[str, str] = {
     "tests/verifier/test_restore_real.py": "pull-request pairs compared on every input, each restoring edit rescored "
                                            "against every test and the witness",
     "tests/e2e/test_untested_pr_e2e.py": "three pull requests through the entrypoint, each scored at head and base",
+    "tests/verifier/test_progress_real.py": "scores the running example twice, on a pseudo-terminal and on a pipe",
+    "tests/verifier/test_review40_untested.py": "a battery of hostile specs without tests, each background and every-"
+    "input question proved",
+    "tests/verifier/test_review40b.py": "shared test files scored through the CLI and sequence outputs proved "
+    "determined element by element",
+    "tests/verifier/test_collections_real.py": "collection specs scored with every case, mutant and pin proved",
+    "tests/verifier/test_untested_specs.py": "specs without tests scored through the CLI, each on every input and "
+    "with its gate",
     "tests/e2e/test_restore_e2e.py": "two pull requests through the entrypoint, each scored at head and base",
     "tests/verifier/test_suggest_real.py": "each candidate clause is proved against every case and wrong output",
     "tests/verifier/test_strategy_real.py": "every mutant verdict is checked against one program per question too",
