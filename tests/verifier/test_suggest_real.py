@@ -135,10 +135,10 @@ def test_the_lean_rescoring_searches_no_witness_and_suggests_as_each_does(
     seen: list[bool] = []
     rescore = search.score_methods
 
-    def recording(jobs: Any, engine: Any, dialect: Any, options: Any, on_phase: Any = None) -> Any:
+    def recording(jobs: Any, engine: Any, dialect: Any, options: Any, *more: Any, **named: Any) -> Any:
         if not options.suggest:  # the rescoring (the first call scores the spec itself)
             seen.append(options.witnesses)
-        return rescore(jobs, engine, dialect, options, on_phase)
+        return rescore(jobs, engine, dialect, options, *more, **named)
 
     monkeypatch.setattr(search, "score_methods", recording)
     # the server's z3 keeps the prelude with `lean` only; the checks whose counterexamples are read get it from a
