@@ -7,7 +7,7 @@ A type nested more than `MAX_TYPE_NESTING` levels deep is no type any spec needs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
@@ -500,6 +500,26 @@ def contains_array(t: DafnyType) -> bool:
     if isinstance(t, TupleT):
         return any(contains_array(e) for e in t.elems)
     return False
+
+
+def map_parts(t: DafnyType, f: Callable[[DafnyType], DafnyType]) -> DafnyType:
+    """`t` with `f` applied to each type it is built of (elements, keys and values, tuple items, a datatype's type
+    arguments); a type of no parts as it is. The one recursion over a type's structure for rewriting it."""
+    if isinstance(t, SeqT):
+        return SeqT(f(t.elem))
+    if isinstance(t, ArrayT):
+        return ArrayT(f(t.elem))
+    if isinstance(t, SetT):
+        return SetT(f(t.elem))
+    if isinstance(t, MultisetT):
+        return MultisetT(f(t.elem))
+    if isinstance(t, MapT):
+        return MapT(f(t.key), f(t.value))
+    if isinstance(t, TupleT):
+        return TupleT(tuple(f(e) for e in t.elems))
+    if isinstance(t, DatatypeT):
+        return DatatypeT(t.name, tuple(f(a) for a in t.args), t.scope)
+    return t
 
 
 def collection_parts(t: SetT | MultisetT | MapT) -> tuple[DafnyType, ...]:

@@ -42,6 +42,7 @@ from bot.dafny.types import (
     base_constructor,
     constructor,
     constructors,
+    map_parts,
     parse_type,
 )
 
@@ -497,21 +498,7 @@ def _normal(t: DafnyType) -> DafnyType:
         return SeqT(CharT())
     if isinstance(t, NatT):
         return IntT()
-    if isinstance(t, SeqT):
-        return SeqT(_normal(t.elem))
-    if isinstance(t, ArrayT):
-        return ArrayT(_normal(t.elem))
-    if isinstance(t, SetT):
-        return SetT(_normal(t.elem))
-    if isinstance(t, MultisetT):
-        return MultisetT(_normal(t.elem))
-    if isinstance(t, MapT):
-        return MapT(_normal(t.key), _normal(t.value))
-    if isinstance(t, TupleT):
-        return TupleT(tuple(_normal(e) for e in t.elems))
-    if isinstance(t, DatatypeT):
-        return DatatypeT(t.name, tuple(_normal(a) for a in t.args), t.scope)
-    return t
+    return map_parts(t, _normal)
 
 
 class _Parser:

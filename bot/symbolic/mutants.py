@@ -37,6 +37,7 @@ from bot.dafny.types import (
     constructor,
     constructors,
     has_finite_value,
+    map_parts,
     unsupported_parts,
 )
 from bot.dafny.values import (
@@ -148,21 +149,7 @@ def _relaxed(t: DafnyType) -> DafnyType:
     """t with nat read as int: noisy data may state a negative nat; its mutants are still >= 0."""
     if isinstance(t, NatT):
         return IntT()
-    if isinstance(t, SeqT):
-        return SeqT(_relaxed(t.elem))
-    if isinstance(t, ArrayT):
-        return ArrayT(_relaxed(t.elem))
-    if isinstance(t, SetT):
-        return SetT(_relaxed(t.elem))
-    if isinstance(t, MultisetT):
-        return MultisetT(_relaxed(t.elem))
-    if isinstance(t, MapT):
-        return MapT(_relaxed(t.key), _relaxed(t.value))
-    if isinstance(t, TupleT):
-        return TupleT(tuple(_relaxed(e) for e in t.elems))
-    if isinstance(t, DatatypeT):
-        return DatatypeT(t.name, tuple(_relaxed(a) for a in t.args), t.scope)
-    return t
+    return map_parts(t, _relaxed)
 
 
 def _labelled(i: int, name: str, stream: Iterator[_Cand]) -> Iterator[tuple[int, _Cand]]:
