@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.symbolic.results import FIXES_TEST
-from support.e2e import REPO, git, run_action
+from support.e2e import REPO, pull_changing, run_action
 from support.paths import DATA
 
 pytestmark = pytest.mark.dafny
@@ -35,19 +35,7 @@ method Tests()
 
 
 def _pull(repo: Path, server: Any, base_text: str, head_text: str) -> tuple[str, str]:
-    (repo / "specs").mkdir(parents=True)
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "specs" / "abs.dfy").write_text(base_text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    base = git(repo, "rev-parse", "HEAD")
-    (repo / "specs" / "abs.dfy").write_text(head_text)
-    git(repo, "commit", "-q", "-am", "drop a clause")
-    head = git(repo, "rev-parse", "HEAD")
-    diff = git(repo, "diff", base, head, "--", "specs/abs.dfy")
-    server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[
-        {"filename": "specs/abs.dfy", "status": "modified", "patch": diff[diff.find("@@"):]}])
-    return base, head
+    return pull_changing(repo, server, "specs/abs.dfy", base_text, head_text)
 
 
 def _applied(text: str, first: int, last: int, body: str) -> str:

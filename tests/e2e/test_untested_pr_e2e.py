@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from support.e2e import REPO, git, run_action
+from support.e2e import REPO, pull_changing, run_action
 from support.outputs import outputs
 
 pytestmark = pytest.mark.dafny
@@ -25,19 +25,7 @@ WEAKER = FULL.replace("  ensures x < 0 ==> r == -x\n", "")
 
 
 def _pull(repo: Path, server: Any, base_text: str, head_text: str) -> tuple[str, str]:
-    (repo / "specs").mkdir(parents=True)
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "specs" / "abs.dfy").write_text(base_text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    base = git(repo, "rev-parse", "HEAD")
-    (repo / "specs" / "abs.dfy").write_text(head_text)
-    git(repo, "commit", "-q", "-am", "change the spec")
-    head = git(repo, "rev-parse", "HEAD")
-    diff = git(repo, "diff", base, head, "--", "specs/abs.dfy")
-    server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[
-        {"filename": "specs/abs.dfy", "status": "modified", "patch": diff[diff.find("@@"):]}])
-    return base, head
+    return pull_changing(repo, server, "specs/abs.dfy", base_text, head_text)
 
 
 def test_a_weakened_spec_without_tests_fails_with_its_witness(dafny_command: str, github_server: Any,

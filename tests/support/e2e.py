@@ -47,6 +47,24 @@ def pr_repo(tmp_path: Path) -> tuple[Path, str, str]:
     return repo, base, head
 
 
+def pull_changing(repo: Path, server: Any, path: str, base_text: str, head_text: str) -> tuple[str, str]:
+    """A repository whose head commit changes one file from `base_text` to `head_text`, and pull request 7 on the
+    fake GitHub listing that file with its real diff: (base, head)."""
+    (repo / path).parent.mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    (repo / path).write_text(base_text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    base = git(repo, "rev-parse", "HEAD")
+    (repo / path).write_text(head_text)
+    git(repo, "commit", "-q", "-am", "change the spec")
+    head = git(repo, "rev-parse", "HEAD")
+    diff = git(repo, "diff", base, head, "--", path)
+    server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[
+        {"filename": path, "status": "modified", "patch": diff[diff.find("@@"):]}])
+    return base, head
+
+
 def run_action(
     repo: Path, tmp: Path, server: Any, inputs: dict[str, str], base: str, head: str, cache: Path | None = None
 ) -> tuple[int, str, Path, Path]:
