@@ -74,7 +74,7 @@ from bot.symbolic.results import CaseStatus, Gate, MethodScore, SpecChange
 from bot.symbolic.rounds import MethodJob, score_methods
 from bot.symbolic.spec_change_run import Pair, spec_changes
 from bot.symbolic.suggest.search import with_suggestions
-from bot.symbolic.touched import touched
+from bot.symbolic.touched import method_key, touched
 from bot.verifier import VerifierInfo, VerifierNotFound
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -254,7 +254,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 progress.start("every input")
                 asked = touched(built.jobs, base_built.jobs)
                 if config.require_determined:
-                    asked |= {(job.display_path or job.file.path, job.method.qualified) for job in built.jobs}
+                    asked |= {method_key(job) for job in built.jobs}
                 head_scores = with_everywhere_of(built.jobs, head_scores, asked, verifier)
                 head = head_scores + built.placeholders
                 base = scored[len(built.jobs):] + base_built.placeholders  # none without a base checkout
@@ -280,7 +280,7 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
 def with_everywhere_of(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], keys: set[tuple[str, str]],
                        verifier: Verifier) -> list[MethodScore]:
     """`scores` with `everywhere` asked for the methods of `keys` (file, qualified name) only."""
-    picked = [k for k, job in enumerate(jobs) if (job.display_path or job.file.path, job.method.qualified) in keys]
+    picked = [k for k, job in enumerate(jobs) if method_key(job) in keys]
     asked = with_everywhere([jobs[k] for k in picked], [scores[k] for k in picked], verifier.engine,
                             verifier.dialect)
     out = list(scores)

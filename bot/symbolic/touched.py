@@ -20,7 +20,8 @@ from bot.symbolic.rounds import MethodJob
 Key = tuple[str, str]  # (file as reports show it, qualified method name)
 
 
-def _key(job: MethodJob) -> Key:
+def method_key(job: MethodJob) -> Key:
+    """How reports and the gate know a job's method: (file as reports show it, qualified name)."""
     return (job.display_path or job.file.path, job.method.qualified)
 
 
@@ -44,5 +45,5 @@ def fingerprint(job: MethodJob) -> tuple[object, ...]:
 
 def touched(head: Sequence[MethodJob], base: Sequence[MethodJob]) -> set[Key]:
     """The head methods the pull request changed (new ones included)."""
-    before = {_key(j): fingerprint(j) for j in base}
-    return {_key(j) for j in head if before.get(_key(j)) != fingerprint(j)}
+    before = {method_key(j): fingerprint(j) for j in base}
+    return {method_key(j) for j in head if before.get(method_key(j)) != fingerprint(j)}
