@@ -41,6 +41,8 @@ SLOW: dict[str, str] = {
     "tests/verifier/test_restore_real.py": "pull-request pairs compared on every input, each restoring edit rescored "
                                            "against every test and the witness",
     "tests/e2e/test_untested_pr_e2e.py": "three pull requests through the entrypoint, each scored at head and base",
+    "tests/e2e/test_every_input_e2e.py": "a pull request of eight spec files through the entrypoint, each scored at "
+                                         "head and base and compared on every input",
     "tests/verifier/test_progress_real.py": "scores the running example twice, on a pseudo-terminal and on a pipe",
     "tests/verifier/test_review40_untested.py": "a battery of hostile specs without tests, each background and every-"
     "input question proved",

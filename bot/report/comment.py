@@ -188,14 +188,19 @@ def _sentences(inp: CommentInput) -> list[str]:
         lines.append(f"- ... and {len(changed) - MAX_SENTENCES} more changed method(s): see the table.")
     opening = [*lines, ""] if lines else [UNCHANGED, ""]
     # what the pull request changed in the specs on every input, tested or not
-    every = [f"- {spec_change_sentence(c)}" for c in inp.changes[:MAX_SENTENCES]]
+    # a method named as another file's is said with its file (one pull request may change several `Abs`)
+    files: dict[str, set[str]] = {}
+    for name, file in [*((d.method, d.file) for d in inp.deltas), *((c.method, c.file) for c in inp.changes)]:
+        files.setdefault(name, set()).add(file)
+    shared = {name for name, where in files.items() if len(where) > 1}
+    every = [f"- {spec_change_sentence(c, c.method in shared)}" for c in inp.changes[:MAX_SENTENCES]]
     if len(inp.changes) > MAX_SENTENCES:
         every.append(f"- ... and {len(inp.changes) - MAX_SENTENCES} more changed spec(s).")
     # a changed spec that leaves its output open on some input, with the witness (information: no gate uses it
     # unless `require-determined` asks)
-    open_ = [(d.method, d.head.everywhere) for d in changed if d.head is not None and d.head.everywhere is not None
-             and d.head.everywhere.status is EverywhereStatus.NOT_DETERMINED]
-    every += [f"- {determinacy_sentence(m, e)}" for m, e in open_[:MAX_SENTENCES]]
+    open_ = [(d.method, d.file, d.head.everywhere) for d in changed if d.head is not None
+             and d.head.everywhere is not None and d.head.everywhere.status is EverywhereStatus.NOT_DETERMINED]
+    every += [f"- {determinacy_sentence(m, e, f if m in shared else '')}" for m, f, e in open_[:MAX_SENTENCES]]
     if len(open_) > MAX_SENTENCES:
         every.append(f"- ... and {len(open_) - MAX_SENTENCES} more spec(s) not determined.")
     return [*opening, *([BEYOND, "", *every, ""] if every else [])]

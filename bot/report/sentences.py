@@ -28,7 +28,7 @@ from bot.symbolic.results import (
 
 UNTESTED_WORDS = "what its spec says is asked on every input only (under Beyond the tests, when that says something)"
 # longest user text a sentence quotes whole (characters); longer text ends with an ellipsis
-VALUE, INPUTS, NAME, CLAUSE, WHY = 40, 60, 40, 80, 160
+VALUE, INPUTS, NAME, CLAUSE, WHY, PATH = 40, 60, 40, 80, 160, 80
 EVERY_REJECTED = "it rejects every wrong output tried"
 
 _ASSIGN = re.compile(r"[A-Za-z_][\w'?]* = ")
@@ -189,19 +189,27 @@ def method_sentence(d: MethodDelta, span: EnsuresSpan | None = None, links: Link
     return _scored(name, d, span) + "."
 
 
-def determinacy_sentence(method: str, e: Everywhere) -> str:
+def _named(method: str, file: str) -> str:
+    """The method as a sentence names it: with its file where another file's method has the same name."""
+    return code(short(method, NAME)) + (f" in {code(short(file, PATH))}" if file else "")
+
+
+def determinacy_sentence(method: str, e: Everywhere, file: str = "") -> str:
     """A changed spec that a witness shows not determined, in one sentence (user text as escaped code): "`Abs` is
-    not determined on every input: for `x = -1` the spec accepts both `12` and `14`."."""
-    name, inputs = code(short(method, NAME)), code(short(e.inputs, INPUTS))
+    not determined on every input: for `x = -1` the spec accepts both `12` and `14`."; `file` named after the
+    method when given (another file's method has the same name)."""
+    name, inputs = _named(method, file), code(short(e.inputs, INPUTS))
     first, second = (code(short(v, VALUE)) for v in e.outputs)
     said = f" ({esc(short(e.reason, WHY))})" if e.reason else ""
     return f"{name} is not determined on every input: for {inputs} the spec accepts both {first} and {second}{said}."
 
 
-def spec_change_sentence(c: SpecChange) -> str:
+def spec_change_sentence(c: SpecChange, named_with_file: bool = False) -> str:
     """A changed method's relation to base on every input, in one sentence (user text as escaped code):
-    "`Abs` got weaker beyond the tests: for `x = -1` it now accepts `r = 2`, which base rejected."."""
-    name, inputs, output = code(short(c.method, NAME)), code(short(c.inputs, INPUTS)), code(short(c.output, VALUE))
+    "`Abs` got weaker beyond the tests: for `x = -1` it now accepts `r = 2`, which base rejected."; with its file
+    after the method's name when `named_with_file` (another file's method has the same name)."""
+    name = _named(c.method, c.file if named_with_file else "")
+    inputs, output = code(short(c.inputs, INPUTS)), code(short(c.output, VALUE))
     if c.weakens:
         how = "got weaker" if c.relation is Relation.WEAKER else "changed (neither weaker nor stronger)"
         fixed = f" ({FIXES_TEST})" if c.fixes_test else ""

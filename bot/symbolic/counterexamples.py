@@ -43,7 +43,7 @@ state lists the elements it knows, which need not be all. A value read from eith
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -135,20 +135,34 @@ def readings(model_text: str, outputs: Sequence[tuple[str, DafnyType]]) -> list[
 
 
 def _decode_one(text: str, outputs: Sequence[tuple[str, DafnyType]]) -> tuple[Value, ...] | None:
-    if not outputs or unreadable_types([t for _, t in outputs]):
+    if not outputs:
         return None
+    read = one_model(text)
+    if read is None:
+        return None
+    values = [read(name, t) for name, t in outputs]
+    if any(v is None for v in values):
+        return None
+    return tuple(v for v in values if v is not None)
+
+
+def one_model(text: str) -> Callable[[str, DafnyType], Value | None] | None:
+    """A reader of the variables of one model (one of `split_models`), parsed once: `read(name, t)` is the final
+    value of `name` as a value of type t, or None (as `decode` says); None when the model is malformed."""
     if MODEL_BEGIN in text:
         model = parse_model(text)
         if model is None:
             return None
         reader = _Reader(model)
-        values = [reader.output(name, t) for name, t in outputs]
-    else:
-        state = _last_state(text)
-        values = [_from_state(state, name, t) for name, t in outputs]
-    if any(v is None for v in values):
-        return None
-    return tuple(v for v in values if v is not None)
+
+        def boogie(name: str, t: DafnyType) -> Value | None:
+            return None if unreadable_types([t]) else reader.output(name, t)
+        return boogie
+    state = _last_state(text)
+
+    def console(name: str, t: DafnyType) -> Value | None:
+        return None if unreadable_types([t]) else _from_state(state, name, t)
+    return console
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
 from bot.dafny.lexer import LexError, TokKind, significant, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, contains_array, unsupported_parts
 from bot.dafny.values import Value, show
+from bot.symbolic import bounded
 from bot.symbolic.counterexamples import readings, unreadable_types
 from bot.symbolic.program import Goal as ProgramGoal
 from bot.symbolic.program import Outcome, Program, ProgramKind, Result
@@ -132,12 +133,15 @@ def body(m: Decl) -> list[str]:
     return ["{", *(f"  ghost var {PREFIX}seen_{a} := {a}[..];" for a in arrays), "  assert true;", "}"]
 
 
-def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str = "") -> Program:
+def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str = "",
+            small: bool = False) -> Program:
     """The determinacy program of `method` for `goal` (call `unsupported` first). `scope`: the modules around
-    the method, which the program opens (as harnesses do)."""
+    the method, which the program opens (as harnesses do). `small`: its array and sequence inputs short and
+    spelled out (bot/symbolic/bounded.py), a question asked only to read a witness, never to decide."""
     params = ", ".join(f"{p.name}: {p.type_text}" for p in method.params)
     args = ", ".join(p.name for p in method.params)
-    copies = ", ".join(f"{c}{p.name}: {p.type_text}" for c in (FIRST, SECOND) for p in method.returns)
+    copies = ", ".join([*(f"{c}{p.name}: {p.type_text}" for c in (FIRST, SECOND) for p in method.returns),
+                        *(bounded.extra_params(variables(method)) if small else [])])
 
     def post(copy: str) -> str:
         return f"@P@_Post({', '.join([*(p.name for p in method.params), *(copy + p.name for p in method.returns)])})"
@@ -146,6 +150,7 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
     lines = [
         *predicates(method, "@P@_Pre", "@P@_Post"),
         f"method @P@({', '.join(x for x in (params, copies) if x)})",
+        *(bounded.assumptions(variables(method)) if small else []),
         f"  requires @P@_Pre({args})",
         f"  requires {post(FIRST)} && {post(SECOND)}",
         f"  ensures {claim}",
@@ -165,6 +170,12 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
                    kind=ProgramKind.DETERMINACY, goal=ProgramGoal.PIN)
 
 
+def variables(method: Decl) -> list[tuple[str, DafnyType]]:
+    """The exact question's variables: the inputs, then the two copies of the outputs."""
+    return [(p.name, p.type) for p in method.params] + [
+        (c + p.name, p.type) for c in (FIRST, SECOND) for p in method.returns]
+
+
 @dataclass(frozen=True)
 class Witness:
     inputs: tuple[Value, ...]
@@ -172,16 +183,16 @@ class Witness:
     second: tuple[Value, ...]
 
 
-def witness(method: Decl, result: Result) -> Witness | str:
-    """The input and two outputs of the exact question's counterexample, or why there are none."""
+def witness(method: Decl, result: Result, small: bool = False) -> Witness | str:
+    """The input and two outputs of the exact question's counterexample (`small`: of the question with short
+    inputs), or why there are none."""
     if result.outcome is not Outcome.REFUTED:
         return failed_proof(result) if result.outcome is not Outcome.VERIFIED else ""
     if not result.model:
         return "the verifier gave no counterexample"
-    names = [(p.name, p.type) for p in method.params]
-    names += [(c + p.name, p.type) for c in (FIRST, SECOND) for p in method.returns]
+    names = variables(method)
     n, k = len(method.params), len(method.returns)
-    for values in readings(result.model, names):
+    for values in bounded.read(result.model, names) if small else readings(result.model, names):
         first, second = values[n : n + k], values[n + k :]
         if first != second:
             return Witness(values[:n], first, second)

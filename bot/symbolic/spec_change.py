@@ -23,7 +23,9 @@ from enum import Enum
 
 from bot.dafny.decls import Decl
 from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
+from bot.dafny.types import DafnyType
 from bot.dafny.values import Value
+from bot.symbolic import bounded
 from bot.symbolic.everywhere import body, predicates, shown_inputs, unsupported
 from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.symbolic.results import Relation, SpecChange
@@ -65,10 +67,12 @@ def side_by_side(base_prelude: str, head_prelude: str, base: Decl, head: Decl) -
     return module(BASE, base_prelude, base) + module(HEAD, head_prelude, head)
 
 
-def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Program:
-    """The question of `direction` about method `m`'s signature (`prelude`: `side_by_side`)."""
+def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect, small: bool = False) -> Program:
+    """The question of `direction` about method `m`'s signature (`prelude`: `side_by_side`). `small`: its array and
+    sequence inputs short and spelled out (bot/symbolic/bounded.py), a question asked only to read a witness."""
     params = ", ".join(f"{p.name}: {p.type_text}" for p in m.params)
     outs = ", ".join(f"{p.name}: {p.type_text}" for p in m.returns)
+    spelled = variables(m, direction)
     args = ", ".join(p.name for p in m.params)
     both = ", ".join([*(p.name for p in m.params), *(p.name for p in m.returns)])
     inner, outer = {Direction.HEAD_WITHIN_BASE: (HEAD, BASE), Direction.BASE_WITHIN_HEAD: (BASE, HEAD),
@@ -84,13 +88,21 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect) -> Pr
     else:
         signature = params
         spec = [f"  requires {inner}.{PRE}({args})", f"  ensures {outer}.{PRE}({args})"]
-    text = "\n".join([f"method @P@({signature})", *spec, *body(m)])
+    if small:
+        signature = ", ".join(x for x in (signature, *bounded.extra_params(spelled)) if x)
+    text = "\n".join([f"method @P@({signature})", *(bounded.assumptions(spelled) if small else []), *spec, *body(m)])
     name = PREFIX + hashlib.sha256(f"{direction.value}\0{text}".encode()).hexdigest()[:16]
     text = text.replace("@P@", name)
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
     # the other version accepts every output (or input) the first does
     return Program(prelude=prelude, name=name, method=text, want_model=True, kind=ProgramKind.SPEC_CHANGE,
                    goal=Goal.ACCEPT)
+
+
+def variables(m: Decl, direction: Direction) -> list[tuple[str, DafnyType]]:
+    """The variables of the question of `direction`: the inputs, and the outputs where it has them."""
+    outputs = direction in (Direction.HEAD_WITHIN_BASE, Direction.BASE_WITHIN_HEAD, Direction.DROPPED_INPUTS)
+    return [(p.name, p.type) for p in (*m.params, *(m.returns if outputs else ()))]
 
 
 INCONSISTENT = ("base's and head's declarations side by side prove `false` (a declaration no check reaches is "

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.dafny.dialect import Dialect
-from bot.dafny.values import Value, show
+from bot.dafny.types import ArrayT
+from bot.dafny.values import ArrayV, SeqV, Value, show
+from bot.symbolic import bounded
 from bot.symbolic.counterexamples import readings
 from bot.symbolic.everywhere import failed_proof
 from bot.symbolic.everywhere_run import unproved_background
@@ -26,6 +28,7 @@ from bot.symbolic.spec_change import (
     relation,
     shown,
     side_by_side,
+    variables,
 )
 from bot.symbolic.suggest.restore import Wanted, restorations
 from bot.testcases.cases import TestCase
@@ -52,9 +55,34 @@ class _Asked:
     preludes: dict[str, str]  # "base" / "head" -> that version's spec file, as its harnesses see it
     programs: dict[Direction, Program]
     probe: Program  # the consistency of both versions' declarations (`spec_change.consistency`)
+    both: str = ""  # the two versions side by side (`spec_change.side_by_side`)
     candidates: dict[Direction, tuple[tuple[Value, ...], tuple[Value, ...]]] = field(default_factory=dict)
-    confirm: dict[Direction, tuple[Program, ...]] = field(default_factory=dict)
+    confirm: dict[Direction, tuple[Program, ...]] = field(default_factory=dict)  # the candidates' proofs to ask
+    found: dict[Direction, tuple[tuple[Value, ...], tuple[Value, ...]]] = field(default_factory=dict)  # proved
+    small: dict[Direction, Program] = field(default_factory=dict)  # asked again with short inputs
     why: dict[Direction, str] = field(default_factory=dict)
+
+
+UNPROVED = "the counterexample was not proved on the concrete values"
+
+
+def _run(engine: EngineLike, programs: Sequence[Program]) -> dict[Program, Result]:
+    return engine.run(programs) if programs else {}
+
+
+def _candidate(a: _Asked, direction: Direction, read: tuple[tuple[Value, ...], tuple[Value, ...]],
+               dialect: Dialect) -> None:
+    """`read` as the candidate witness of `direction`, with the programs that would prove it (or why it cannot be
+    checked)."""
+    made = _confirming(a, direction, *read, dialect)
+    if isinstance(made, str):
+        a.why[direction] = made
+    else:
+        a.candidates[direction], a.confirm[direction] = read, made
+
+
+def _confirming_all(a: _Asked) -> list[Program]:
+    return [q for qs in a.confirm.values() for q in qs]
 
 
 def _background(s: MethodScore, version: str) -> str:
@@ -88,16 +116,32 @@ def _confirming(a: _Asked, direction: Direction, inputs: tuple[Value, ...], outp
     return tuple(out)
 
 
-def _read(a: _Asked, direction: Direction, r: Result) -> tuple[tuple[Value, ...], tuple[Value, ...]] | str:
+def _read(a: _Asked, direction: Direction, r: Result,
+          small: bool = False) -> tuple[tuple[Value, ...], tuple[Value, ...]] | str:
+    """The input and output of a question's counterexample (`small`: of the question with short inputs)."""
     if r.outcome is not Outcome.REFUTED:
         return failed_proof(r) or f"the proof {r.outcome.value}"
     m = a.pair.head.method
-    names = [(p.name, p.type) for p in (*m.params, *m.returns)]
-    found = readings(r.model, names) if r.model else []
+    names = variables(m, direction)
+    found = [] if not r.model else bounded.read(r.model, names) if small else readings(r.model, names)
     if not found:
         return "the counterexample could not be read"
     values = found[0]
     return values[: len(m.params)], values[len(m.params):]
+
+
+def _ask_small(a: _Asked, direction: Direction, read: tuple[tuple[Value, ...], tuple[Value, ...]] | str) -> bool:
+    """Whether a question is asked again with short inputs (bot/symbolic/bounded.py): its counterexample could not
+    be read, holds an array (whose contents Dafny 2.3's model seldom gives) or a value longer than a short
+    question's."""
+    if not bounded.applies(variables(a.pair.head.method, direction)):
+        return False
+    return (isinstance(read, str) or any(isinstance(p.type, ArrayT) for p in a.pair.head.method.params)
+            or _long((*read[0], *read[1])))
+
+
+def _long(values: Sequence[Value]) -> bool:
+    return any(isinstance(v, SeqV | ArrayV) and len(v.elems) > bounded.BOUND for v in values)
 
 
 def _from_tests(p: Pair, weaker: bool) -> Found | None:
@@ -164,7 +208,7 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
             continue
         both = side_by_side(preludes["base"], preludes["head"], p.base.method, p.head.method)
         asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect) for d in Direction},
-                          consistency(both, dialect))
+                          consistency(both, dialect), both)
     first = engine.run([q for a in asked.values() for q in (*a.programs.values(), a.probe)]) if asked else {}
     for k, a in list(asked.items()):
         probed = first[a.probe].outcome
@@ -175,27 +219,41 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
             del asked[k]
     for a in asked.values():
         for direction in _WITNESSED:
-            read = _read(a, direction, first[a.programs[direction]])
+            result = first[a.programs[direction]]
+            read = _read(a, direction, result)
+            if result.outcome is Outcome.REFUTED and _ask_small(a, direction, read):
+                a.small[direction] = program(a.both, a.pair.head.method, direction, dialect, small=True)
             if isinstance(read, str):
-                if first[a.programs[direction]].outcome is not Outcome.VERIFIED:
+                if result.outcome is not Outcome.VERIFIED:
                     a.why[direction] = read
                 continue
-            made = _confirming(a, direction, *read, dialect)
-            if isinstance(made, str):
-                a.why[direction] = made
+            _candidate(a, direction, read, dialect)
+    second = _run(engine, [q for a in asked.values() for q in (*_confirming_all(a), *a.small.values())])
+    for a in asked.values():
+        for direction, programs in list(a.confirm.items()):
+            if all(second[q].outcome is Outcome.VERIFIED for q in programs):
+                a.found[direction] = a.candidates[direction]
             else:
-                a.candidates[direction], a.confirm[direction] = read, made
-    wanted = [q for a in asked.values() for qs in a.confirm.values() for q in qs]
-    second = engine.run(wanted) if wanted else {}
+                a.why[direction] = UNPROVED
+        a.confirm = {}
+        for direction, q in a.small.items():
+            if second[q].outcome is Outcome.VERIFIED and direction not in a.found:
+                a.why[direction] = bounded.NO_SHORT_WITNESS
+            read = _read(a, direction, second[q], small=True)
+            # the short witness is said where the first is not proved, or is longer
+            if not isinstance(read, str) and (direction not in a.found or _long((*a.found[direction][0],
+                                                                                *a.found[direction][1]))):
+                _candidate(a, direction, read, dialect)
+    third = _run(engine, [q for a in asked.values() for q in _confirming_all(a)])
     restore: dict[int, Wanted] = {}
     for k, a in asked.items():
-        found: dict[Direction, Found] = {}
         for direction, programs in a.confirm.items():
-            if all(second[q].outcome is Outcome.VERIFIED for q in programs):
-                found[direction] = replace(shown(a.pair.head.method, *a.candidates[direction]),
-                                           dropped=direction is Direction.DROPPED_INPUTS)
-            else:
-                a.why[direction] = "the counterexample was not proved on the concrete values"
+            if all(third[q].outcome is Outcome.VERIFIED for q in programs):
+                a.found[direction] = a.candidates[direction]
+            elif direction not in a.found:
+                a.why[direction] = UNPROVED
+        found = {d: replace(shown(a.pair.head.method, *values), dropped=d is Direction.DROPPED_INPUTS)
+                 for d, values in a.found.items()}
         weaker = (found.get(Direction.HEAD_WITHIN_BASE) or found.get(Direction.DROPPED_INPUTS)
                   or _from_tests(a.pair, weaker=True))
         stronger = found.get(Direction.BASE_WITHIN_HEAD) or _from_tests(a.pair, weaker=False)
@@ -204,7 +262,7 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
                           _fixes_test(a.pair))
         # the witness the sentence says, as values: what a restored clause must be proved to reject
         said = found.get(Direction.HEAD_WITHIN_BASE)
-        values = (a.candidates[Direction.HEAD_WITHIN_BASE] if said is not None and said == weaker
+        values = (a.found[Direction.HEAD_WITHIN_BASE] if said is not None and said == weaker
                   else _test_values(a.pair, weaker) if weaker is not None and not weaker.dropped else None)
         if values is not None and weaker is not None and out[k].weakens and (
                 out[k].inputs, out[k].output) == (weaker.inputs, weaker.output):

@@ -50,18 +50,34 @@ def pr_repo(tmp_path: Path) -> tuple[Path, str, str]:
 def pull_changing(repo: Path, server: Any, path: str, base_text: str, head_text: str) -> tuple[str, str]:
     """A repository whose head commit changes one file from `base_text` to `head_text`, and pull request 7 on the
     fake GitHub listing that file with its real diff: (base, head)."""
-    (repo / path).parent.mkdir(parents=True)
-    git(repo, "init", "-q", "-b", "main")
-    (repo / path).write_text(base_text)
+    return pull_changing_files(repo, server, {path: (base_text, head_text)})
+
+
+def pull_changing_files(repo: Path, server: Any, changes: dict[str, tuple[str | None, str]]) -> tuple[str, str]:
+    """The same for several files, each from its base text to its head text (None at base: the pull request adds
+    it), listed in path order: (base, head)."""
+    git(repo.parent, "init", "-q", "-b", "main", str(repo))
+    if all(before is None for before, _ in changes.values()):
+        (repo / ".keep").write_text("")  # base needs a commit of its own
+    for path, (before, _) in sorted(changes.items()):
+        if before is not None:
+            (repo / path).parent.mkdir(parents=True, exist_ok=True)
+            (repo / path).write_text(before)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
     base = git(repo, "rev-parse", "HEAD")
-    (repo / path).write_text(head_text)
-    git(repo, "commit", "-q", "-am", "change the spec")
+    for path, (_, after) in sorted(changes.items()):
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(after)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "change the specs")
     head = git(repo, "rev-parse", "HEAD")
-    diff = git(repo, "diff", base, head, "--", path)
-    server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=[
-        {"filename": path, "status": "modified", "patch": diff[diff.find("@@"):]}])
+    files = []
+    for path, (before, _) in sorted(changes.items()):
+        diff = git(repo, "diff", base, head, "--", path)
+        files.append({"filename": path, "status": "modified" if before is not None else "added",
+                      "patch": diff[diff.find("@@"):]})
+    server.add_pull(REPO, 7, base_sha=base, head_sha=head, files=files)
     return base, head
 
 

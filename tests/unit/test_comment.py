@@ -23,6 +23,8 @@ from bot.symbolic.results import (
     MethodScore,
     MutantResult,
     MutantStatus,
+    Relation,
+    SpecChange,
     Undecided,
     method_score,
 )
@@ -177,3 +179,16 @@ def test_one_file_has_no_file_under_the_method_and_every_table_of_methods_has_fi
         assert headers and all(line.count(" | ") <= 4 for line in headers), headers
     # the folded table of unchanged methods follows the same rules: one file, no file line
     assert "| [<code>Same</code>](https://github.example/owner/specs/blob/" in several
+
+
+def test_a_method_named_as_another_files_is_said_with_its_file_under_beyond_the_tests() -> None:
+    head = [score("specs/a.dfy", "Abs", case("T#1", CaseStatus.VERIFIED, ("1", K))),
+            score("specs/b.dfy", "Abs", case("T#1", CaseStatus.VERIFIED, ("1", K))),
+            score("specs/c.dfy", "Max", case("T#1", CaseStatus.VERIFIED, ("1", K)))]
+    changes = (SpecChange("specs/a.dfy", "Abs", Relation.WEAKER, "x = -1", "r = 2", "head"),
+               SpecChange("specs/b.dfy", "Abs", Relation.EQUIVALENT),
+               SpecChange("specs/c.dfy", "Max", Relation.STRONGER, "a = [1, 2]", "m = 1", "base"))
+    body = render_comment(CommentInput(tuple(compare(head, head)), Gate(), (), "2.3", MARKER, changes=changes))
+    assert "- <code>Abs</code> in <code>specs/a.dfy</code> got weaker beyond the tests: for <code>x = -1</code>" in body
+    assert "- <code>Abs</code> in <code>specs/b.dfy</code>: its postcondition is proved equivalent" in body
+    assert "- <code>Max</code> got stronger: for " in body  # a name no other file has goes alone

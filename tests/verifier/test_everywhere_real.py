@@ -12,7 +12,7 @@ import pytest
 
 import bot.symbolic.everywhere_run as everywhere_run
 from bot.cli import main
-from bot.dafny.values import IntV
+from bot.dafny.values import ArrayV, IntV
 from bot.symbolic.everywhere import Witness
 from support.paths import DATA, ROOT
 
@@ -42,6 +42,22 @@ def test_a_spec_silent_on_negative_inputs_is_not_determined_with_a_proved_witnes
     assert methods["AbsFull"]["everywhere"] == {"status": "determined", "inputs": "", "outputs": [], "reason": ""}
     # determined under its `requires` only: r + r == x has no integer solution for odd x
     assert methods["Half"]["everywhere"]["status"] == "determined"
+
+
+def test_a_witness_that_needs_an_array_input_or_strings_is_read_from_a_short_question(dafny_command: str,
+                                                                                        tmp_path: Path) -> None:
+    """Dafny 2.3's model of the first question gives an array's length but not its elements, and strings whose
+    characters its tables leave arbitrary: asked again with them short and spelled out (bot/symbolic/bounded.py),
+    the witness is read and confirmed."""
+    methods = score(tmp_path, EVERY)
+    pick = methods["PickA"]["everywhere"]
+    assert pick["status"] == "not-determined", pick
+    elems = [int(v) for v in pick["inputs"].removeprefix("a = [").removesuffix("]").split(", ")]
+    first, second = (int(v) for v in pick["outputs"])
+    assert 2 <= len(elems) <= 5 and first != second and {first, second} <= set(elems)
+    strings = methods["PickS"]["everywhere"]
+    assert strings["status"] == "not-determined", strings
+    assert strings["inputs"].startswith("s = [") and strings["outputs"][0] != strings["outputs"][1]
 
 
 def test_sequence_outputs_determined_up_to_order_or_as_a_set(dafny_command: str, tmp_path: Path) -> None:
@@ -76,6 +92,18 @@ def test_an_unconfirmed_witness_is_unknown_never_not_determined(dafny_command: s
     m = score(tmp_path, EVERY, "--method", "Abs")["Abs"]["everywhere"]
     assert m["status"] == "unknown", m
     assert m["reason"] == "the counterexample's outputs were not both proved accepted"
+
+
+def test_an_unconfirmed_witness_of_the_short_question_is_unknown(dafny_command: str, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decoding error planted in the short question's reading: a = [1, 2] with outputs 1 and 3. The spec rejects
+    3 there (no element is 3), so its acceptance program fails, and nothing is claimed."""
+    def planted(method: object, result: object, small: bool = False) -> Witness | str:
+        return Witness((ArrayV((IntV(1), IntV(2))),), (IntV(1),), (IntV(3),)) if small else "not read"
+
+    monkeypatch.setattr(everywhere_run, "witness", planted)
+    m = score(tmp_path, EVERY, "--method", "PickA")["PickA"]["everywhere"]
+    assert m == {"status": "unknown", "inputs": "", "outputs": [], "reason": everywhere_run.UNCONFIRMED}, m
 
 
 def test_text_report_says_it_in_words(dafny_command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

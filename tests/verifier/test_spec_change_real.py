@@ -3,6 +3,7 @@ witness proved on the concrete values by each version's own file, and unknown wh
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -31,8 +32,8 @@ def change(base: str, head: str, tmp_path: Path) -> SpecChange:
         root.mkdir()
         (root / "abs.dfy").write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
         roots[version] = root
-    b = build_jobs(roots["base"], ["abs.dfy"], TestFiles()).jobs
-    h = build_jobs(roots["head"], ["abs.dfy"], TestFiles()).jobs
+    b = build_jobs(roots["base"], ["abs.dfy"], TestFiles(), untested=True).jobs
+    h = build_jobs(roots["head"], ["abs.dfy"], TestFiles(), untested=True).jobs
     scores = score_methods([*b, *h], verifier.engine, verifier.dialect, settings.score_options())
     (found,) = spec_changes([Pair(b[0], h[0], scores[0], scores[1])], verifier.engine, verifier.dialect)
     return found
@@ -81,7 +82,8 @@ def test_an_unproved_counterexample_is_no_weakening(dafny_command: str, tmp_path
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A decoding error planted: the counterexample is read as x = 3, r = 3, which both versions accept; the
     concrete rejection fails, so no weakening is claimed."""
-    monkeypatch.setattr(spec_change_run, "_read", lambda asked, direction, result: ((IntV(3),), (IntV(3),)))
+    monkeypatch.setattr(spec_change_run, "_read",
+                        lambda asked, direction, result, small=False: ((IntV(3),), (IntV(3),)))
     c = change("abs_base.dfy", "abs_weaker.dfy", tmp_path)
     assert c.relation is Relation.UNKNOWN, c
     assert "the counterexample was not proved on the concrete values" in c.reason
@@ -92,3 +94,20 @@ def test_an_inconsistent_declaration_no_check_reaches_relates_nothing(dafny_comm
     of the pair would be proved (equivalent, say), so the consistency probe fails and nothing is related."""
     c = change("abs_base.dfy", "abs_inconsistent.dfy", tmp_path)
     assert (c.relation, c.reason) == (Relation.UNKNOWN, spec_change_run.INCONSISTENT), c
+
+
+@pytest.mark.parametrize("name, inputs", [("maxs", r"a = \[(-?\d+), (-?\d+)(?:, -?\d+)*\]"),
+                                          ("maxa", r"a = \[(-?\d+), (-?\d+)(?:, -?\d+)*\]")])
+def test_a_witness_that_needs_a_sequence_or_an_array_input(dafny_command: str, tmp_path: Path, name: str,
+                                                           inputs: str) -> None:
+    """Head drops `forall i :: a[i] <= m`: a witness needs an input of two elements or more and an element that
+    is not the largest. For an array, Dafny 2.3's model gives the length but not the elements: the question asked
+    again with the input short and spelled out (bot/symbolic/bounded.py) gives them."""
+    c = change(f"{name}_base.dfy", f"{name}_weaker.dfy", tmp_path)
+    assert (c.relation, c.accepted_by) == (Relation.WEAKER, "head"), c
+    found = re.fullmatch(inputs, c.inputs)
+    assert found is not None, c.inputs
+    elems = [int(v) for v in c.inputs.removeprefix("a = [").removesuffix("]").split(", ")]
+    m = int(c.output.removeprefix("m = "))
+    assert m in elems and m < max(elems)  # an element, not the largest: base rejects it, head accepts it
+    assert len(elems) <= 5  # short: the question with short inputs found it

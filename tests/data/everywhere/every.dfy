@@ -46,3 +46,13 @@ method Tests()
   var d := Dedup([1, 1, 2]);
   expect d == [1, 2];
 }
+
+// no test: an element of the array, any one (a witness needs an array input of two different elements)
+method PickA(a: array<int>) returns (r: int)
+  requires a.Length > 0
+  ensures exists i :: 0 <= i < a.Length && a[i] == r
+
+// no test: likewise of a sequence of strings
+method PickS(s: seq<string>) returns (r: string)
+  requires |s| > 0
+  ensures r in s
