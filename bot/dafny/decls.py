@@ -5,7 +5,7 @@ Pure data. Offsets are into the source text the parser was given.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.dafny.types import NO_DATATYPES, DafnyType, Datatypes
 
@@ -65,6 +65,20 @@ class Decl:
         return f"{self.scope}.{self.name}" if self.scope else self.name
 
 
+def scope_imports(scope: str) -> str:
+    """The import lines that open module path `scope` (`A.B`) in a module of the generated programs. Dafny 2.3
+    rejects `import opened A.B` (a qualified import needs a name) and resolves a named one's path only from a
+    module already imported there (`module A does not exist` otherwise, measured): each step is imported by name."""
+    parts = scope.split(".")
+    if len(parts) == 1:
+        return f"import opened {scope}"
+    lines = [f"import SpecScore_Open0 = {parts[0]}"]
+    for k, part in enumerate(parts[1:], start=1):
+        last = k == len(parts) - 1
+        lines.append(f"import {'opened ' if last else ''}SpecScore_Open{k} = SpecScore_Open{k - 1}.{part}")
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class DafnyFile:
     path: str
@@ -75,6 +89,18 @@ class DafnyFile:
     # `datatype`, `codatatype`, `class`, `trait`, `module`; `kind` is the keyword, `header_end` where a member
     # block `{` starts (else the end), no clauses and no body
     others: tuple[Decl, ...] = ()
+
+    def seen_from(self, container: str) -> DafnyFile:
+        """This file as code in `container` sees it by unqualified names: of its functions and predicates only those
+        declared there (in a class or datatype, also those of its module: a module sees nothing of the modules
+        around it); every other declaration as it is. The ground evaluator and the hints call a function by its
+        name: a same-named function of another module is not the one a clause there means."""
+        def seen(where: str) -> bool:
+            head, _, last = container.rpartition(".")
+            return where == container or (bool(last) and not last.startswith("module ") and where == head)
+
+        kept = tuple(d for d in self.decls if not d.kind.startswith(("function", "predicate")) or seen(d.container))
+        return self if len(kept) == len(self.decls) else replace(self, decls=kept)
 
     def end_line(self, clause: Clause) -> int:
         """The 1-based line a clause ends on (its `;` included)."""

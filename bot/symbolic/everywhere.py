@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.dafny.decls import Decl
+from bot.dafny.decls import Decl, scope_imports
 from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
 from bot.dafny.lexer import LexError, TokKind, significant, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, contains_array, unsupported_parts
@@ -161,7 +161,7 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
     name = PREFIX + hashlib.sha256(f"{goal.value}\0{scope}\0{text}".encode()).hexdigest()[:16]
     text = text.replace("@P@", name)
     if scope:
-        text = f"module {name}_Scope {{\nimport opened {scope}\n{text}\n}}"
+        text = f"module {name}_Scope {{\n{scope_imports(scope)}\n{text}\n}}"
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
     if goal is Goal.CONSISTENT:  # the assumptions must not prove `false` (asked as a vacuity check)
         return Program(prelude=prelude, name=name, method=text, kind=ProgramKind.VACUITY, goal=ProgramGoal.ACCEPT)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.dafny.decls import Decl
+from bot.dafny.decls import Decl, scope_imports
 from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
 from bot.dafny.types import DafnyType
 from bot.dafny.values import Value
@@ -33,6 +33,7 @@ from bot.symbolic.rounds import show_assignment
 
 BASE, HEAD = "SpecScore_Base", "SpecScore_Head"
 PRE, POST = "SpecScore_Pre", "SpecScore_Post"
+SPEC = "SpecScore_Spec"  # the module beside a method's modules that holds its predicates
 PREFIX = "SpecScore_Change_"
 DROPPED = "its `requires` no longer admits that input"  # a weakening's reason when head dropped the input
 
@@ -54,17 +55,26 @@ def comparable(base: Decl, head: Decl) -> str:
     sig = [(p.name, p.type_text) for p in base.params], [(p.name, p.type_text) for p in base.returns]
     if sig != ([(p.name, p.type_text) for p in head.params], [(p.name, p.type_text) for p in head.returns]):
         return "its parameters or outputs changed"
-    if base.scope or head.scope:
-        return "methods inside modules or classes are not compared yet"
-    return unsupported(base) or unsupported(head)
+    if base.scope != head.scope:
+        return "it moved to another module"
+    return unsupported(base) or unsupported(head)  # (a member of a class is not supported there)
 
 
 def side_by_side(base_prelude: str, head_prelude: str, base: Decl, head: Decl) -> str:
-    """Both spec files, each in a module of its own with its method's spec as predicates."""
+    """Both spec files, each in a module of its own with its method's spec as predicates (of a method inside
+    modules, in a module beside them that opens the method's: its clauses mean what they mean in its own scope)."""
     def module(name: str, prelude: str, m: Decl) -> str:
-        return f"module {name} {{\n{prelude.rstrip()}\n" + "\n".join(predicates(m, PRE, POST)) + "\n}\n"
+        spec = "\n".join(predicates(m, PRE, POST))
+        if m.scope:
+            spec = f"module {SPEC} {{\n{scope_imports(m.scope)}\n{spec}\n}}"
+        return f"module {name} {{\n{prelude.rstrip()}\n{spec}\n}}\n"
 
     return module(BASE, base_prelude, base) + module(HEAD, head_prelude, head)
+
+
+def _in(version: str, m: Decl) -> str:
+    """Where a version's predicates of `m` are declared (`side_by_side`)."""
+    return f"{version}.{SPEC}" if m.scope else version
 
 
 def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect, small: bool = False) -> Program:
@@ -75,16 +85,17 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect, small
     spelled = variables(m, direction)
     args = ", ".join(p.name for p in m.params)
     both = ", ".join([*(p.name for p in m.params), *(p.name for p in m.returns)])
-    inner, outer = {Direction.HEAD_WITHIN_BASE: (HEAD, BASE), Direction.BASE_WITHIN_HEAD: (BASE, HEAD),
-                    Direction.HEAD_INPUTS_WITHIN_BASE: (HEAD, BASE),
-                    Direction.BASE_INPUTS_WITHIN_HEAD: (BASE, HEAD), Direction.DROPPED_INPUTS: (HEAD, BASE)}[direction]
+    base, head = _in(BASE, m), _in(HEAD, m)
+    inner, outer = {Direction.HEAD_WITHIN_BASE: (head, base), Direction.BASE_WITHIN_HEAD: (base, head),
+                    Direction.HEAD_INPUTS_WITHIN_BASE: (head, base),
+                    Direction.BASE_INPUTS_WITHIN_HEAD: (base, head), Direction.DROPPED_INPUTS: (head, base)}[direction]
     if direction in (Direction.HEAD_WITHIN_BASE, Direction.BASE_WITHIN_HEAD):
         signature = ", ".join(x for x in (params, outs) if x)
-        spec = [f"  requires {BASE}.{PRE}({args}) && {HEAD}.{PRE}({args})",
+        spec = [f"  requires {base}.{PRE}({args}) && {head}.{PRE}({args})",
                 f"  requires {inner}.{POST}({both})", f"  ensures {outer}.{POST}({both})"]
     elif direction is Direction.DROPPED_INPUTS:
         signature = ", ".join(x for x in (params, outs) if x)
-        spec = [f"  requires {BASE}.{PRE}({args}) && !{HEAD}.{PRE}({args})", f"  ensures {BASE}.{POST}({both})"]
+        spec = [f"  requires {base}.{PRE}({args}) && !{head}.{PRE}({args})", f"  ensures {base}.{POST}({both})"]
     else:
         signature = params
         spec = [f"  requires {inner}.{PRE}({args})", f"  ensures {outer}.{PRE}({args})"]

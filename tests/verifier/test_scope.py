@@ -73,3 +73,46 @@ def test_a_class_members_spec_means_its_own_members(dafny_command: str, tmp_path
     # a member's name bound by the clause itself cannot be qualified safely: said, not guessed
     (case,) = methods["C.Shadowed"]["cases"]
     assert case["status"] == "unsupported" and "names both a member of C" in case["message"]
+
+
+NESTED = """\
+module A {
+  function Mag(x: int): int { if x < 0 then -x else x }
+  module B {
+    function Twice(x: int): int { 2 * x }
+    method Double(x: int) returns (r: int)
+      ensures r == Twice(x)
+    {
+      r := 2 * x;
+    }
+    method Half(x: int) returns (r: int)
+      ensures x >= 0 ==> r + r == x
+  }
+}
+
+method Tests()
+{
+  var d := A.B.Double(3);
+  expect d == 6;
+  var w := A.B.Double(4);
+  expect w == 9;
+}
+"""
+
+
+@pytest.mark.dafny
+def test_a_method_of_a_nested_module_is_scored_in_its_own_scope(dafny_command: str, tmp_path: Path) -> None:
+    """Dafny 2.3 rejects `import opened A.B` (a qualified import needs a name) and finds `A` in a named one only
+    once imported: each test case of a method in a nested module was an error, and its every-input question
+    unknown."""
+    spec = tmp_path / "n.dfy"
+    spec.write_text(NESTED)
+    out = tmp_path / "r.json"
+    assert main(["score", str(spec), "--format", "json", "--output", str(out), "--cache-dir", str(tmp_path / "k"),
+                 "--report-only", "--no-suggest"]) == 0
+    methods = {m["method"]: m for m in json.loads(out.read_text())["methods"]}
+    double = methods["A.B.Double"]
+    assert [c["status"] for c in double["cases"]] == ["verified", "refuted"], double["cases"]
+    assert double["everywhere"]["status"] == "determined", double["everywhere"]
+    half = methods["A.B.Half"]["everywhere"]  # no test: on every input only, silent on odd and negative inputs
+    assert half["status"] == "not-determined", half

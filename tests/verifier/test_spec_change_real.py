@@ -111,3 +111,15 @@ def test_a_witness_that_needs_a_sequence_or_an_array_input(dafny_command: str, t
     m = int(c.output.removeprefix("m = "))
     assert m in elems and m < max(elems)  # an element, not the largest: base rejects it, head accepts it
     assert len(elems) <= 5  # short: the question with short inputs found it
+
+
+def test_a_method_inside_nested_modules_is_compared_in_its_own_scope(dafny_command: str, tmp_path: Path) -> None:
+    """`A.B.Abs` says `r == Mag(x)` of its own module's `Mag` (the top level's is 0 everywhere); head says it of
+    non-negative inputs only: weaker, with a negative witness, which no reading of the top level's `Mag` gives."""
+    c = change("mod_base.dfy", "mod_weaker.dfy", tmp_path)
+    assert (c.method, c.relation, c.accepted_by) == ("A.B.Abs", Relation.WEAKER, "head"), c
+    x = int(c.inputs.removeprefix("x = "))
+    assert x < 0 and int(c.output.removeprefix("r = ")) != -x
+    (tmp_path / "same").mkdir()
+    same = change("mod_base.dfy", "mod_equivalent.dfy", tmp_path / "same")  # `Mag(x) == r`
+    assert same.relation is Relation.EQUIVALENT, same

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
-from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.decls import DafnyFile, Decl, scope_imports
 from bot.dafny.dialect import Dialect, expressions_to_2, to_dialect, unicode_escapes_4
 from bot.dafny.includes import blank, find_includes, included_files
 from bot.dafny.lexer import LexError, Token, TokKind, matching_close, significant, tokenize
@@ -459,7 +459,7 @@ def _program(
     head = header.replace("method @NAME@", f"method {attrs}{name}", 1).replace("@HAVOC@", f"{name}_Havoc")
     rest = rest.replace("@HAVOC@", f"{name}_Havoc")
     if scope:
-        head = f"module {name}_Scope {{\nimport opened {scope}\n{head}"
+        head = f"module {name}_Scope {{\n{scope_imports(scope)}\n{head}"
         rest += "\n}"
     method = head + "\n" + rest
     if dialect is Dialect.DAFNY2:
@@ -527,6 +527,7 @@ class CaseHarness:
         _check_supported(method)
         method = _in_own_scope(file, method)
         self.prelude, self.file, self.method, self.case, self.options = prelude, file, method, case, options
+        self.seen = file.seen_from(method.container)  # the functions the clauses' names mean, for evaluation
         self.inputs = {p.name: v for p, v in zip(method.params, case.inputs, strict=False)}
         self.types = {p.name: p.type for p in (*method.params, *method.returns)}
         every_value = [*case.inputs, *case.expected, *(v for _, v in case.post)]
@@ -540,8 +541,8 @@ class CaseHarness:
     def _help(self, texts: Sequence[str], env: dict[str, Value]) -> _Help:
         if not self.options.hints:
             return _Help((), (), (), ())
-        stmts = hints_for(self.file, self.method, texts, env, self.options.ground_limit)
-        facts = ground_facts(self.file, texts, env, self.inputs, self.types, self.options.ground_budget)
+        stmts = hints_for(self.seen, self.method, texts, env, self.options.ground_limit)
+        facts = ground_facts(self.seen, texts, env, self.inputs, self.types, self.options.ground_budget)
         splits: list[str] = []
         mentions: list[str] = []
         depth = 0
@@ -846,7 +847,7 @@ class CaseHarness:
             lo, hi = within[p.name]
             own = self._test_tolerance(p.name)
             strict = own is not None and own.strict
-            for c in solved_reals(self.file, self.ens_texts, p.name, env, self.types):
+            for c in solved_reals(self.seen, self.ens_texts, p.name, env, self.types):
                 if (lo < c < hi if strict else lo <= c <= hi) and c != rv.v:
                     values = list(self.case.expected)
                     values[k] = RealV(c)

@@ -206,7 +206,7 @@ def _may_hold(file: DafnyFile, method: Decl, clause: str, case: TestCase) -> boo
     env.update({p.name: v for p, v in zip(method.returns, case.expected, strict=True)})
     types = {p.name: p.type for p in (*method.params, *method.returns)}
     try:
-        value = evaluate(file, clause, env, types=types)
+        value = evaluate(file.seen_from(method.container), clause, env, types=types)
     except NoValue:
         return True
     return not (isinstance(value, BoolV) and not value.v)
