@@ -280,8 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             notes.append(f"engine options: {' '.join(args.engine_option)}")
         machine = dataclasses.replace(machine, load_end=load_average())
         method_seconds = sum(float(item["seconds"]) for item in programs)
+        beyond = [item for item in programs if item["phase"] == "every-input"]
         results = BenchResults(machine, tuple(rows), baseline, z3, comments, len(small_ids), tuple(notes),
-                               method_seconds, tuple(pairs))
+                               method_seconds, tuple(pairs), own_seconds(beyond), len(beyond))
     text = render_results(results)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,7 @@ SMALL_TASKS = 10  # the smaller run of the memory check
 MEMORY_FLAT = 1.25  # "flat": the peak at all tasks is at most this times the peak at SMALL_TASKS
 TARGET_STRATEGY_SPEEDUP = 1.5  # the cold audit, `each` / `lean` wall time (median of the pairs)
 TARGET_OWN_SHARE = 0.6  # `lean`'s programs' own verification time at most this share of `each`'s (median)
+TARGET_EVERYWHERE_GROWTH = 0.25  # the questions beyond the tests add at most this to the cold audit
 
 SAMPLE_SECONDS = 0.1
 BASELINE_WALL = 600.0  # a baseline process is killed after this (a simple script would wait for ever)
@@ -36,18 +37,28 @@ LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher sc
 RECORDER = r"""
 import json, sys, threading
 import bot.verifier.engine as engine
+import bot.symbolic.everywhere_run as everywhere_run
 out = open(sys.argv[1], "w", encoding="utf-8")
 lock = threading.Lock()
 original = engine.Engine.run
+phase = ["tests"]  # "every-input" while the questions beyond the tests are asked
 def run(self, programs):
     results = original(self, programs)
     with lock:
         for p in programs:
-            out.write(json.dumps({"prelude": p.prelude, "method": p.method,
+            out.write(json.dumps({"prelude": p.prelude, "method": p.method, "phase": phase[0],
                                   "outcome": results[p].outcome.value, "seconds": results[p].seconds}) + "\n")
         out.flush()
     return results
 engine.Engine.run = run
+asked = everywhere_run.with_everywhere
+def with_everywhere(*args, **kwargs):
+    phase[0] = "every-input"
+    try:
+        return asked(*args, **kwargs)
+    finally:
+        phase[0] = "tests"
+everywhere_run.with_everywhere = with_everywhere  # before bot.cli imports it by name
 from bot.cli import main
 sys.exit(main(sys.argv[2:]))
 """

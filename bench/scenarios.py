@@ -85,7 +85,8 @@ class Bench:
         for line in record.read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
             text = item["prelude"].rstrip() + "\n\n" + item["method"].strip() + "\n"
-            seen.setdefault(text, {"text": text, "outcome": item["outcome"], "seconds": float(item["seconds"])})
+            seen.setdefault(text, {"text": text, "outcome": item["outcome"], "seconds": float(item["seconds"]),
+                                   "phase": item.get("phase", "tests")})
         return list(seen.values())
 
     def baseline(self, programs: list[dict[str, Any]], size: int | None) -> tuple[Measured, Baseline]:

@@ -256,3 +256,14 @@ def test_strategy_pairs_targets_are_the_medians() -> None:
     assert "| 3 | 95.0 | 150.0 | 1.58 | 1.49 | 118.0 / 190.0 | x0.62 | DIFFERENT from the first pair's |" in text
     assert "wall ratio 1.58, CPU ratio 1.49, own share x0.57" in text
     assert "`lean`" not in b_results.render_results(results())  # no pairs: no section, no targets
+
+
+def test_the_questions_beyond_the_tests_are_a_target_of_their_own() -> None:
+    res = dataclasses.replace(results(), method_seconds=120.0, everywhere_seconds=20.0, everywhere_programs=70)
+    (target,) = [t for t in b_results.targets(res) if "beyond the tests" in t.name]
+    assert target.met is True and target.value == "+20%: 70 programs, 20.0 s against 100.0 s"
+    over = dataclasses.replace(res, everywhere_seconds=30.0)
+    (target,) = [t for t in b_results.targets(over) if "beyond the tests" in t.name]
+    assert target.met is False and target.value.startswith("+33%")
+    assert not [t for t in b_results.targets(results()) if "beyond the tests" in t.name]  # not measured: not said
+    assert "every-input" in b_constants.RECORDER and "with_everywhere" in b_constants.RECORDER
