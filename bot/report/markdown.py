@@ -19,7 +19,7 @@ def esc(text: str, wrap: bool = False) -> str:
     """Escape user text for a markdown table cell or paragraph (`wrap`: as in `code`)."""
     # a zero-width joiner after @ keeps the text but stops GitHub from pinging
     return "<wbr>".join(html.escape(w, quote=False).translate(_MD_SPECIAL).replace("@", "@\u200d")
-                        for w in _pieces(" ".join(text.split()), wrap))
+                        for w in _pieces(" ".join(text.translate(_BIDI).split()), wrap))
 
 
 def fence(text: str, lang: str = "dafny") -> list[str]:
@@ -33,11 +33,24 @@ def fence(text: str, lang: str = "dafny") -> list[str]:
 _IN_CODE = str.maketrans({"|": "&#124;", "@": "&#64;", "`": "&#96;", "*": "&#42;", "\\": "&#92;", "~": "&#126;"})
 
 
+# characters that reorder or hide the text around them (bidirectional controls, as in "Trojan Source"): shown by
+# their code point, so that a hostile name cannot look like another
+_BIDI = str.maketrans({c: f"<U+{c:04X}>" for c in (0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+
+
 def code(text: str, wrap: bool = False) -> str:
     """Inline code that survives backticks and pipes in user text (rendered inside <code>). With `wrap`, long
     words get line-break opportunities (for table cells: a table is as wide as its longest unbroken word)."""
-    words = _pieces(" ".join(text.split()), wrap)
+    words = _pieces(" ".join(text.translate(_BIDI).split()), wrap)
     return "<code>" + "<wbr>".join(html.escape(w, quote=False).translate(_IN_CODE) for w in words) + "</code>"
+
+
+def code_exact(text: str) -> str:
+    """`code` that keeps every character visible as it is: a run of spaces stays as long (non-breaking), and any
+    other blank or control character shows as its escape (`\\n`). For values that must not look like each
+    other when they differ (two outputs of one witness), and for file names."""
+    shown = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text.translate(_BIDI))
+    return "<code>" + html.escape(shown, quote=False).translate(_IN_CODE).replace(" ", "&nbsp;") + "</code>"
 
 
 def cell_code(text: str) -> str:

@@ -12,7 +12,7 @@ import re
 from bot.dafny.spans import ClauseSpan, EnsuresSpan
 from bot.report.fmt import pct
 from bot.report.links import Links
-from bot.report.markdown import code, esc, link
+from bot.report.markdown import code, code_exact, esc, link
 from bot.symbolic.compare import Change, MethodDelta
 from bot.symbolic.gate import why_unscored
 from bot.symbolic.results import (
@@ -189,9 +189,21 @@ def method_sentence(d: MethodDelta, span: EnsuresSpan | None = None, links: Link
     return _scored(name, d, span) + "."
 
 
+def short_path(path: str, limit: int = PATH) -> str:
+    """A path kept whole when short, else its end (where two files' paths differ: their names)."""
+    return path if len(path) <= limit else "…" + path[len(path) - limit + 1:]
+
+
 def _named(method: str, file: str) -> str:
     """The method as a sentence names it: with its file where another file's method has the same name."""
-    return code(short(method, NAME)) + (f" in {code(short(file, PATH))}" if file else "")
+    return code(short(method, NAME)) + (f" in {code_exact(short_path(file))}" if file else "")
+
+
+def _two(first: str, second: str) -> tuple[str, str]:
+    """Two different values as code that look different: shortened as any value, unless that makes them look
+    alike (a shared beginning, runs of spaces), then each exactly as it is."""
+    a, b = code(short(first, VALUE)), code(short(second, VALUE))
+    return (a, b) if a != b or first == second else (code_exact(first), code_exact(second))
 
 
 def determinacy_sentence(method: str, e: Everywhere, file: str = "") -> str:
@@ -199,7 +211,7 @@ def determinacy_sentence(method: str, e: Everywhere, file: str = "") -> str:
     not determined on every input: for `x = -1` the spec accepts both `12` and `14`."; `file` named after the
     method when given (another file's method has the same name)."""
     name, inputs = _named(method, file), code(short(e.inputs, INPUTS))
-    first, second = (code(short(v, VALUE)) for v in e.outputs)
+    first, second = _two(*e.outputs)
     said = f" ({esc(short(e.reason, WHY))})" if e.reason else ""
     return f"{name} is not determined on every input: for {inputs} the spec accepts both {first} and {second}{said}."
 

@@ -35,6 +35,7 @@ from bot.symbolic.program import Goal as ProgramGoal
 from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.symbolic.results import Everywhere, EverywhereStatus
 from bot.symbolic.rounds import show_assignment
+from bot.symbolic.witness_search import failed_proof
 
 PREFIX = "SpecScore_Everywhere_"
 FIRST, SECOND = "SpecScore_o1_", "SpecScore_o2_"  # the two copies of each output: FIRST + name, SECOND + name
@@ -62,6 +63,8 @@ def unsupported(method: Decl) -> str:
     if not method.in_module_only:
         return "methods of classes are not supported yet"
     for k, p in enumerate((*method.params, *method.returns)):
+        if p.name.startswith("SpecScore_"):  # the questions add parameters named so (bot/symbolic/bounded.py)
+            return f"`{p.name}` is a name this check uses"
         bad = unsupported_parts(p.type)
         if bad:
             return f"unsupported type `{p.type_text}` of `{p.name}` ({', '.join(bad)})"
@@ -201,17 +204,6 @@ def witness(method: Decl, result: Result, small: bool = False) -> Witness | str:
         return f"values of type {', '.join(unread)} are not read from counterexamples"
     types = ", ".join(sorted({p.type_text for p in (*method.params, *method.returns)}))
     return f"the counterexample could not be read (types: {types})"
-
-
-def failed_proof(r: Result) -> str:
-    """Why a proof gave no answer, in words: a time-out, or a program the verifier could not check (its first
-    line: e.g. the spec file does not resolve)."""
-    if r.outcome is Outcome.TIMEOUT:
-        return "the proof timed out"
-    if r.outcome is Outcome.ERROR:
-        first = next((line.strip() for line in r.message.splitlines() if line.strip()), "")
-        return "the program could not be verified" + (f" ({first[:200]})" if first else "")
-    return ""
 
 
 def shown_inputs(method: Decl, values: Sequence[Value]) -> str:

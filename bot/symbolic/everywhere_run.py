@@ -1,18 +1,17 @@
 """Asks the verifier whether each scored method's spec determines its outputs on every input
 (bot/symbolic/everywhere.py says what each program proves), in engine runs for all methods at once: the
-determinacy programs; then the concrete acceptance of each counterexample's two outputs, beside the exact question
-asked again with short inputs where its counterexample could not be read or is long (bot/symbolic/bounded.py);
-then the acceptance of that question's witness. A method that needs none of the later runs adds nothing to them."""
+determinacy programs; then, for each exact question that failed, the search for a proved witness
+(bot/symbolic/witness_search.py: the concrete acceptance of a counterexample's two outputs, and the question asked
+again with short arrays and sequences where that is wanted)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.dafny.decls import Decl
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import ArrayT
-from bot.dafny.values import ArrayV, SeqV, Value
+from bot.dafny.values import ArrayV, SeqV
 from bot.symbolic import bounded
 from bot.symbolic.everywhere import (
     Goal,
@@ -28,9 +27,10 @@ from bot.symbolic.everywhere import (
 )
 from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
 from bot.symbolic.program import Goal as Asked
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.program import Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Everywhere, EverywhereStatus, MethodScore
 from bot.symbolic.rounds import EngineLike, MethodJob
+from bot.symbolic.witness_search import Search, run_searches
 from bot.testcases.cases import TestCase
 
 WITNESS_CASE = "every-input witness"
@@ -41,13 +41,6 @@ class _Asked:
     job: MethodJob
     prelude: str
     programs: dict[Goal, Program]
-    witness: Witness | None = None
-    why_not: str = ""
-    confirm: tuple[Program, ...] = ()
-    proved: Shown | None = None
-    small: Program | None = None  # the exact question with short inputs (bot/symbolic/bounded.py)
-    small_witness: Witness | None = None
-    small_confirm: tuple[Program, ...] = ()
 
 
 def unproved_background(s: MethodScore) -> str:
@@ -65,12 +58,12 @@ def unproved_background(s: MethodScore) -> str:
     return ""
 
 
-def _acceptance(asked: _Asked, dialect: Dialect, w: Witness,
-                outputs: Sequence[tuple[Value, ...]]) -> tuple[Program, ...] | str:
-    """The programs proving that the spec accepts each of `outputs` on the witness input (its `requires` too)."""
+def _acceptance(asked: _Asked, dialect: Dialect, w: Witness) -> tuple[Program, ...] | str:
+    """The programs proving that the spec accepts each of the witness's two outputs on its input (its `requires`
+    too)."""
     job = asked.job
     out: list[Program] = []
-    for expected in outputs:
+    for expected in (w.first, w.second):
         case = TestCase(WITNESS_CASE, job.method.name, w.inputs, tuple(expected), source=job.file.path)
         try:
             h = CaseHarness(asked.prelude, job.file, job.method, case, HarnessOptions(dialect=dialect))
@@ -79,6 +72,18 @@ def _acceptance(asked: _Asked, dialect: Dialect, w: Witness,
         except HarnessError as e:
             return f"the witness cannot be checked: {e}"
     return tuple(out)
+
+
+UNCONFIRMED = "the counterexample's outputs were not both proved accepted"
+
+
+def _search(a: _Asked, dialect: Dialect) -> Search[Witness]:
+    """The search for a proved witness of the exact question (bot/symbolic/witness_search.py)."""
+    m = a.job.method
+    short = (lambda: program(a.prelude, m, Goal.EXACT, dialect, m.scope, small=True)) \
+        if bounded.applies(variables(m)) else None
+    return Search(lambda r, small: witness(m, r, small), lambda w: _acceptance(a, dialect, w), short, _long,
+                  eager=any(isinstance(p.type, ArrayT) for p in m.params), unconfirmed=UNCONFIRMED)
 
 
 def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], engine: EngineLike,
@@ -99,66 +104,14 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
         asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope)
                                          for g in goals(job.method, shown_consistent(s))})
     first = engine.run([p for a in asked.values() for p in a.programs.values()]) if asked else {}
-    for a in asked.values():
-        exact = first[a.programs[Goal.EXACT]]
-        found = witness(a.job.method, exact)
-        if isinstance(found, Witness):
-            a.witness = found
-            a.confirm = _confirmed(a, dialect, found)
-        else:
-            a.why_not = found
-        if exact.outcome is Outcome.REFUTED and _ask_small(a.job.method, found):
-            a.small = program(a.prelude, a.job.method, Goal.EXACT, dialect, a.job.method.scope, small=True)
-    second = _run(engine, [p for a in asked.values() for p in (*a.confirm, *([a.small] if a.small else []))])
-    for a in asked.values():
-        if a.confirm and all(second[p].outcome is Outcome.VERIFIED for p in a.confirm):
-            a.proved = shown(a.job.method, a.witness) if a.witness is not None else None
-        elif a.confirm:
-            a.why_not = UNCONFIRMED
-        if a.small is not None:
-            if second[a.small].outcome is Outcome.VERIFIED and a.proved is None:
-                a.why_not = bounded.NO_SHORT_WITNESS
-            found = witness(a.job.method, second[a.small], small=True)
-            # the short witness is said where the first is not proved, or is longer
-            if isinstance(found, Witness) and (a.proved is None or a.witness is None or _long(a.witness)):
-                a.small_witness, a.small_confirm = found, _confirmed(a, dialect, found)
-    third = _run(engine, [p for a in asked.values() for p in a.small_confirm])
+    searches = {k: _search(a, dialect) for k, a in asked.items()}
+    run_searches(engine, list(searches.values()), [first[a.programs[Goal.EXACT]] for a in asked.values()])
     for k, a in asked.items():
-        if a.small_witness is not None and a.small_confirm:
-            if all(third[p].outcome is Outcome.VERIFIED for p in a.small_confirm):
-                a.proved = shown(a.job.method, a.small_witness)
-            elif a.proved is None:
-                a.why_not = UNCONFIRMED
+        found = searches[k].proved
         results: dict[Goal, Result] = {g: first[p] for g, p in a.programs.items()}
-        answers[k] = judged(results, a.proved or from_tests(scores[k]), a.why_not, shown_consistent(scores[k]))
+        proved = shown(a.job.method, found) if found is not None else from_tests(scores[k])
+        answers[k] = judged(results, proved, searches[k].why, shown_consistent(scores[k]))
     return [replace(s, everywhere=answers[k]) for k, s in enumerate(scores)]
-
-
-UNCONFIRMED = "the counterexample's outputs were not both proved accepted"
-
-
-def _run(engine: EngineLike, programs: Sequence[Program]) -> dict[Program, Result]:
-    return engine.run(programs) if programs else {}
-
-
-def _confirmed(a: _Asked, dialect: Dialect, w: Witness) -> tuple[Program, ...]:
-    """The programs confirming witness `w` (none, with the reason in `a.why_not`, when it cannot be checked)."""
-    made = _acceptance(a, dialect, w, (w.first, w.second))
-    if isinstance(made, str):
-        a.why_not = made
-        return ()
-    return made
-
-
-def _ask_small(method: Decl, found: Witness | str) -> bool:
-    """Whether the exact question is asked again with short values (bot/symbolic/bounded.py): the counterexample
-    could not be read, it holds an array (whose contents Dafny 2.3's model seldom gives), or a value longer than
-    a short question's."""
-    if not bounded.applies(variables(method)):
-        return False
-    if not isinstance(found, Witness):
-        return True
-    return any(isinstance(p.type, ArrayT) for p in method.params) or _long(found)
 
 
 def _long(w: Witness) -> bool:

@@ -176,7 +176,14 @@ def relation(file: str, method: str, results: dict[Direction, Result], weaker: F
                           fixes_test)
     if stronger is not None and not_weaker:
         return SpecChange(file, method, Relation.STRONGER, stronger.inputs, stronger.output, "base", "", requires)
-    weak_why = why.get(Direction.HEAD_WITHIN_BASE) or why.get(Direction.DROPPED_INPUTS)
+    # each reason said of the question it is about: on the inputs both admit, or on those head no longer admits
+    parts = []
+    if Direction.HEAD_WITHIN_BASE in why:
+        both = " (on inputs both versions admit)" if Direction.DROPPED_INPUTS in why else ""
+        parts.append(why[Direction.HEAD_WITHIN_BASE] + both)
+    if Direction.DROPPED_INPUTS in why:
+        parts.append(f"{why[Direction.DROPPED_INPUTS]} (on inputs only base's `requires` admits)")
+    weak_why = "; ".join(parts)
     said = [f"not weaker (proved); stronger: {why.get(Direction.BASE_WITHIN_HEAD) or 'unknown'}" if not_weaker
             else f"weaker: {weak_why or 'not proved either way'}"]
     if not not_weaker and not_stronger:

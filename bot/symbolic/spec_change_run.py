@@ -5,14 +5,13 @@ each counterexample's difference on its own file (acceptance by one version, rej
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import ArrayT
 from bot.dafny.values import ArrayV, SeqV, Value, show
 from bot.symbolic import bounded
 from bot.symbolic.counterexamples import readings
-from bot.symbolic.everywhere import failed_proof
 from bot.symbolic.everywhere_run import unproved_background
 from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude, mutation_target
 from bot.symbolic.program import Goal, Outcome, Program, Result
@@ -31,6 +30,7 @@ from bot.symbolic.spec_change import (
     variables,
 )
 from bot.symbolic.suggest.restore import Wanted, restorations
+from bot.symbolic.witness_search import Search, run_searches
 from bot.testcases.cases import TestCase
 
 WITNESS_CASE = "spec-change witness"
@@ -56,33 +56,20 @@ class _Asked:
     programs: dict[Direction, Program]
     probe: Program  # the consistency of both versions' declarations (`spec_change.consistency`)
     both: str = ""  # the two versions side by side (`spec_change.side_by_side`)
-    candidates: dict[Direction, tuple[tuple[Value, ...], tuple[Value, ...]]] = field(default_factory=dict)
-    confirm: dict[Direction, tuple[Program, ...]] = field(default_factory=dict)  # the candidates' proofs to ask
-    found: dict[Direction, tuple[tuple[Value, ...], tuple[Value, ...]]] = field(default_factory=dict)  # proved
-    small: dict[Direction, Program] = field(default_factory=dict)  # asked again with short inputs
-    why: dict[Direction, str] = field(default_factory=dict)
 
 
 UNPROVED = "the counterexample was not proved on the concrete values"
+Candidate = tuple[tuple[Value, ...], tuple[Value, ...]]  # a witness's inputs and output
 
 
-def _run(engine: EngineLike, programs: Sequence[Program]) -> dict[Program, Result]:
-    return engine.run(programs) if programs else {}
-
-
-def _candidate(a: _Asked, direction: Direction, read: tuple[tuple[Value, ...], tuple[Value, ...]],
-               dialect: Dialect) -> None:
-    """`read` as the candidate witness of `direction`, with the programs that would prove it (or why it cannot be
-    checked)."""
-    made = _confirming(a, direction, *read, dialect)
-    if isinstance(made, str):
-        a.why[direction] = made
-    else:
-        a.candidates[direction], a.confirm[direction] = read, made
-
-
-def _confirming_all(a: _Asked) -> list[Program]:
-    return [q for qs in a.confirm.values() for q in qs]
+def _search(a: _Asked, direction: Direction, dialect: Dialect) -> Search[Candidate]:
+    """The search for a proved witness of one direction's question (bot/symbolic/witness_search.py)."""
+    m = a.pair.head.method
+    short = (lambda: program(a.both, m, direction, dialect, small=True)) \
+        if bounded.applies(variables(m, direction)) else None
+    return Search(lambda r, small: _read(a, direction, r, small),
+                  lambda c: _confirming(a, direction, *c, dialect), short, lambda c: _long((*c[0], *c[1])),
+                  eager=any(isinstance(p.type, ArrayT) for p in m.params), unconfirmed=UNPROVED)
 
 
 def _background(s: MethodScore, version: str) -> str:
@@ -116,11 +103,8 @@ def _confirming(a: _Asked, direction: Direction, inputs: tuple[Value, ...], outp
     return tuple(out)
 
 
-def _read(a: _Asked, direction: Direction, r: Result,
-          small: bool = False) -> tuple[tuple[Value, ...], tuple[Value, ...]] | str:
+def _read(a: _Asked, direction: Direction, r: Result, small: bool = False) -> Candidate | str:
     """The input and output of a question's counterexample (`small`: of the question with short inputs)."""
-    if r.outcome is not Outcome.REFUTED:
-        return failed_proof(r) or f"the proof {r.outcome.value}"
     m = a.pair.head.method
     names = variables(m, direction)
     found = [] if not r.model else bounded.read(r.model, names) if small else readings(r.model, names)
@@ -128,16 +112,6 @@ def _read(a: _Asked, direction: Direction, r: Result,
         return "the counterexample could not be read"
     values = found[0]
     return values[: len(m.params)], values[len(m.params):]
-
-
-def _ask_small(a: _Asked, direction: Direction, read: tuple[tuple[Value, ...], tuple[Value, ...]] | str) -> bool:
-    """Whether a question is asked again with short inputs (bot/symbolic/bounded.py): its counterexample could not
-    be read, holds an array (whose contents Dafny 2.3's model seldom gives) or a value longer than a short
-    question's."""
-    if not bounded.applies(variables(a.pair.head.method, direction)):
-        return False
-    return (isinstance(read, str) or any(isinstance(p.type, ArrayT) for p in a.pair.head.method.params)
-            or _long((*read[0], *read[1])))
 
 
 def _long(values: Sequence[Value]) -> bool:
@@ -217,56 +191,28 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
                 f"whether base's and head's declarations are consistent is not known ({probed.value})"
             out[k] = SpecChange(a.pair.head_score.file, a.pair.head_score.method, Relation.UNKNOWN, reason=why)
             del asked[k]
-    for a in asked.values():
-        for direction in _WITNESSED:
-            result = first[a.programs[direction]]
-            read = _read(a, direction, result)
-            if result.outcome is Outcome.REFUTED and _ask_small(a, direction, read):
-                a.small[direction] = program(a.both, a.pair.head.method, direction, dialect, small=True)
-            if isinstance(read, str):
-                if result.outcome is not Outcome.VERIFIED:
-                    a.why[direction] = read
-                continue
-            _candidate(a, direction, read, dialect)
-    second = _run(engine, [q for a in asked.values() for q in (*_confirming_all(a), *a.small.values())])
-    for a in asked.values():
-        for direction, programs in list(a.confirm.items()):
-            if all(second[q].outcome is Outcome.VERIFIED for q in programs):
-                a.found[direction] = a.candidates[direction]
-            else:
-                a.why[direction] = UNPROVED
-        a.confirm = {}
-        for direction, q in a.small.items():
-            if second[q].outcome is Outcome.VERIFIED and direction not in a.found:
-                a.why[direction] = bounded.NO_SHORT_WITNESS
-            read = _read(a, direction, second[q], small=True)
-            # the short witness is said where the first is not proved, or is longer
-            if not isinstance(read, str) and (direction not in a.found or _long((*a.found[direction][0],
-                                                                                *a.found[direction][1]))):
-                _candidate(a, direction, read, dialect)
-    third = _run(engine, [q for a in asked.values() for q in _confirming_all(a)])
+    searches = {(k, d): _search(a, d, dialect) for k, a in asked.items() for d in _WITNESSED}
+    run_searches(engine, list(searches.values()), [first[asked[k].programs[d]] for k, d in searches])
     restore: dict[int, Wanted] = {}
     for k, a in asked.items():
-        for direction, programs in a.confirm.items():
-            if all(third[q].outcome is Outcome.VERIFIED for q in programs):
-                a.found[direction] = a.candidates[direction]
-            elif direction not in a.found:
-                a.why[direction] = UNPROVED
-        found = {d: replace(shown(a.pair.head.method, *values), dropped=d is Direction.DROPPED_INPUTS)
-                 for d, values in a.found.items()}
+        proved = {d: searches[k, d].proved for d in _WITNESSED}
+        reasons = {d: searches[k, d].why for d in _WITNESSED if searches[k, d].why}
+        values = {d: c for d, c in proved.items() if c is not None}
+        found = {d: replace(shown(a.pair.head.method, *c), dropped=d is Direction.DROPPED_INPUTS)
+                 for d, c in values.items()}
         weaker = (found.get(Direction.HEAD_WITHIN_BASE) or found.get(Direction.DROPPED_INPUTS)
                   or _from_tests(a.pair, weaker=True))
         stronger = found.get(Direction.BASE_WITHIN_HEAD) or _from_tests(a.pair, weaker=False)
         results = {d: first[q] for d, q in a.programs.items()}
-        out[k] = relation(a.pair.head_score.file, a.pair.head_score.method, results, weaker, stronger, a.why,
+        out[k] = relation(a.pair.head_score.file, a.pair.head_score.method, results, weaker, stronger, reasons,
                           _fixes_test(a.pair))
         # the witness the sentence says, as values: what a restored clause must be proved to reject
         said = found.get(Direction.HEAD_WITHIN_BASE)
-        values = (a.found[Direction.HEAD_WITHIN_BASE] if said is not None and said == weaker
-                  else _test_values(a.pair, weaker) if weaker is not None and not weaker.dropped else None)
-        if values is not None and weaker is not None and out[k].weakens and (
+        said_values = (values[Direction.HEAD_WITHIN_BASE] if said is not None and said == weaker
+                       else _test_values(a.pair, weaker) if weaker is not None and not weaker.dropped else None)
+        if said_values is not None and weaker is not None and out[k].weakens and (
                 out[k].inputs, out[k].output) == (weaker.inputs, weaker.output):
-            restore[k] = Wanted(a.pair.base, a.pair.head, a.pair.head_score, *values)
+            restore[k] = Wanted(a.pair.base, a.pair.head, a.pair.head_score, *said_values)
     if options is not None and restore:
         for k, lines in zip(restore, restorations(list(restore.values()), engine, dialect, options), strict=True):
             if lines:

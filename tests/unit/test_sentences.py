@@ -13,15 +13,26 @@ from bot.dafny.spans import ensures_spans
 from bot.report.links import Links
 from bot.report.markdown import WORD, code, esc, link
 from bot.report.methods_table import methods_table
-from bot.report.sentences import accepts_sentence, method_sentence, rejects_sentence, smallest_wrong
+from bot.report.sentences import (
+    accepts_sentence,
+    determinacy_sentence,
+    method_sentence,
+    rejects_sentence,
+    smallest_wrong,
+    spec_change_sentence,
+)
 from bot.symbolic.compare import compare
 from bot.symbolic.results import (
     CaseResult,
     CaseStatus,
     Determinacy,
+    Everywhere,
+    EverywhereStatus,
     MethodScore,
     MutantResult,
     MutantStatus,
+    Relation,
+    SpecChange,
     method_score,
 )
 
@@ -166,3 +177,27 @@ def test_a_wrapped_cell_is_the_same_text_and_nothing_of_it_is_markup(text: str) 
     assert not re.search(r"[<>|`@*]", "".join(pieces)), rendered
     assert html.unescape("".join(pieces)) == " ".join(text.split())
     assert all(max(map(len, html.unescape(w).split(" "))) <= WORD for w in pieces)
+
+
+def test_two_outputs_of_a_witness_never_look_alike() -> None:
+    """Shortened as any value, "a b" and "a  b" (or two long values with one beginning) read the same: then each
+    is shown exactly, every space kept."""
+    spaced = Everywhere(EverywhereStatus.NOT_DETERMINED, "s = [1]", ('"a b"', '"a  b"'))
+    text = determinacy_sentence("Sp", spaced)
+    assert "<code>\"a&nbsp;b\"</code> and <code>\"a&nbsp;&nbsp;b\"</code>" in text, text
+    long = Everywhere(EverywhereStatus.NOT_DETERMINED, "x = 1", ("[" + "1, " * 30 + "2]", "[" + "1, " * 30 + "3]"))
+    text = determinacy_sentence("L", long)
+    assert "2]</code>" in text and "3]</code>" in text
+    plain = Everywhere(EverywhereStatus.NOT_DETERMINED, "x = -1", ("12", "14"))
+    assert determinacy_sentence("Abs", plain).endswith("the spec accepts both <code>12</code> and <code>14</code>.")
+
+
+def test_a_file_named_after_a_method_keeps_its_end_and_shows_hidden_characters() -> None:
+    a = SpecChange("specs/" + "very/long/" * 10 + "team-a/abs.dfy", "Abs", Relation.EQUIVALENT)
+    b = dataclasses.replace(a, file=a.file.replace("team-a", "team-b"))
+    assert spec_change_sentence(a, True) != spec_change_sentence(b, True)
+    assert "team-a/abs.dfy</code>" in spec_change_sentence(a, True)
+    # a right-to-left override cannot make one name look like another; a newline cannot break the line
+    rtl = spec_change_sentence(dataclasses.replace(a, file="specs/\u202eyfd.sba", method="A\u202eB"), True)
+    assert "\u202e" not in rtl and "&lt;U+202E&gt;" in rtl, rtl
+    assert "\n" not in spec_change_sentence(dataclasses.replace(a, file="specs/a\nb.dfy"), True)

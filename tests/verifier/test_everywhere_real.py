@@ -88,7 +88,7 @@ def test_an_unconfirmed_witness_is_unknown_never_not_determined(dafny_command: s
     """A decoding error planted: the counterexample is read as x = 3 with outputs 3 and 4. The spec rejects 4
     on 3, so the concrete acceptance program fails, and nothing is claimed."""
     planted = Witness((IntV(3),), (IntV(3),), (IntV(4),))
-    monkeypatch.setattr(everywhere_run, "witness", lambda method, result: planted)
+    monkeypatch.setattr(everywhere_run, "witness", lambda method, result, small=False: planted)
     m = score(tmp_path, EVERY, "--method", "Abs")["Abs"]["everywhere"]
     assert m["status"] == "unknown", m
     assert m["reason"] == "the counterexample's outputs were not both proved accepted"

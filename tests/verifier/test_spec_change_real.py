@@ -9,35 +9,17 @@ from pathlib import Path
 import pytest
 
 import bot.symbolic.spec_change_run as spec_change_run
-from bot import runner
 from bot.dafny.values import IntV
-from bot.runner import TestFiles, build_jobs
-from bot.settings import Settings
 from bot.symbolic.results import Relation, SpecChange
-from bot.symbolic.rounds import score_methods
-from bot.symbolic.spec_change_run import Pair, spec_changes
 from support.paths import DATA
+from support.spec_change import compare_versions
 
 pytestmark = pytest.mark.dafny
 HERE = DATA / "spec_change"
 
 
 def change(base: str, head: str, tmp_path: Path) -> SpecChange:
-    settings = Settings.defaults()
-    verifier = runner.open_verifier(settings, cache_dir=tmp_path / "cache")
-    # each version as a pull request has it: the same path, at two revisions
-    roots = {}
-    for version, name in (("base", base), ("head", head)):
-        root = tmp_path / version
-        root.mkdir()
-        (root / "abs.dfy").write_text((HERE / name).read_text(encoding="utf-8"), encoding="utf-8")
-        roots[version] = root
-    b = build_jobs(roots["base"], ["abs.dfy"], TestFiles(), untested=True).jobs
-    h = build_jobs(roots["head"], ["abs.dfy"], TestFiles(), untested=True).jobs
-    scores = score_methods([*b, *h], verifier.engine, verifier.dialect, settings.score_options())
-    (found,) = spec_changes([Pair(b[0], h[0], scores[0], scores[1])], verifier.engine, verifier.dialect)
-    return found
-
+    return compare_versions(HERE / base, HERE / head, tmp_path)
 
 def test_a_deleted_clause_the_tests_never_reach_is_a_proved_weakening(dafny_command: str, tmp_path: Path) -> None:
     c = change("abs_base.dfy", "abs_weaker.dfy", tmp_path)

@@ -1,0 +1,3 @@
+method M(s: seq<int>, t: set<int>) returns (r: int)
+  requires |s| != 1
+  ensures r >= 0
