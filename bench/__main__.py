@@ -67,7 +67,7 @@ from bench.machine import (
     verifier_version,
     z3_version,
 )
-from bench.results import BenchResults, Machine, Row, StrategyPair, Z3Comparison, render_results
+from bench.results import BenchResults, Beyond, Machine, Row, StrategyPair, Z3Comparison, render_results
 from bench.scenarios import Bench, baseline_worker, say
 
 # ---------------------------------------------------------------------------------------------------
@@ -245,8 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             notes.append("results.json with `--no-server`: " + ("identical to the default run's" if same else
                          f"DIFFERENT from the default run's (tasks {', '.join(differ) or 'none'})"))
         comments: int | None = None
+        pr_recorded: list[dict[str, Any]] = []
         if args.pr:
-            pr, comments, pr_programs = bench.pull_request()
+            pr, comments, pr_programs, pr_recorded = bench.pull_request()
             rows.append(Row.of("pr", "(d) pull request touching one spec: entrypoint.py, base + head, cold cache",
                                pr, pr_programs))
             servers.append(f"pull request {pr.servers}")
@@ -281,8 +282,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         machine = dataclasses.replace(machine, load_end=load_average())
         method_seconds = sum(float(item["seconds"]) for item in programs)
         beyond = [item for item in programs if item["phase"] == "every-input"]
+        pr_beyond = [item for item in pr_recorded if item["phase"] == "every-input"]
         results = BenchResults(machine, tuple(rows), baseline, z3, comments, len(small_ids), tuple(notes),
-                               method_seconds, tuple(pairs), own_seconds(beyond), len(beyond))
+                               method_seconds, tuple(pairs), Beyond(own_seconds(beyond), own_seconds(programs),
+                                                                    len(beyond)),
+                               Beyond(own_seconds(pr_beyond), own_seconds(pr_recorded), len(pr_beyond)))
     text = render_results(results)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

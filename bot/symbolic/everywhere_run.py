@@ -104,13 +104,16 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
         asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope)
                                          for g in goals(job.method, shown_consistent(s))})
     first = engine.run([p for a in asked.values() for p in a.programs.values()]) if asked else {}
-    searches = {k: _search(a, dialect) for k, a in asked.items()}
-    run_searches(engine, list(searches.values()), [first[a.programs[Goal.EXACT]] for a in asked.values()])
+    # a witness the tests already proved needs no search: its programs would only find another
+    tested = {k: from_tests(scores[k]) for k in asked}
+    searches = {k: _search(a, dialect) for k, a in asked.items() if tested[k] is None}
+    run_searches(engine, list(searches.values()), [first[asked[k].programs[Goal.EXACT]] for k in searches])
     for k, a in asked.items():
-        found = searches[k].proved
+        search = searches.get(k)
+        found = search.proved if search is not None else None
         results: dict[Goal, Result] = {g: first[p] for g, p in a.programs.items()}
-        proved = shown(a.job.method, found) if found is not None else from_tests(scores[k])
-        answers[k] = judged(results, proved, searches[k].why, shown_consistent(scores[k]))
+        proved = shown(a.job.method, found) if found is not None else tested[k]
+        answers[k] = judged(results, proved, search.why if search is not None else "", shown_consistent(scores[k]))
     return [replace(s, everywhere=answers[k]) for k, s in enumerate(scores)]
 
 

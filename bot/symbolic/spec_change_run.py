@@ -191,18 +191,21 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
                 f"whether base's and head's declarations are consistent is not known ({probed.value})"
             out[k] = SpecChange(a.pair.head_score.file, a.pair.head_score.method, Relation.UNKNOWN, reason=why)
             del asked[k]
-    searches = {(k, d): _search(a, d, dialect) for k, a in asked.items() for d in _WITNESSED}
+    # a difference the tests already proved needs no search of its question: its programs would only find another
+    tested = {k: (_from_tests(a.pair, weaker=True), _from_tests(a.pair, weaker=False)) for k, a in asked.items()}
+    skip = {Direction.HEAD_WITHIN_BASE: 0, Direction.BASE_WITHIN_HEAD: 1}
+    searches = {(k, d): _search(a, d, dialect) for k, a in asked.items() for d in _WITNESSED
+                if d not in skip or tested[k][skip[d]] is None}
     run_searches(engine, list(searches.values()), [first[asked[k].programs[d]] for k, d in searches])
     restore: dict[int, Wanted] = {}
     for k, a in asked.items():
-        proved = {d: searches[k, d].proved for d in _WITNESSED}
-        reasons = {d: searches[k, d].why for d in _WITNESSED if searches[k, d].why}
+        proved = {d: searches[k, d].proved for d in _WITNESSED if (k, d) in searches}
+        reasons = {d: searches[k, d].why for d in _WITNESSED if (k, d) in searches and searches[k, d].why}
         values = {d: c for d, c in proved.items() if c is not None}
         found = {d: replace(shown(a.pair.head.method, *c), dropped=d is Direction.DROPPED_INPUTS)
                  for d, c in values.items()}
-        weaker = (found.get(Direction.HEAD_WITHIN_BASE) or found.get(Direction.DROPPED_INPUTS)
-                  or _from_tests(a.pair, weaker=True))
-        stronger = found.get(Direction.BASE_WITHIN_HEAD) or _from_tests(a.pair, weaker=False)
+        weaker = found.get(Direction.HEAD_WITHIN_BASE) or found.get(Direction.DROPPED_INPUTS) or tested[k][0]
+        stronger = found.get(Direction.BASE_WITHIN_HEAD) or tested[k][1]
         results = {d: first[q] for d, q in a.programs.items()}
         out[k] = relation(a.pair.head_score.file, a.pair.head_score.method, results, weaker, stronger, reasons,
                           _fixes_test(a.pair))
