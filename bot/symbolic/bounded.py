@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.dafny.types import ArrayT, CharT, DafnyType, IntT, SeqT, StringT
-from bot.dafny.values import ArrayV, IntV, SeqV, Value
+from bot.dafny.values import ArrayV, CharV, IntV, SeqV, Value
 from bot.symbolic.counterexamples import one_model
 from bot.symbolic.modeltext import split_models
 
@@ -67,12 +67,19 @@ def _spelled(variables: Variables) -> list[_Spelled]:
     return out
 
 
+# an element character is spelled as its code, an int: the model gives an int as it is, while a char is an element
+# of the universal sort whose `char#ToInt` table the solver leaves arbitrary (measured: every character read as
+# '\0', so two different strings read alike). Below the surrogates: a char in Dafny 2.3 (UTF-16) and 4 alike.
+_CHAR_CODES = 0xD800
+
+
 def extra_params(variables: Variables) -> list[str]:
     """The declarations of the length and element parameters, after the question's own."""
     out: list[str] = []
     for _, t, stem, _ in _spelled(variables):
         elem = _elem(t)
-        out += [f"{PREFIX}len_{stem}: int", *(f"{PREFIX}{stem}_{k}: {elem}" for k in range(BOUND))]
+        kind = "int" if isinstance(elem, CharT) else str(elem)
+        out += [f"{PREFIX}len_{stem}: int", *(f"{PREFIX}{stem}_{k}: {kind}" for k in range(BOUND))]
     return out
 
 
@@ -83,7 +90,11 @@ def assumptions(variables: Variables) -> list[str]:
         n = f"{PREFIX}len_{stem}"
         size = f"{expr}.Length" if isinstance(t, ArrayT) else f"|{expr}|"
         out.append(f"  requires {size} == {n} && 0 <= {n} <= {BOUND}")
-        out += [f"  requires {n} > {k} ==> {expr}[{k}] == {PREFIX}{stem}_{k}" for k in range(BOUND)]
+        for k in range(BOUND):
+            e = f"{PREFIX}{stem}_{k}"
+            same = f"0 <= {e} < {_CHAR_CODES} && {expr}[{k}] == {e} as char" if isinstance(_elem(t), CharT) \
+                else f"{expr}[{k}] == {e}"
+            out.append(f"  requires {n} > {k} ==> {same}")
     return out
 
 
@@ -105,6 +116,9 @@ def read(model: str, variables: Variables) -> list[tuple[Value, ...]]:
 def _value(named: Callable[[str, DafnyType], Value | None], name: str, t: DafnyType, stem: str,
            level: int) -> Value | None:
     elem = _elem(t)
+    if isinstance(t, CharT) and level > 0:  # an element character, spelled as its code
+        code = named(name, IntT())
+        return CharV(chr(code.v)) if isinstance(code, IntV) and 0 <= code.v < _CHAR_CODES else None
     if elem is None or level >= _LEVELS:
         return named(name, t)
     n = named(f"{PREFIX}len_{stem}", IntT())

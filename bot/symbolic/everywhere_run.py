@@ -63,12 +63,14 @@ def _acceptance(asked: _Asked, dialect: Dialect, w: Witness) -> tuple[Program, .
     too)."""
     job = asked.job
     out: list[Program] = []
-    for expected in (w.first, w.second):
+    for k, expected in enumerate((w.first, w.second)):
         case = TestCase(WITNESS_CASE, job.method.name, w.inputs, tuple(expected), source=job.file.path)
         try:
             h = CaseHarness(asked.prelude, job.file, job.method, case, HarnessOptions(dialect=dialect))
             pre = h.precondition(Asked.ACCEPT)
-            out += [*([pre.program] if pre is not None else []), h.output(Asked.ACCEPT, tuple(expected), ()).program]
+            # the input's assumptions consistent (asked once: both outputs stand on the same input)
+            out += [*([h.vacuity().program] if k == 0 else []), *([pre.program] if pre is not None else []),
+                    h.output(Asked.ACCEPT, tuple(expected), ()).program]
         except HarnessError as e:
             return f"the witness cannot be checked: {e}"
     return tuple(out)

@@ -17,12 +17,19 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from bot.symbolic.bounded import BOUND
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.symbolic.rounds import EngineLike
 
 C = TypeVar("C")  # a candidate witness, as the question's reader gives it
 
 UNCONFIRMED = "the counterexample's values were not proved on the concrete values"
+
+
+def confirmed(programs: Sequence[Program], results: Mapping[Program, Result]) -> bool:
+    """Whether a candidate's programs all came out as its proof needs: each claim verified, and each vacuity
+    probe (`assert false` after the candidate's input assumptions) refuted, so the claims are not vacuous."""
+    return all(results[p].outcome is (Outcome.REFUTED if p.kind is ProgramKind.VACUITY else Outcome.VERIFIED)
+               for p in programs)
 NO_SHORT_WITNESS = f"a search among values whose arrays and sequences are at most {BOUND} long found none"
 
 
@@ -78,14 +85,14 @@ class Search(Generic[C]):
         if self._first is not None:
             candidate, programs = self._first
             self._first = None
-            if all(results[p].outcome is Outcome.VERIFIED for p in programs):
+            if confirmed(programs, results):
                 self.proved = candidate
             else:
                 self.why, first_failed = self.unconfirmed, True
         if self._second is not None:
             candidate, programs = self._second
             self._second = None
-            if all(results[p].outcome is Outcome.VERIFIED for p in programs):
+            if confirmed(programs, results):
                 self.proved = candidate  # the short one: at most as long as the first
             elif self.proved is None:
                 self.why = self.unconfirmed

@@ -53,8 +53,11 @@ def test_a_short_question_spells_out_each_array_and_sequence_and_asks_the_same_c
     # a sequence of strings: its elements' characters too, and each string output
     text = program("", _method("PickS"), Goal.EXACT, Dialect.DAFNY2, small=True).method
     assert "requires |SpecScore_v0_2| == SpecScore_len_v0_2 && 0 <= SpecScore_len_v0_2 <= 5" in text
-    assert "SpecScore_v0_2_4: char" in text and "SpecScore_v0_2_4_" not in text  # two levels, no more
-    assert "requires SpecScore_len_v2 > 0 ==> SpecScore_o2_r[0] == SpecScore_v2_0" in text
+    assert "SpecScore_v0_2_4: int" in text and "SpecScore_v0_2_4_" not in text  # two levels, no more
+    assert "requires SpecScore_len_v0_2 > 4 ==> 0 <= SpecScore_v0_2_4 < 55296 && SpecScore_v0_2[4] == " \
+           "SpecScore_v0_2_4 as char" in text  # a character by its code
+    assert "requires SpecScore_len_v2 > 0 ==> 0 <= SpecScore_v2_0 < 55296 && SpecScore_o2_r[0] == SpecScore_v2_0 " \
+           "as char" in text
     assert not bounded.applies(variables(_method("Abs")))
 
 
@@ -74,8 +77,10 @@ def test_an_array_input_is_read_from_its_spelled_parameters() -> None:
 
 
 def test_a_sequence_of_strings_and_string_outputs_are_read_two_levels_down() -> None:
-    empty, nul = SeqV(()), SeqV((CharV("\0"),))
-    assert bounded.read(MODELS[1], variables(_method("PickS"))) == [(SeqV((empty, empty, nul)), empty, nul)]
+    # each character spelled as its code (an int the model gives as it is; a char's code it leaves arbitrary)
+    empty, one, other = SeqV(()), SeqV((CharV(chr(46440)),)), SeqV((CharV(chr(11797)),))
+    assert bounded.read(MODELS[1], variables(_method("PickS"))) == [(SeqV((empty, one)), empty, one)]
+    assert bounded.read(MODELS[2], variables(_method("PickS"))) == [(SeqV((other, one)), one, other)]
 
 
 def test_no_reading_where_a_length_is_out_of_bounds_or_an_element_is_missing() -> None:

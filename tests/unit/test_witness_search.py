@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.symbolic.witness_search import NO_SHORT_WITNESS, UNCONFIRMED, Search, run_searches
 
 SHORT = Program("", "short", "method short() {}")
@@ -95,3 +95,18 @@ def test_no_search_without_a_counterexample() -> None:
     s = search("", None)  # nothing to spell out: no short question
     drive(s, engine)
     assert s.proved is None and s.why == "not read" and engine.runs == []
+
+
+def test_a_candidate_whose_input_assumptions_are_vacuous_is_no_witness() -> None:
+    """Each claim verified is not enough: the vacuity probe after the candidate's input assumptions must be
+    refuted, or every claim would hold for no reason."""
+    probe = Program("", "probe", "method probe() {}", kind=ProgramKind.VACUITY)
+
+    def confirming(c: tuple[str]) -> tuple[Program, ...]:
+        return (probe, _program(f"confirm-{c[0]}"))
+    vacuous = Search(lambda r, small: ("a",), confirming, None, lambda c: False)
+    run_searches(Engine({}), [vacuous], [Result(Outcome.REFUTED)])  # the probe verified: `false` was proved
+    assert vacuous.proved is None and vacuous.why == UNCONFIRMED
+    sound = Search(lambda r, small: ("a",), confirming, None, lambda c: False)
+    run_searches(Engine({"probe": Outcome.REFUTED}), [sound], [Result(Outcome.REFUTED)])
+    assert sound.proved == ("a",)
