@@ -48,6 +48,9 @@ SLOW: dict[str, str] = {
     "input question proved",
     "tests/verifier/test_review40b.py": "shared test files scored through the CLI and sequence outputs proved "
     "determined element by element",
+    "tests/verifier/test_review40c.py": "hostile specs and version pairs, each asked on every input with short "
+    "questions and their witnesses confirmed",
+    "tests/verifier/test_review40d.py": "hostile module specs scored and version pairs compared on every input",
     "tests/verifier/test_collections_real.py": "collection specs scored with every case, mutant and pin proved",
     "tests/verifier/test_untested_specs.py": "specs without tests scored through the CLI, each on every input and "
     "with its gate",

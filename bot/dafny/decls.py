@@ -5,8 +5,11 @@ Pure data. Offsets are into the source text the parser was given.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from bot.dafny.lexer import LexError, TokKind, significant, tokenize
 from bot.dafny.types import NO_DATATYPES, DafnyType, Datatypes
 
 
@@ -65,18 +68,21 @@ class Decl:
         return f"{self.scope}.{self.name}" if self.scope else self.name
 
 
-def scope_imports(scope: str) -> str:
-    """The import lines that open module path `scope` (`A.B`) in a module of the generated programs. Dafny 2.3
-    rejects `import opened A.B` (a qualified import needs a name) and resolves a named one's path only from a
-    module already imported there (`module A does not exist` otherwise, measured): each step is imported by name."""
+def scope_imports(scope: str, opened: Sequence[str] = ()) -> str:
+    """The import lines that open module path `scope` (`A.B`) in a module of the generated programs, and the
+    top-level modules `opened` that the method's module opens itself (Dafny 2.3's `import opened A` does not carry
+    A's own opened imports: a name A's clauses take from one was unresolved, measured). Dafny 2.3 rejects `import
+    opened A.B` (a qualified import needs a name) and resolves a named one's path only from a module already
+    imported there (`module A does not exist` otherwise, measured): each step is imported by name."""
     parts = scope.split(".")
     if len(parts) == 1:
-        return f"import opened {scope}"
-    lines = [f"import SpecScore_Open0 = {parts[0]}"]
-    for k, part in enumerate(parts[1:], start=1):
-        last = k == len(parts) - 1
-        lines.append(f"import {'opened ' if last else ''}SpecScore_Open{k} = SpecScore_Open{k - 1}.{part}")
-    return "\n".join(lines)
+        lines = [f"import opened {scope}"]
+    else:
+        lines = [f"import SpecScore_Open0 = {parts[0]}"]
+        for k, part in enumerate(parts[1:], start=1):
+            last = k == len(parts) - 1
+            lines.append(f"import {'opened ' if last else ''}SpecScore_Open{k} = SpecScore_Open{k - 1}.{part}")
+    return "\n".join([*lines, *(f"import opened {m}" for m in opened)])
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,47 @@ class DafnyFile:
     # `datatype`, `codatatype`, `class`, `trait`, `module`; `kind` is the keyword, `header_end` where a member
     # block `{` starts (else the end), no clauses and no body
     others: tuple[Decl, ...] = ()
+
+    def opened_in(self, container: str) -> tuple[str, ...]:
+        """The modules that the innermost module of `container` (a class's: its module) opens by a plain `import
+        opened M` (M a module this file does not declare inside it: a top-level one, or one of an included
+        file), in order."""
+        container = ".".join(p for p in container.split(".") if p.startswith("module "))
+        if not container:
+            return ()
+        module = next((d for d in self.others if d.kind == "module"
+                       and (f"{d.container}.module {d.name}" if d.container else f"module {d.name}") == container),
+                      None)
+        if module is None:
+            return ()
+        inner = {d.name for d in self.others if d.kind == "module" and d.container == container}
+        try:
+            toks = significant(tokenize(self.source[module.header_end:module.end]))
+        except LexError:
+            return ()
+        out: list[str] = []
+        depth = 0
+        for k, t in enumerate(toks):
+            depth += t.text in ("{", "(", "[") and t.kind is not TokKind.STRING
+            depth -= t.text in ("}", ")", "]") and t.kind is not TokKind.STRING
+            if depth == 0 and t.text == "import" and k + 2 < len(toks) and toks[k + 1].text == "opened":
+                name = toks[k + 2]
+                after = toks[k + 3].text if k + 3 < len(toks) else ""
+                if name.kind is TokKind.IDENT and after not in ("=", ".", ":") and name.text not in inner:
+                    out.append(name.text)
+        return tuple(dict.fromkeys(out))
+
+    def refining(self, container: str) -> str:
+        """The first module around `container` (outermost first) that refines another, or "". A method there has
+        the clauses it inherits besides its own, which no restatement of its own clauses states."""
+        paths = {f"{d.container}.module {d.name}" if d.container else f"module {d.name}": d
+                 for d in self.others if d.kind == "module"}
+        parts = container.split(".") if container else []
+        for k in range(1, len(parts) + 1):
+            d = paths.get(".".join(parts[:k]))
+            if d is not None and re.search(r"\brefines\b", self.source[d.start:d.header_end]):
+                return d.name
+        return ""
 
     def seen_from(self, container: str) -> DafnyFile:
         """This file as code in `container` sees it by unqualified names: of its functions and predicates only those

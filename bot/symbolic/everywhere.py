@@ -137,7 +137,7 @@ def body(m: Decl) -> list[str]:
 
 
 def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str = "",
-            small: bool = False) -> Program:
+            small: bool = False, opened: Sequence[str] = ()) -> Program:
     """The determinacy program of `method` for `goal` (call `unsupported` first). `scope`: the modules around
     the method, which the program opens (as harnesses do). `small`: its array and sequence inputs short and
     spelled out (bot/symbolic/bounded.py), a question asked only to read a witness, never to decide."""
@@ -164,7 +164,7 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
     name = PREFIX + hashlib.sha256(f"{goal.value}\0{scope}\0{text}".encode()).hexdigest()[:16]
     text = text.replace("@P@", name)
     if scope:
-        text = f"module {name}_Scope {{\n{scope_imports(scope)}\n{text}\n}}"
+        text = f"module {name}_Scope {{\n{scope_imports(scope, opened)}\n{text}\n}}"
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
     if goal is Goal.CONSISTENT:  # the assumptions must not prove `false` (asked as a vacuity check)
         return Program(prelude=prelude, name=name, method=text, kind=ProgramKind.VACUITY, goal=ProgramGoal.ACCEPT)
@@ -242,7 +242,8 @@ def judged(results: dict[Goal, Result], proved: Shown | None, why_not: str, cons
     if not consistent and (probe is None or probe.outcome is Outcome.VERIFIED):
         return Everywhere(EverywhereStatus.UNKNOWN, reason=VACUOUS)
     if not consistent and probe is not None and probe.outcome is not Outcome.REFUTED:
-        return Everywhere(EverywhereStatus.UNKNOWN, reason=f"{CONSISTENCY_UNKNOWN} ({probe.outcome.value})")
+        return Everywhere(EverywhereStatus.UNKNOWN,
+                          reason=f"{CONSISTENCY_UNKNOWN} ({failed_proof(probe) or probe.outcome.value})")
     exact = results.get(Goal.EXACT)
     if exact is not None and exact.outcome is Outcome.VERIFIED:
         return Everywhere(EverywhereStatus.DETERMINED)

@@ -25,7 +25,7 @@ from bot.symbolic.everywhere import (
     variables,
     witness,
 )
-from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude
+from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude, refining_reason
 from bot.symbolic.program import Goal as Asked
 from bot.symbolic.program import Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Everywhere, EverywhereStatus, MethodScore
@@ -82,7 +82,8 @@ UNCONFIRMED = "the counterexample's outputs were not both proved accepted"
 def _search(a: _Asked, dialect: Dialect) -> Search[Witness]:
     """The search for a proved witness of the exact question (bot/symbolic/witness_search.py)."""
     m = a.job.method
-    short = (lambda: program(a.prelude, m, Goal.EXACT, dialect, m.scope, small=True)) \
+    short = (lambda: program(a.prelude, m, Goal.EXACT, dialect, m.scope, small=True,
+                             opened=a.job.file.opened_in(m.container))) \
         if bounded.applies(variables(m)) else None
     return Search(lambda r, small: witness(m, r, small), lambda w: _acceptance(a, dialect, w), short, _long,
                   eager=any(isinstance(p.type, ArrayT) for p in m.params), unconfirmed=UNCONFIRMED)
@@ -94,7 +95,7 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
     answers: dict[int, Everywhere] = {}
     asked: dict[int, _Asked] = {}
     for k, (job, s) in enumerate(zip(jobs, scores, strict=True)):
-        why = unproved_background(s) or unsupported(job.method)
+        why = unproved_background(s) or refining_reason(job.file, job.method) or unsupported(job.method)
         if why:
             answers[k] = Everywhere(EverywhereStatus.UNKNOWN, reason=why)
             continue
@@ -103,7 +104,8 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
         except (ValueError, HarnessError) as e:
             answers[k] = Everywhere(EverywhereStatus.UNKNOWN, reason=str(e))
             continue
-        asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope)
+        opened = job.file.opened_in(job.method.container)
+        asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope, opened=opened)
                                          for g in goals(job.method, shown_consistent(s))})
     first = engine.run([p for a in asked.values() for p in a.programs.values()]) if asked else {}
     # a witness the tests already proved needs no search: its programs would only find another

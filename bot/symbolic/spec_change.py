@@ -23,7 +23,7 @@ from enum import Enum
 
 from bot.dafny.decls import Decl, scope_imports
 from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
-from bot.dafny.types import DafnyType
+from bot.dafny.types import DafnyType, DatatypeT, map_parts
 from bot.dafny.values import Value
 from bot.symbolic import bounded
 from bot.symbolic.everywhere import body, predicates, shown_inputs, unsupported
@@ -57,19 +57,37 @@ def comparable(base: Decl, head: Decl) -> str:
         return "its parameters or outputs changed"
     if base.scope != head.scope:
         return "it moved to another module"
+    declared = next((p for p in (*head.params, *head.returns) if _declared_type(p.type)), None)
+    if declared is not None:
+        # each version's datatype is a type of its own module: no one value is of both
+        return (f"`{declared.name}` is of a type the spec file declares (`{declared.type_text}`): comparing two "
+                "versions' own types is not supported yet")
     return unsupported(base) or unsupported(head)  # (a member of a class is not supported there)
 
 
-def side_by_side(base_prelude: str, head_prelude: str, base: Decl, head: Decl) -> str:
+def _declared_type(t: DafnyType) -> bool:
+    """Whether a value of `t` holds a datatype (declared in a spec file)."""
+    found = [False]
+
+    def look(x: DafnyType) -> DafnyType:
+        found[0] = found[0] or isinstance(x, DatatypeT)
+        return map_parts(x, look) if not isinstance(x, DatatypeT) else x
+    look(t)
+    return found[0]
+
+
+def side_by_side(base_prelude: str, head_prelude: str, base: Decl, head: Decl,
+                 opened: tuple[Sequence[str], Sequence[str]] = ((), ())) -> str:
     """Both spec files, each in a module of its own with its method's spec as predicates (of a method inside
-    modules, in a module beside them that opens the method's: its clauses mean what they mean in its own scope)."""
-    def module(name: str, prelude: str, m: Decl) -> str:
+    modules, in a module beside them that opens the method's, and the modules it opens (`opened`, base's and
+    head's): its clauses mean what they mean in its own scope)."""
+    def module(name: str, prelude: str, m: Decl, its: Sequence[str]) -> str:
         spec = "\n".join(predicates(m, PRE, POST))
         if m.scope:
-            spec = f"module {SPEC} {{\n{scope_imports(m.scope)}\n{spec}\n}}"
+            spec = f"module {SPEC} {{\n{scope_imports(m.scope, its)}\n{spec}\n}}"
         return f"module {name} {{\n{prelude.rstrip()}\n{spec}\n}}\n"
 
-    return module(BASE, base_prelude, base) + module(HEAD, head_prelude, head)
+    return module(BASE, base_prelude, base, opened[0]) + module(HEAD, head_prelude, head, opened[1])
 
 
 def _in(version: str, m: Decl) -> str:
@@ -80,8 +98,10 @@ def _in(version: str, m: Decl) -> str:
 def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect, small: bool = False) -> Program:
     """The question of `direction` about method `m`'s signature (`prelude`: `side_by_side`). `small`: its array and
     sequence inputs short and spelled out (bot/symbolic/bounded.py), a question asked only to read a witness."""
-    params = ", ".join(f"{p.name}: {p.type_text}" for p in m.params)
-    outs = ", ".join(f"{p.name}: {p.type_text}" for p in m.returns)
+    # the question is at the top level, outside both versions' modules: each type as what it names (a synonym the
+    # spec file declares is not declared there)
+    params = ", ".join(f"{p.name}: {p.type}" for p in m.params)
+    outs = ", ".join(f"{p.name}: {p.type}" for p in m.returns)
     spelled = variables(m, direction)
     args = ", ".join(p.name for p in m.params)
     both = ", ".join([*(p.name for p in m.params), *(p.name for p in m.returns)])

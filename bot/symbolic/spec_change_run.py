@@ -13,7 +13,14 @@ from bot.dafny.values import ArrayV, SeqV, Value, show
 from bot.symbolic import bounded
 from bot.symbolic.counterexamples import readings
 from bot.symbolic.everywhere_run import unproved_background
-from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude, mutation_target
+from bot.symbolic.harness.programs import (
+    CaseHarness,
+    HarnessError,
+    HarnessOptions,
+    make_prelude,
+    mutation_target,
+    refining_reason,
+)
 from bot.symbolic.program import Goal, Outcome, Program, Result
 from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
 from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions
@@ -30,7 +37,7 @@ from bot.symbolic.spec_change import (
     variables,
 )
 from bot.symbolic.suggest.restore import Wanted, restorations
-from bot.symbolic.witness_search import Search, run_searches
+from bot.symbolic.witness_search import Search, failed_proof, run_searches
 from bot.testcases.cases import TestCase
 
 WITNESS_CASE = "spec-change witness"
@@ -178,19 +185,23 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
         if preludes["base"] == preludes["head"]:
             continue  # the same spec file: nothing changed in what the method's spec says (only its tests did)
         why = (_background(p.base_score, "base") or _background(p.head_score, "head")
+               or refining_reason(p.base.file, p.base.method) or refining_reason(p.head.file, p.head.method)
                or comparable(p.base.method, p.head.method))
         if why:
             out[k] = SpecChange(file, method, Relation.UNKNOWN, reason=why)
             continue
-        both = side_by_side(preludes["base"], preludes["head"], p.base.method, p.head.method)
+        both = side_by_side(preludes["base"], preludes["head"], p.base.method, p.head.method,
+                            (p.base.file.opened_in(p.base.method.container),
+                             p.head.file.opened_in(p.head.method.container)))
         asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect) for d in Direction},
                           consistency(both, dialect), both)
     first = engine.run([q for a in asked.values() for q in (*a.programs.values(), a.probe)]) if asked else {}
     for k, a in list(asked.items()):
         probed = first[a.probe].outcome
         if probed is not Outcome.REFUTED:  # `false` proved, or not known to be unprovable: nothing is compared
-            why = INCONSISTENT if probed is Outcome.VERIFIED else \
-                f"whether base's and head's declarations are consistent is not known ({probed.value})"
+            why = INCONSISTENT if probed is Outcome.VERIFIED else ("whether base's and head's declarations are "
+                                                                    "consistent is not known "
+                                                                    f"({failed_proof(first[a.probe]) or probed.value})")
             out[k] = SpecChange(a.pair.head_score.file, a.pair.head_score.method, Relation.UNKNOWN, reason=why)
             del asked[k]
     # a difference the tests already proved needs no search of its question: its programs would only find another

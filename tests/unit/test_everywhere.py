@@ -74,7 +74,7 @@ def test_only_a_proof_or_a_proved_witness_is_an_answer() -> None:
     assert "for s = [1, 2] the spec accepts both [1, 2] and [2, 1]" in seen.sentence
     # assumptions that prove `false` (no output accepted, or an inconsistent background) prove every question,
     # a witness's acceptance included: no answer; nor when their consistency is not known, or was not asked
-    for consistent, said in ((ok, "accepts no output"), (slow, "is not known (timeout)")):
+    for consistent, said in ((ok, "accepts no output"), (slow, "is not known (the proof timed out)")):
         for proved in (None, witness):
             e = judged({Goal.CONSISTENT: consistent, Goal.EXACT: ok}, proved, "")
             assert e.status is EverywhereStatus.UNKNOWN and said in e.reason, e

@@ -245,6 +245,14 @@ def _clauses(d: Decl, kinds: tuple[str, ...]) -> list[str]:
     return lines
 
 
+def refining_reason(file: DafnyFile, method: Decl) -> str:
+    """Why no program states `method`'s spec, when it is a method of a module that refines another (it inherits
+    clauses a restatement of its own would leave out: its verdicts would be about a weaker spec), or ""."""
+    module = file.refining(method.container)
+    return (f"a method of module `{module}`, which refines another: the clauses it inherits are not read, so no "
+            "program would state its whole spec") if module else ""
+
+
 def _check_supported(method: Decl) -> None:
     for p in (*method.params, *method.returns):
         bad = unsupported_parts(p.type)
@@ -440,6 +448,7 @@ def _program(
     body: list[tuple[str, str]],
     scope: str = "",
     dialect: Dialect = Dialect.DAFNY2,
+    opened: Sequence[str] = (),
 ) -> tuple[Program, frozenset[int], frozenset[int]]:
     """The program, and the lines of its text that are hints and goals.
 
@@ -455,11 +464,12 @@ def _program(
     rest = "\n".join(text for text, _ in parts)
     # the name is a hash of the rest, so an unchanged program keeps its name (and cache entry)
     # however cases are added or reordered
-    name = _hash_name(kind, goal, scope + "\0" + header + attrs + rest)
+    imports = scope_imports(scope, opened) if scope else ""
+    name = _hash_name(kind, goal, imports + "\0" + header + attrs + rest)
     head = header.replace("method @NAME@", f"method {attrs}{name}", 1).replace("@HAVOC@", f"{name}_Havoc")
     rest = rest.replace("@HAVOC@", f"{name}_Havoc")
     if scope:
-        head = f"module {name}_Scope {{\n{scope_imports(scope)}\n{head}"
+        head = f"module {name}_Scope {{\n{imports}\n{head}"
         rest += "\n}"
     method = head + "\n" + rest
     if dialect is Dialect.DAFNY2:
@@ -525,6 +535,9 @@ class CaseHarness:
         self, prelude: str, file: DafnyFile, method: Decl, case: TestCase, options: HarnessOptions
     ) -> None:
         _check_supported(method)
+        refined = refining_reason(file, method)
+        if refined:
+            raise UnsupportedType(refined)
         method = _in_own_scope(file, method)
         self.prelude, self.file, self.method, self.case, self.options = prelude, file, method, case, options
         self.seen = file.seen_from(method.container)  # the functions the clauses' names mean, for evaluation
@@ -570,7 +583,7 @@ class CaseHarness:
         scope = _module_scope(self.method)
         prog, hints, goals = _program(
             self.prelude, kind, goal, header, self.attrs if attrs is None else attrs, spec, body, scope,
-            self.options.dialect,
+            self.options.dialect, self.file.opened_in(self.method.container),
         )
         return Planned(prog, kind, self.case, mutant, goal, clause, hints, goals, limits)
 
