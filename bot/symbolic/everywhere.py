@@ -28,7 +28,7 @@ from bot.dafny.decls import Decl, scope_imports
 from bot.dafny.dialect import Dialect, expressions_to_2, unicode_escapes_4
 from bot.dafny.lexer import LexError, TokKind, significant, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, contains_array, unsupported_parts
-from bot.dafny.values import Value, show
+from bot.dafny.values import Value, element_type, show
 from bot.symbolic import bounded
 from bot.symbolic.counterexamples import readings, unreadable_types
 from bot.symbolic.program import Goal as ProgramGoal
@@ -108,7 +108,9 @@ def _same(name: str, t: DafnyType, goal: Goal) -> str:
     if goal is Goal.MULTISET and _sequence(t):
         return f"multiset({a}) == multiset({b})"
     if goal is Goal.SET and _sequence(t):
-        return f"(forall e :: e in {a} <==> e in {b})"
+        # the bound variable typed: Dafny 2.3's type inference crashes on an untyped one over `seq<bv32>`
+        # (InvalidCastException in Type.JoinX, measured)
+        return f"(forall e: {element_type(t)} :: e in {a} <==> e in {b})"
     if isinstance(t, SeqT | StringT):
         # the same as `a == b` for sequences, stated element by element: the solver proves it where it does not
         # prove the equality itself (measured: `|r| == |a| && forall i :: .. r[i] == a[i] ^ b[i]`)

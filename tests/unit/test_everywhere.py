@@ -55,6 +55,9 @@ def test_the_program_states_the_spec_twice_by_predicates_and_asks_one_question()
     assert keep is not None
     assert "ensures multiset(SpecScore_o1_r) == multiset(SpecScore_o2_r)" in program("", keep, Goal.MULTISET,
                                                                                     Dialect.DAFNY4).method
+    # as a set, the bound variable typed (untyped, Dafny 2.3's resolver crashes over `seq<bv32>`)
+    assert "ensures (forall e: int :: e in SpecScore_o1_r <==> e in SpecScore_o2_r)" in program(
+        "", keep, Goal.SET, Dialect.DAFNY2).method
     # the same question, the same name (and cache entry)
     assert program("", find, Goal.EXACT, Dialect.DAFNY4) == program("", find, Goal.EXACT, Dialect.DAFNY4)
 
