@@ -6,11 +6,12 @@ the verifier reports errors by line and those lines are mapped back to the origi
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from bot.dafny.lexer import LexError, Token, TokKind, significant, tokenize
+from bot.dafny.lexer import LexError, Token, TokKind, matching_close, significant, tokenize
 from bot.dafny.parser import CLAUSE_KEYWORDS, LOOP_SPEC_KEYWORDS, DafnyParseError, TokenView, parse_file
 
 
@@ -109,7 +110,8 @@ def expressions_to_2(text: str, avoid: str = "", seq_name: str = "SeqInit_") -> 
     the text is appended to). `seq_name`: the base of the name of the function that stands for `seq(n, f)`, declared
     in `text` itself: programs verified side by side in one file give each its own base (their program's name), so
     no two declare one name. Line numbers unchanged; text the lexer cannot split is returned as it is."""
-    if not re.search(r"\b(match|seq)\b", text):
+    subset = _subset_results(avoid) if re.search(r"\bvar\b", text) else {}
+    if not re.search(r"\b(match|seq)\b", text) and not subset:
         return text
     try:
         r = _Rewriter(text, Dialect.DAFNY2, avoid, seq_name=seq_name)
@@ -119,7 +121,51 @@ def expressions_to_2(text: str, avoid: str = "", seq_name: str = "SeqInit_") -> 
         return text
     r.matches_to_2()
     r.seqs_to_2()
+    r.subset_lets_to_2(subset)
     return r.result().text
+
+
+@functools.lru_cache(maxsize=16)  # one prelude for many programs: a string hashes once
+def _subset_results(source: str) -> dict[str, str]:
+    """The functions of `source` whose declared result is a subset type of a sequence type, each with that base
+    type's text: `function natToString(n: nat): stringNat` with `type stringNat = s: string | ...` gives
+    `{"natToString": "string"}`."""
+    if "|" not in source or not re.search(r"\btype\b", source):
+        return {}
+    try:
+        toks = significant(tokenize(source))
+    except LexError:
+        return {}
+    bases: dict[str, str] = {}
+    for k in range(len(toks) - 4):
+        # `type N = x : BASE |`
+        if toks[k].text == "type" and toks[k + 2].text == "=" and toks[k + 4].text == ":":
+            j, parts, depth = k + 5, [], 0
+            while j < len(toks) and not (depth == 0 and toks[j].text == "|"):
+                depth += {"<": 1, ">": -1}.get(toks[j].text, 0)
+                parts.append(toks[j].text)
+                j += 1
+            base = "".join(parts)
+            if re.fullmatch(r"string|seq<.+>", base):
+                bases[toks[k + 1].text] = base
+    if not bases:
+        return {}
+    out: dict[str, str] = {}
+    for k, t in enumerate(toks):
+        if t.text != "function" or k + 2 >= len(toks):
+            continue
+        j = k + 2 if toks[k + 1].text == "method" else k + 1
+        name = toks[j].text
+        j += 1
+        if j < len(toks) and toks[j].text == "<":
+            while j < len(toks) and toks[j].text != ">":
+                j += 1
+            j += 1
+        if j < len(toks) and toks[j].text == "(":
+            close = matching_close(toks, j)
+            if 0 <= close < len(toks) - 2 and toks[close + 1].text == ":" and toks[close + 2].text in bases:
+                out[name] = bases[toks[close + 2].text]
+    return out
 
 
 def to_dialect(source: str, target: Dialect, origin: Dialect | None = None, path: str = "") -> Rewrite:
@@ -141,6 +187,7 @@ def to_dialect(source: str, target: Dialect, origin: Dialect | None = None, path
         r.expects_to_2()
         r.matches_to_2()
         r.seqs_to_2()
+        r.subset_lets_to_2(_subset_results(source))
         r.notes_for_2()
     else:
         r.functions_to_4()
@@ -915,6 +962,21 @@ class _Rewriter:
         self.change(line, what, "if chain")
 
     # -- sequence constructors (Dafny 3+) -> a helper function -------------------------------
+
+    def subset_lets_to_2(self, results: dict[str, str]) -> None:
+        """`var s := F(..)` with F's result a subset type of a sequence type (`results`: `_subset_results`) declares
+        s's type as the base: Dafny 2.3 infers the subset type and then refuses to index s ("element selection
+        requires a sequence ... (got stringNat)", measured), where Dafny 4 takes it. The value is the same; the
+        subset type's constraint is F's to prove, and still is."""
+        if not results:
+            return
+        toks = self.toks
+        for k in range(len(toks) - 4):
+            if (self.v.is_word(k, "var") and toks[k + 1].kind is TokKind.IDENT and toks[k + 2].text == ":="
+                    and toks[k + 3].text in results and toks[k + 4].text == "("):
+                self.edit(toks[k + 1].end, toks[k + 1].end, f": {results[toks[k + 3].text]}")
+                self.change(toks[k + 1].line, f"var {toks[k + 1].text} :=", f"var {toks[k + 1].text}: "
+                            f"{results[toks[k + 3].text]} :=")
 
     def seqs_to_2(self) -> None:
         """`seq(n, f)`, which Dafny 2.3 does not parse, becomes a call of a generated function with the same

@@ -126,6 +126,26 @@ def test_rewritten_match_forms_keep_their_meaning_in_dafny_2_3(dafny_command: st
     assert bad.returncode == 4 and "bad.dfy(2," in bad.stdout, bad.stdout
 
 
+# -- subset types of sequences -----------------------------------------------------------------------
+
+
+def test_a_let_of_a_subset_typed_sequence_is_given_its_base_type() -> None:
+    """Dafny 2.3 infers `stringNat` for `var s := natToString(a)` and then refuses `s[i]` ("element selection
+    requires a sequence ... (got stringNat)"); the base type declared, it indexes s as Dafny 4 does."""
+    src = ("type stringNat = s: string | |s| > 0 witness \"1\"\n"
+           "function natToString(n: nat): stringNat { \"1\" }\n"
+           "method M(a: nat) returns (c: char)\n  ensures var s := natToString(a); c == s[0]\n"
+           "  ensures var t := other(a); true\n")
+    text = to_dialect(src, Dialect.DAFNY2).text
+    assert "ensures var s: string := natToString(a); c == s[0]" in text
+    assert "var t := other(a)" in text and text.count("\n") == src.count("\n")
+    # a program's copy of the clause, rewritten against the prelude it is appended to
+    clause = expressions_to_2("method H(a: nat) ensures var s := natToString(a); s[0] == '1' {}", src)
+    assert "var s: string := natToString(a)" in clause
+    assert expressions_to_2("method H() ensures var s := f(1); true {}", src) == \
+        "method H() ensures var s := f(1); true {}"
+
+
 # -- end to end ------------------------------------------------------------------------------------
 
 
@@ -141,7 +161,7 @@ def test_the_dafny4_sample_scores_end_to_end(dafny_command: str, tmp_path: Path)
     assert done.returncode == 0, done.stderr
     methods = {m["method"]: m for m in json.loads(done.stdout)["methods"]}
     assert set(methods) == {"NameOf", "DigitOf", "IndexOf", "AreaOf", "InnerOf", "SignOf", "RootOf", "SquaresUpTo",
-                            "Wrong"}
+                            "FirstMark", "Wrong"}
     for name, m in methods.items():
         assert m["background"]["status"] == "verified", (name, m["background"])
         statuses = {c["status"] for c in m["cases"]}

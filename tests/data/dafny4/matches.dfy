@@ -103,6 +103,14 @@ method SquaresUpTo(n: nat) returns (r: seq<int>)
   ensures r == seq(n, i => i * i)
   ensures r == Squares(n)
 
+// a subset type of string: Dafny 2.3 infers it for `var s := Marks(n)` and then refuses `s[0]`
+type Marks = s: string | |s| > 0 witness "d"
+
+function Marks(n: nat): Marks { if n < 10 then "d" else Marks(n / 10) + "d" }
+
+method FirstMark(n: nat) returns (c: char)
+  ensures var s := Marks(n); c == s[0]
+
 method Wrong(n: int) returns (r: string)
   requires 1 <= n <= 3
   ensures r == Name(n) + "!"

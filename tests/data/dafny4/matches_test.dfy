@@ -23,6 +23,8 @@ method Main() {
   expect g == 7;
   var h := SquaresUpTo(4);
   expect h == [0, 1, 4, 9];
+  var m := FirstMark(42);
+  expect m == 'd';
   var w := Wrong(2);
   expect w == "Two";
 }
