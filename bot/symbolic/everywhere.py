@@ -139,7 +139,7 @@ def body(m: Decl) -> list[str]:
 
 
 def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str = "",
-            small: bool = False, opened: Sequence[str] = ()) -> Program:
+            small: bool = False, opened: Sequence[str] = (), time_limit: int | None = None) -> Program:
     """The determinacy program of `method` for `goal` (call `unsupported` first). `scope`: the modules around
     the method, which the program opens (as harnesses do). `small`: its array and sequence inputs short and
     spelled out (bot/symbolic/bounded.py), a question asked only to read a witness, never to decide."""
@@ -169,10 +169,11 @@ def program(prelude: str, method: Decl, goal: Goal, dialect: Dialect, scope: str
         text = f"module {name}_Scope {{\n{scope_imports(scope, opened)}\n{text}\n}}"
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
     if goal is Goal.CONSISTENT:  # the assumptions must not prove `false` (asked as a vacuity check)
-        return Program(prelude=prelude, name=name, method=text, kind=ProgramKind.VACUITY, goal=ProgramGoal.ACCEPT)
+        return Program(prelude=prelude, name=name, method=text, kind=ProgramKind.VACUITY, goal=ProgramGoal.ACCEPT,
+                       time_limit=time_limit)
     # every output the spec admits is one (a pin, over every input)
     return Program(prelude=prelude, name=name, method=text, want_model=goal is Goal.EXACT,
-                   kind=ProgramKind.DETERMINACY, goal=ProgramGoal.PIN)
+                   kind=ProgramKind.DETERMINACY, goal=ProgramGoal.PIN, time_limit=time_limit)
 
 
 def variables(method: Decl) -> list[tuple[str, DafnyType]]:

@@ -29,7 +29,7 @@ from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOpti
 from bot.symbolic.program import Goal as Asked
 from bot.symbolic.program import Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Everywhere, EverywhereStatus, MethodScore
-from bot.symbolic.rounds import EngineLike, MethodJob
+from bot.symbolic.rounds import SLOW_METHOD_SECONDS, SLOW_NOTE, EngineLike, MethodJob
 from bot.symbolic.witness_search import Search, run_searches
 from bot.testcases.cases import TestCase
 
@@ -41,6 +41,7 @@ class _Asked:
     job: MethodJob
     prelude: str
     programs: dict[Goal, Program]
+    time_limit: int | None = None  # the short limit of a method whose scoring timed out (`slow`)
 
 
 def unproved_background(s: MethodScore) -> str:
@@ -83,7 +84,7 @@ def _search(a: _Asked, dialect: Dialect) -> Search[Witness]:
     """The search for a proved witness of the exact question (bot/symbolic/witness_search.py)."""
     m = a.job.method
     short = (lambda: program(a.prelude, m, Goal.EXACT, dialect, m.scope, small=True,
-                             opened=a.job.file.opened_in(m.container))) \
+                             opened=a.job.file.opened_in(m.container), time_limit=a.time_limit)) \
         if bounded.applies(variables(m)) else None
     return Search(lambda r, small: witness(m, r, small), lambda w: _acceptance(a, dialect, w), short, _long,
                   eager=any(isinstance(p.type, ArrayT) for p in m.params), unconfirmed=UNCONFIRMED)
@@ -105,8 +106,11 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
             answers[k] = Everywhere(EverywhereStatus.UNKNOWN, reason=str(e))
             continue
         opened = job.file.opened_in(job.method.container)
-        asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope, opened=opened)
-                                         for g in goals(job.method, shown_consistent(s))})
+        # a method whose scoring timed out at the full limit: its questions, harder than any case's, get the short one
+        limit = SLOW_METHOD_SECONDS if s.slow else None
+        asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope, opened=opened,
+                                                    time_limit=limit)
+                                         for g in goals(job.method, shown_consistent(s))}, limit)
     first = engine.run([p for a in asked.values() for p in a.programs.values()]) if asked else {}
     # a witness the tests already proved needs no search: its programs would only find another
     tested = {k: from_tests(scores[k]) for k in asked}
@@ -137,12 +141,19 @@ def from_tests(s: MethodScore) -> Shown | None:
     """A witness the tests already proved: a plainly verified case (its exact expected output proved accepted; no
     tolerance, unchecked output or property note) with another output proved accepted on its inputs (a surviving
     mutant, or the pin check's confirmed witness). The smallest such other output, first case on a tie."""
-    plain = {c.name: c for c in s.cases if c.status is CaseStatus.VERIFIED and not c.note and c.reason is None}
+    plain = {c.name: c for c in s.cases if c.status is CaseStatus.VERIFIED and not _qualified(c.note)
+             and c.reason is None}
     found = [w for w in (*s.witnesses, *s.surviving) if w.case in plain and w.value != _bare(w.expected)]
     if not found:
         return None
     w = min(found, key=lambda w: len(w.value))
     return Shown(w.inputs, (_bare(w.expected), w.value), w.case)
+
+
+def _qualified(note: str) -> bool:
+    """Whether a case's note says its verdict is less than a plain acceptance (a tolerance, an unchecked output, a
+    property); that its method's later programs had a shorter limit (rounds.SLOW_NOTE) qualifies nothing proved."""
+    return bool(note.replace(SLOW_NOTE, "").strip("; "))
 
 
 def _bare(expected: str) -> str:

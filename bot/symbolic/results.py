@@ -169,6 +169,9 @@ class MethodScore:
     # whether the method's own clauses were proved well-formed (the background check; None: not concluded): the
     # proofs over every input need it, as Dafny rejects a spec that is not
     well_formed: bool | None = None
+    # a program of the method timed out at the full limit, so its later ones were asked with a short one
+    # (bot/symbolic/rounds.py ScoreOptions.slow_limit): its questions over every input get that limit too
+    slow: bool = False
 
     @property
     def surviving(self) -> tuple[Surviving, ...]:

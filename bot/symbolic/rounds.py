@@ -57,7 +57,7 @@ from bot.symbolic.harness.programs import (
     target_tolerances,
 )
 from bot.symbolic.mutants import Mutant, mutate, neighbours, same_elements
-from bot.symbolic.program import Goal, Program, Result
+from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.symbolic.proofs import Judged, Proof, judge
 from bot.symbolic.results import (
     NO_TEST_CASES,
@@ -111,6 +111,10 @@ class Strategy(Enum):
 # solver's luck, while each of its clauses alone took under 1 s. Small ones keep the full limit: a program of
 # another limit goes in another batch, and a batch's other programs would then get other counterexamples
 FIRST_ACCEPT_SECONDS = 4
+SLOW_METHOD_SECONDS = 4  # ScoreOptions.slow_limit (no program of the development subset takes longer and proves)
+SLOW_NOTE = ("a program of this method timed out at the full limit: its later pin checks and mutants were asked "
+             f"with a {SLOW_METHOD_SECONDS} s limit")
+_CUT_SHORT = frozenset({ProgramKind.PIN, ProgramKind.MUTANT})  # what a slow method's later programs cut short are
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,10 @@ class ScoreOptions:
     # the last, which those pin checks leave out)
     first_limit: int | None = FIRST_ACCEPT_SECONDS
     leading_pins: bool = True
+    # once a program of a method timed out, the limit of its later pin checks and mutants (None: the full limit): a
+    # method whose proofs time out at the full limit keeps doing so, each time-out costing the whole limit (the slow
+    # tail of the published suites); a program cut short is unknown, never a verdict
+    slow_limit: int | None = SLOW_METHOD_SECONDS
 
 
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
@@ -341,10 +349,12 @@ class _CaseRun:
 
     def __init__(
         self, job: MethodJob, case: TestCase, prelude: str, options: ScoreOptions, guarded: bool = False,
-        declared: frozenset[str] | None = None,
+        declared: frozenset[str] | None = None, slow: list[bool] | None = None,
     ) -> None:
         self.job, self.case, self.options = job, case, options
-        self.given = (prelude, guarded, declared)  # to ask the case again without hints (_without_hints)
+        self.given = (prelude, guarded, declared, slow)  # to ask the case again without hints (_without_hints)
+        # shared by the method's cases: set once a program of the method timed out (ScoreOptions.slow_limit)
+        self.slow = slow if slow is not None else [False]
         self.stage = _Stage.CHECK
         self.planned: dict[Key, Planned] = {}
         self.judged: dict[Key, Judged] = {}
@@ -414,6 +424,14 @@ class _CaseRun:
         """What this stage needs verified (not yet judged)."""
         if self.stage is _Stage.DONE:
             return []
+        if self.slow[0] and self.options.slow_limit is not None:
+            self._cut_short(self.options.slow_limit)
+        return self._pending()
+
+    def _pending(self) -> list[Planned]:
+        """The stage's programs not yet judged, as they are."""
+        if self.stage is _Stage.DONE:
+            return []
         todo = [p for key, p in self.planned.items() if key not in self.judged]
         if self.stage in (_Stage.PIN, _Stage.PIN_PARTS, _Stage.ORDER_FREE, _Stage.MUTANTS_ALL):
             return todo  # the mutants wait: a proved pin check or conjoined rejection makes their programs unnecessary
@@ -422,8 +440,31 @@ class _CaseRun:
                 todo.append(m.reject if self.stage is _Stage.MUTANTS else m.accept)  # type: ignore[arg-type]
         return todo
 
+    def _cut_short(self, limit: int) -> None:
+        """The pin checks and mutants not yet asked get `limit` (the method is slow): each a time-out at most that
+        long. The programs that decide the case itself (its precondition, vacuity, acceptance and rejection, clause by
+        clause too) keep theirs: the case's verdict is what a user reads first."""
+        def short(p: Planned) -> Planned:
+            if p.kind not in _CUT_SHORT or (p.program.time_limit is not None and p.program.time_limit <= limit):
+                return p
+            return _with_limit(p, limit)
+        cut = False
+        for key, p in list(self.planned.items()):
+            if key not in self.judged and short(p) is not p:
+                self.planned[key], cut = short(p), True
+        for m in self.mutants:
+            if m.result is None and m.rejected is None and short(m.reject) is not m.reject:
+                m.reject, cut = short(m.reject), True
+            if m.result is None and m.accept is not None and short(m.accept) is not m.accept:
+                m.accept, cut = short(m.accept), True
+        if cut and SLOW_NOTE not in self.note:
+            self.note = join_notes(self.note, SLOW_NOTE)
+
     def absorb(self, results: dict[Program, Result]) -> None:
         """Judge this stage's programs and move on."""
+        asked = [p.program for p in self._pending()]  # what this round asked (programs() cut them before)
+        if any(results[p].outcome is Outcome.TIMEOUT and p.time_limit is None for p in asked):
+            self.slow[0] = True  # at the full limit: the method's later programs get the short one
         for key, p in self.planned.items():
             if key not in self.judged:
                 self.judged[key] = judge(results[p.program], p)
@@ -440,9 +481,9 @@ class _CaseRun:
     def _without_hints(self) -> None:
         """A hint the tool wrote did not resolve (a fault of the tool's, never a verdict): the case is asked again from
         its start with no hints, and says so."""
-        prelude, guarded, declared = self.given
+        prelude, guarded, declared, slow = self.given
         options = replace(self.options, harness=replace(self.options.harness, hints=False))
-        self.__init__(self.job, self.case, prelude, options, guarded, declared)  # type: ignore[misc]
+        self.__init__(self.job, self.case, prelude, options, guarded, declared, slow)  # type: ignore[misc]
         self.note = join_notes(self.note, HINTS_DROPPED)
 
     def _advance(self, results: dict[Program, Result]) -> None:
@@ -1141,6 +1182,7 @@ def score_methods(
     runs: list[list[_CaseRun]] = []
     trusted: dict[int, tuple[Axiom, ...]] = {}  # per job: what its verdicts rest on unchecked, from the source
     helpers: dict[int, list[tuple[DafnyFile, Decl]]] = {}  # per job: the declarations its spec reaches
+    slowness: dict[int, list[bool]] = {}  # per job: whether a program of it timed out at the full limit
     for job in jobs:
         prelude = preludes.get(id(job.file))
         trusted[id(job)] = axioms(job.method, files[id(job.file)])
@@ -1149,8 +1191,10 @@ def score_methods(
         read = job.cases
         if _chooses(helpers[id(job)]):
             read = tuple(replace(c, note=join_notes(c.note, CHOICE_NOTE)) for c in read)
-        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared[id(job.file)])
-                                                for c in read])
+        slow = [False]  # one for the method's cases (ScoreOptions.slow_limit)
+        slowness[id(job)] = slow
+        runs.append([] if prelude is None else [_CaseRun(job, c, prelude, options, guarded, declared[id(job.file)],
+                                                         slow) for c in read])
     # per spec file, the check of the helpers its scored methods reach; it goes with the first round
     # a method without test cases (or none readable) is still scored on every input, which needs its background
     # checked
@@ -1211,7 +1255,7 @@ def score_methods(
                 status,
                 message,
                 rests_on,
-            ), well_formed=proved))
+            ), well_formed=proved, slow=slowness.get(id(job), [False])[0]))
     return scores
 
 

@@ -95,7 +95,8 @@ def _in(version: str, m: Decl) -> str:
     return f"{version}.{SPEC}" if m.scope else version
 
 
-def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect, small: bool = False) -> Program:
+def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect, small: bool = False,
+            time_limit: int | None = None) -> Program:
     """The question of `direction` about method `m`'s signature (`prelude`: `side_by_side`). `small`: its array and
     sequence inputs short and spelled out (bot/symbolic/bounded.py), a question asked only to read a witness."""
     # the question is at the top level, outside both versions' modules: each type as what it names (a synonym the
@@ -127,7 +128,7 @@ def program(prelude: str, m: Decl, direction: Direction, dialect: Dialect, small
     text = expressions_to_2(text, prelude) if dialect is Dialect.DAFNY2 else unicode_escapes_4(text)
     # the other version accepts every output (or input) the first does
     return Program(prelude=prelude, name=name, method=text, want_model=True, kind=ProgramKind.SPEC_CHANGE,
-                   goal=Goal.ACCEPT)
+                   goal=Goal.ACCEPT, time_limit=time_limit)
 
 
 def variables(m: Decl, direction: Direction) -> list[tuple[str, DafnyType]]:

@@ -23,7 +23,7 @@ from bot.symbolic.harness.programs import (
 )
 from bot.symbolic.program import Goal, Outcome, Program, Result
 from bot.symbolic.results import CaseStatus, MethodScore, MutantStatus, Relation, SpecChange
-from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions
+from bot.symbolic.rounds import SLOW_METHOD_SECONDS, EngineLike, MethodJob, ScoreOptions
 from bot.symbolic.spec_change import (
     INCONSISTENT,
     Direction,
@@ -63,6 +63,7 @@ class _Asked:
     programs: dict[Direction, Program]
     probe: Program  # the consistency of both versions' declarations (`spec_change.consistency`)
     both: str = ""  # the two versions side by side (`spec_change.side_by_side`)
+    time_limit: int | None = None  # the short limit, for a method whose scoring timed out
 
 
 UNPROVED = "the counterexample was not proved on the concrete values"
@@ -72,7 +73,7 @@ Candidate = tuple[tuple[Value, ...], tuple[Value, ...]]  # a witness's inputs an
 def _search(a: _Asked, direction: Direction, dialect: Dialect) -> Search[Candidate]:
     """The search for a proved witness of one direction's question (bot/symbolic/witness_search.py)."""
     m = a.pair.head.method
-    short = (lambda: program(a.both, m, direction, dialect, small=True)) \
+    short = (lambda: program(a.both, m, direction, dialect, small=True, time_limit=a.time_limit)) \
         if bounded.applies(variables(m, direction)) else None
     return Search(lambda r, small: _read(a, direction, r, small),
                   lambda c: _confirming(a, direction, *c, dialect), short, lambda c: _long((*c[0], *c[1])),
@@ -193,8 +194,10 @@ def spec_changes(pairs: Sequence[Pair], engine: EngineLike, dialect: Dialect,
         both = side_by_side(preludes["base"], preludes["head"], p.base.method, p.head.method,
                             (p.base.file.opened_in(p.base.method.container),
                              p.head.file.opened_in(p.head.method.container)))
-        asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect) for d in Direction},
-                          consistency(both, dialect), both)
+        # either version's scoring timed out at the full limit: its questions get the short one (rounds.py)
+        limit = SLOW_METHOD_SECONDS if p.base_score.slow or p.head_score.slow else None
+        asked[k] = _Asked(p, preludes, {d: program(both, p.head.method, d, dialect, time_limit=limit)
+                                        for d in Direction}, consistency(both, dialect), both, limit)
     first = engine.run([q for a in asked.values() for q in (*a.programs.values(), a.probe)]) if asked else {}
     for k, a in list(asked.items()):
         probed = first[a.probe].outcome

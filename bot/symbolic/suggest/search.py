@@ -118,6 +118,8 @@ def with_suggestions(
     for k, (job, score) in enumerate(zip(jobs, scores, strict=True)):
         if not weak(score) or own_checking_off(job.method, job.file):
             continue  # a method Dafny does not check as written: no clause, body or well-formedness claim
+        if score.slow:
+            continue  # its programs timed out at the full limit: each candidate would ask them all again
         extra = more(job, score) if more is not None else ()
         for cand in candidates(job.file, job.method, job.cases, extra):
             again = strengthened(job, score, cand.clause)
