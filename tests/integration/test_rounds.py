@@ -22,6 +22,8 @@ from bot.symbolic.rounds import (
     DESCRIPTIVE_SECONDS,
     FIRST_ACCEPT_SECONDS,
     PIN_PART_SECONDS,
+    SLOW_METHOD_SECONDS,
+    SLOW_NOTE,
     MethodJob,
     ScoreOptions,
     Strategy,
@@ -799,3 +801,35 @@ def test_lean_pin_parts_with_a_real_tolerance_pin_up_to_order_but_kill_no_mutant
     assert c.status is CaseStatus.VERIFIED and "accepted clause by clause" in c.note
     assert c.determinacy is Determinacy.PINNED_UP_TO_ORDER
     assert c.mutants and all(m.killed_by is KillProof.REJECTION for m in c.mutants)
+
+
+def test_a_method_whose_pin_times_out_asks_its_later_pins_and_mutants_with_the_short_limit() -> None:
+    """The eager pin check of case c1 times out at the full limit: every later pin check and mutant of the method
+    (c1's and c2's, in later rounds) gets the short limit; the programs deciding each case keep the full one, and
+    the method is marked slow (its questions over every input get the short limit too)."""
+    def answer(p: Program) -> Result:
+        if p.want_model:  # an exact pin check
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds") if p.time_limit is None else \
+                refuted_goal(p)
+        if _vacuity(p):
+            return refuted_goal(p)
+        if "returns" not in p.method or "r := 6;" in p.method or "r := 10;" in p.method:
+            return refuted_goal(p) if _is_rejection(p) else Result(Outcome.VERIFIED)
+        return Result(Outcome.VERIFIED) if _is_rejection(p) else refuted_goal(p)
+
+    engine = ScriptedEngine(answer)
+    (score,) = score_methods([job(case("c1", 5, 6), case("c2", 9, 10))], engine, Dialect.DAFNY2, EACH3)
+    assert score.slow
+    first, *later = engine.rounds
+    assert all(p.time_limit is None for p in first)  # nothing is known to be slow before the first round
+    cut = [p for r in later for p in r if p.kind in (ProgramKind.PIN, ProgramKind.MUTANT)]
+    assert cut and all(p.time_limit == SLOW_METHOD_SECONDS for p in cut), [(p.kind, p.time_limit) for p in cut]
+    kept = [p for r in later for p in r if p.kind not in (ProgramKind.PIN, ProgramKind.MUTANT)]
+    assert kept and all(p.time_limit != SLOW_METHOD_SECONDS for p in kept)  # each its own limit (a descriptive 5 s)
+    assert [c.status for c in score.cases] == [CaseStatus.VERIFIED, CaseStatus.VERIFIED]
+    assert all(m.status is MutantStatus.KILLED for c in score.cases for m in c.mutants)  # proofs stay proofs
+    assert any(SLOW_NOTE in c.note for c in score.cases)
+    # a method none of whose programs timed out keeps every limit
+    plain = ScriptedEngine(lambda p: refuted_goal(p) if p.want_model else answer(p))
+    (fast,) = score_methods([job(case("c1", 5, 6))], plain, Dialect.DAFNY2, EACH3)
+    assert not fast.slow and all(p.time_limit != SLOW_METHOD_SECONDS for r in plain.rounds for p in r)
