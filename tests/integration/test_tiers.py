@@ -39,7 +39,7 @@ def test_the_default_run_leaves_out_the_named_tiers_and_ci_runs_them_all() -> No
     assert {m.split(":")[0] for m in options["markers"]} >= {"dafny", *LEFT_OUT}
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     tiers = re.findall(r"^tier (\w+) (.*)$", ci, re.M)
-    assert tiers == [("readme", "bash -c 'bash scripts/setup.sh && python3 -m pytest'"),
+    assert tiers == [("readme", "bash -c 'bash scripts/setup.sh && python3 -m pytest -n auto'"),
                      *[(m, f"python3 -m pytest -m {m}") for m in LEFT_OUT]]
     # pytest's "no test collected" (exit 5) is a failure of the tier, not a pass
     assert '"$code" -eq 5' in ci and "exit 1" in ci
@@ -47,7 +47,7 @@ def test_the_default_run_leaves_out_the_named_tiers_and_ci_runs_them_all() -> No
 
 def test_the_readme_says_which_command_runs_which_tier() -> None:
     development = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## Development\n", 1)[1].split("\n## ")[0]
-    for command in ["python3 -m pytest ", 'python3 -m pytest -m "not dafny"', *[f"python3 -m pytest -m {m}"
+    for command in ["python3 -m pytest -n auto ", 'python3 -m pytest -n auto -m "not dafny"', *[f"python3 -m pytest -m {m}"
                                                                                 for m in LEFT_OUT], "bash .ci/run"]:
         assert command in development, command
 
