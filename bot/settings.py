@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.options import AUDIT_TOLERANCE
 from bot.symbolic.harness.programs import HarnessOptions
-from bot.symbolic.rounds import FIRST_ACCEPT_SECONDS, ScoreOptions, Strategy
+from bot.symbolic.rounds import FIRST_ACCEPT_SECONDS, METHOD_BUDGET_LIMITS, ScoreOptions, Strategy
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,8 @@ class Settings:
         # a first limit at or over the full one would only ask the same question twice
         first = FIRST_ACCEPT_SECONDS if self.time_limit > FIRST_ACCEPT_SECONDS else None
         return ScoreOptions(self.mutants, self.seed, HarnessOptions(real_tolerance=self.tolerance), pin=self.pin,
-                            suggest=self.suggest, strategy=strategy, first_limit=first)
+                            suggest=self.suggest, strategy=strategy, first_limit=first,
+                            budget=METHOD_BUDGET_LIMITS * self.time_limit)
 
     def report(self) -> dict[str, Any]:
         """The settings block of the reports (jobs and server change no result, so they are left out)."""

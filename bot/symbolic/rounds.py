@@ -115,6 +115,13 @@ SLOW_METHOD_SECONDS = 4  # ScoreOptions.slow_limit (no program of the developmen
 SLOW_NOTE = ("a program of this method timed out at the full limit: its later pin checks and mutants were asked "
              f"with a {SLOW_METHOD_SECONDS} s limit")
 _CUT_SHORT = frozenset({ProgramKind.PIN, ProgramKind.MUTANT})  # what a slow method's later programs cut short are
+# the score's default budget (ScoreOptions.budget), in full time limits: six, 120 s at the default 20 s. The
+# development subset's costliest method takes 37 s of verification in all; the published suites' slowest took
+# 300 s and more, one time-out of 20 s after another
+METHOD_BUDGET_LIMITS = 6
+BUDGET_NOTE = ("the method's budget of verification ran out: its programs not yet asked were not asked, and what "
+               "they would have decided is unknown")
+BUDGET_MESSAGE = "not asked: the method's budget of verification ran out"
 
 
 @dataclass(frozen=True)
@@ -138,8 +145,12 @@ class ScoreOptions:
     # method whose proofs time out at the full limit keeps doing so, each time-out costing the whole limit (the slow
     # tail of the published suites); a program cut short is unknown, never a verdict
     slow_limit: int | None = SLOW_METHOD_SECONDS
+    # seconds of verification a method's programs may take in all, summed (None: no budget): past it, the programs
+    # it has not asked are not asked, each left unknown as a time-out would be, and the method counts as slow
+    budget: int | None = None
 
 
+_MOST_STAGES = 64  # a bound on a case's stages (each moves on; a case needs a dozen at most)
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
 GUESS_REJECTED = "the spec rejects the guessed expected value, which the test never states: this refutes nothing"
 DESCRIPTIVE_SECONDS = 5  # time limit of the programs that only describe (see _descriptive); most take under 1 s
@@ -413,6 +424,11 @@ class _CaseRun:
                 with contextlib.suppress(HarnessError):  # no pin check then (see _start_mutants)
                     eager = self.harness.pin(Goal.PIN)
                     if eager is not None:
+                        # the short first limit: asked before the acceptance is known, a pin check that times out
+                        # cost its full limit even where the case then fails (HumanEval-Dafny 033: 8 pin checks,
+                        # 162 s in round 1); a time-out is asked again at the full limit (see _start_mutants)
+                        if options.first_limit is not None and options.strategy is Strategy.LEAN:
+                            eager = _with_limit(eager, options.first_limit)
                         self.planned[_PIN] = eager
         except HarnessError as e:
             self.harness = None
@@ -858,6 +874,11 @@ class _CaseRun:
                                                   "output")
         elif self.options.pin:
             try:
+                if self._eager_pin_timed_out():
+                    # asked with the case's checks at the short limit: once at the full one, unless the method is
+                    # slow (its later pin checks get the short limit anyway)
+                    del self.planned[_PIN], self.judged[_PIN]
+                    self.pin_model = ""
                 if _PIN not in self.planned:  # not already asked with the case's checks
                     pin = h.pin(Goal.PIN)
                     if pin is not None:
@@ -875,6 +896,25 @@ class _CaseRun:
             self._close()
         elif self.stage is _Stage.PIN and _PIN in self.judged:
             self._advance({})  # the pin check was answered with the case's checks: on to the mutants
+
+    def _eager_pin_timed_out(self) -> bool:
+        """The pin check asked with the case's checks, at the short first limit, timed out, and the method's later
+        pin checks still get the full limit."""
+        pin = self.planned.get(_PIN)
+        return (pin is not None and _PIN in self.judged and self.judged[_PIN].proof is Proof.TIMEOUT
+                and pin.program.time_limit is not None and pin.program.time_limit == self.options.first_limit
+                and not (self.slow[0] and self.options.slow_limit is not None))
+
+    def run_out(self) -> None:
+        """The method's budget ran out: every program this case still needs is answered as a time-out without being
+        asked (each stage moves on from a time-out, to unknown), until the case is done."""
+        for _ in range(_MOST_STAGES):
+            todo = self.programs() if self.stage is not _Stage.DONE else []
+            if not todo:
+                break
+            if BUDGET_NOTE not in self.note:
+                self.note = join_notes(self.note, BUDGET_NOTE)
+            self.absorb({p.program: Result(Outcome.TIMEOUT, BUDGET_MESSAGE) for p in todo})
 
     def _pin_parts(self) -> dict[Key, Planned]:
         """Accepted clause by clause (Strategy.LEAN): the pin checks assuming every ensures clause but the last
@@ -1206,7 +1246,14 @@ def score_methods(
         on_round(_tally(jobs, runs))
     # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
     # stage moves on (so the loop ends)
+    spent = [0.0 for _ in jobs]  # per job: seconds its programs took (ScoreOptions.budget)
     for phase in itertools.chain(("cases", "rejections", "mutants", "survivors"), itertools.repeat("last")):
+        if options.budget is not None:
+            for k, (job, row) in enumerate(zip(jobs, runs, strict=True)):
+                if spent[k] > options.budget and any(r.stage is not _Stage.DONE for r in row):
+                    slowness[id(job)][0] = True  # no suggestion search, short questions on every input
+                    for r in row:
+                        r.run_out()
         todo = [p for row in runs for r in row for p in r.programs()]
         if not todo:
             break
@@ -1215,7 +1262,8 @@ def score_methods(
         extra = list(dict.fromkeys(checked)) if not checks else []
         results = engine.run([p.program for p in todo] + extra)
         checks.update({p: results[p] for p in extra})
-        for row in runs:
+        for k, row in enumerate(runs):
+            spent[k] += sum(results[p.program].seconds for r in row for p in r._pending() if p.program in results)
             for r in row:
                 if r.stage is not _Stage.DONE:
                     r.absorb(results)

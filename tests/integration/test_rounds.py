@@ -7,6 +7,7 @@ logic alone (the real-verifier tests are in test_verdicts_real.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -18,6 +19,8 @@ from bot.symbolic.harness.programs import HarnessOptions
 from bot.symbolic.program import RUN_FINISHED, Goal, Outcome, Program, ProgramKind, Result
 from bot.symbolic.results import CaseResult, CaseStatus, Determinacy, KillProof, MutantStatus, Undecided
 from bot.symbolic.rounds import (
+    BUDGET_MESSAGE,
+    BUDGET_NOTE,
     CONJOINED_SECONDS,
     DESCRIPTIVE_SECONDS,
     FIRST_ACCEPT_SECONDS,
@@ -833,3 +836,88 @@ def test_a_method_whose_pin_times_out_asks_its_later_pins_and_mutants_with_the_s
     plain = ScriptedEngine(lambda p: refuted_goal(p) if p.want_model else answer(p))
     (fast,) = score_methods([job(case("c1", 5, 6))], plain, Dialect.DAFNY2, EACH3)
     assert not fast.slow and all(p.time_limit != SLOW_METHOD_SECONDS for r in plain.rounds for p in r)
+
+
+def _inc_answer(seconds: float, pin: Outcome = Outcome.REFUTED) -> Answer:
+    """Inc's programs as the verifier answers them for r == x + 1, each taking `seconds`; exact pin checks `pin`."""
+    def answer(p: Program) -> Result:
+        if p.want_model:  # an exact pin check
+            return replace(refuted_goal(p) if pin is Outcome.REFUTED else Result(pin), seconds=seconds)
+        if _vacuity(p):
+            return replace(refuted_goal(p), seconds=seconds)
+        right = "returns" not in p.method or "r := 6;" in p.method or "r := 10;" in p.method
+        proved = _is_rejection(p) != right
+        return replace(Result(Outcome.VERIFIED) if proved else refuted_goal(p), seconds=seconds)
+    return answer
+
+
+def test_a_method_past_its_budget_asks_nothing_more_and_keeps_what_it_decided() -> None:
+    """Each program takes 30 s: after the first round (the cases' checks, 120 s and more) the budget of 60 s has run
+    out. The verified cases stay verified; their mutants and pin checks are not asked (unknown, never killed or
+    surviving), the cases say why, and the method counts as slow (no suggestion, short questions on every input)."""
+    engine = ScriptedEngine(_inc_answer(30.0))
+    options = replace(EACH3, budget=60)
+    (score,) = score_methods([job(case("c1", 5, 6), case("c2", 9, 10))], engine, Dialect.DAFNY2, options)
+    assert len(engine.rounds) == 1
+    assert [c.status for c in score.cases] == [CaseStatus.VERIFIED, CaseStatus.VERIFIED]
+    assert all(BUDGET_NOTE in c.note for c in score.cases)
+    assert all(m.status is MutantStatus.UNKNOWN for c in score.cases for m in c.mutants)
+    assert all(c.determinacy is not Determinacy.PINNED for c in score.cases)
+    assert score.slow
+    # within the budget, the same method is scored in full: every mutant killed
+    engine = ScriptedEngine(_inc_answer(1.0))
+    (full,) = score_methods([job(case("c1", 5, 6), case("c2", 9, 10))], engine, Dialect.DAFNY2,
+                            replace(EACH3, budget=60))
+    assert not full.slow and len(engine.rounds) > 1
+    assert all(m.status is MutantStatus.KILLED for c in full.cases for m in c.mutants)
+    assert not any(BUDGET_NOTE in c.note for c in full.cases)
+
+
+def test_a_case_the_budget_leaves_undecided_is_unknown() -> None:
+    """The acceptance times out (60 s, past the budget): its rejection is not asked, and the case is unknown, not
+    refuted; nothing the budget cut short is a verdict."""
+    def answer(p: Program) -> Result:
+        if p.kind is ProgramKind.CORRECTNESS and not _is_rejection(p):
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds", seconds=60.0)
+        return _inc_answer(1.0)(p)
+
+    engine = ScriptedEngine(answer)
+    (score,) = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, replace(EACH3, budget=30))
+    (c,) = score.cases
+    assert c.status is CaseStatus.UNKNOWN and BUDGET_NOTE in c.note
+    assert not any(_is_rejection(p) for r in engine.rounds for p in r)
+    assert BUDGET_MESSAGE  # the message the unasked programs carry (a time-out's words are not theirs)
+
+
+def test_the_eager_pin_check_gets_the_short_limit_and_a_time_out_is_asked_again_at_the_full_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Strategy.LEAN: a small case's pin check goes with its checks at the short first limit; timed out there, it is
+    asked once more at the full limit, whose proof pins the case. A method already slow does not ask it again."""
+    import bot.symbolic.rounds
+
+    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10_000)
+
+    def answer(p: Program) -> Result:
+        if p.want_model and p.time_limit == FIRST_ACCEPT_SECONDS:
+            return Result(Outcome.TIMEOUT, "timed out after 4 seconds")
+        return _inc_answer(0.1, pin=Outcome.VERIFIED)(p)
+
+    engine = ScriptedEngine(answer)
+    (score,) = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, LEAN3)
+    pins = [[p.time_limit for p in r if p.want_model] for r in engine.rounds]
+    assert pins[0] == [FIRST_ACCEPT_SECONDS] and pins[1] == [None], pins
+    assert score.cases[0].determinacy is Determinacy.PINNED
+    # slow (case c2's acceptance timed out at the full limit in the same round): c1's short answer stands
+    def slow(p: Program) -> Result:
+        if "x == 9" in p.method and p.kind is ProgramKind.CORRECTNESS and not _is_rejection(p):
+            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
+        return answer(p)
+
+    engine = ScriptedEngine(slow)
+    (score,) = score_methods([job(case("c1", 5, 6), case("c2", 9, 10))], engine, Dialect.DAFNY2, LEAN3)
+    assert score.slow and score.cases[0].status is CaseStatus.VERIFIED
+    c1_pins = [p.time_limit for r in engine.rounds for p in r if p.want_model and "x == 5" in p.method]
+    # the exact one once, at the short limit (and the order-free one after it, at the slow method's short limit)
+    assert c1_pins[0] == FIRST_ACCEPT_SECONDS and None not in c1_pins, c1_pins
+    assert score.cases[0].determinacy is not Determinacy.PINNED
