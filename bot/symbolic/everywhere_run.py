@@ -29,7 +29,7 @@ from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOpti
 from bot.symbolic.program import Goal as Asked
 from bot.symbolic.program import Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Everywhere, EverywhereStatus, MethodScore
-from bot.symbolic.rounds import SLOW_METHOD_SECONDS, SLOW_NOTE, EngineLike, MethodJob
+from bot.symbolic.rounds import BUDGET_NOTE, SLOW_METHOD_SECONDS, SLOW_NOTE, EngineLike, MethodJob
 from bot.symbolic.witness_search import Search, run_searches
 from bot.testcases.cases import TestCase
 
@@ -152,8 +152,9 @@ def from_tests(s: MethodScore) -> Shown | None:
 
 def _qualified(note: str) -> bool:
     """Whether a case's note says its verdict is less than a plain acceptance (a tolerance, an unchecked output, a
-    property); that its method's later programs had a shorter limit (rounds.SLOW_NOTE) qualifies nothing proved."""
-    return bool(note.replace(SLOW_NOTE, "").strip("; "))
+    property); that its method's later programs had a shorter limit (rounds.SLOW_NOTE) or were not asked
+    (rounds.BUDGET_NOTE) qualifies nothing proved."""
+    return bool(note.replace(SLOW_NOTE, "").replace(BUDGET_NOTE, "").strip("; "))
 
 
 def _bare(expected: str) -> str:

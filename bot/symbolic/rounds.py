@@ -909,7 +909,7 @@ class _CaseRun:
         """The method's budget ran out: every program this case still needs is answered as a time-out without being
         asked (each stage moves on from a time-out, to unknown), until the case is done."""
         for _ in range(_MOST_STAGES):
-            todo = self.programs() if self.stage is not _Stage.DONE else []
+            todo = self._pending()  # as they are: none is asked, so none is cut short (nor said to be)
             if not todo:
                 break
             if BUDGET_NOTE not in self.note:
@@ -1263,12 +1263,18 @@ def score_methods(
         results = engine.run([p.program for p in todo] + extra)
         checks.update({p: results[p] for p in extra})
         for k, row in enumerate(runs):
-            spent[k] += sum(results[p.program].seconds for r in row for p in r._pending() if p.program in results)
+            # each program once: the engine answers a program two cases share once
+            answered = {p.program for r in row for p in r._pending() if p.program in results}
+            spent[k] += sum(results[p].seconds for p in answered)
             for r in row:
                 if r.stage is not _Stage.DONE:
                     r.absorb(results)
         if on_round:
             on_round(_tally(jobs, runs))
+    if options.budget is not None:
+        for k, job in enumerate(jobs):
+            if spent[k] > options.budget:  # spent in its last round: no suggestion search, short questions after
+                slowness[id(job)][0] = True
     if checked and not checks:  # no case at all (specs without tests): the checks go alone
         checks.update(engine.run(checked))
 

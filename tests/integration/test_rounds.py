@@ -921,3 +921,23 @@ def test_the_eager_pin_check_gets_the_short_limit_and_a_time_out_is_asked_again_
     # the exact one once, at the short limit (and the order-free one after it, at the slow method's short limit)
     assert c1_pins[0] == FIRST_ACCEPT_SECONDS and None not in c1_pins, c1_pins
     assert score.cases[0].determinacy is not Determinacy.PINNED
+
+
+def test_the_budget_says_nothing_timed_out_counts_a_shared_program_once_and_marks_a_method_over_it_slow() -> None:
+    """From the hostile review: the cut-short note is not added where nothing timed out (nothing was asked); two
+    cases with the same programs spend their time once; a method that ends over its budget in its last round counts
+    as slow (no suggestion search, short questions on every input)."""
+    engine = ScriptedEngine(_inc_answer(30.0))
+    (score,) = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, replace(EACH3, budget=60))
+    assert not any(SLOW_NOTE in c.note for c in score.cases)
+    # two cases, the same four programs in round 1 (40 s once, 80 s counted twice): within a budget of 45
+    engine = ScriptedEngine(_inc_answer(10.0))
+    (twice,) = score_methods([job(case("a", 5, 6), case("b", 5, 6))], engine, Dialect.DAFNY2,
+                             replace(EACH3, budget=45))
+    engine = ScriptedEngine(_inc_answer(10.0))
+    (once,) = score_methods([job(case("a", 5, 6))], engine, Dialect.DAFNY2, replace(EACH3, budget=45))
+    assert [c.note for c in twice.cases] == [once.cases[0].note] * 2
+    # one case at 1 s a program, a budget of 2: the last round passes it, and the method is slow
+    engine = ScriptedEngine(_inc_answer(1.0))
+    (over,) = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, replace(EACH3, budget=2))
+    assert over.slow
