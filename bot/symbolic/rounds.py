@@ -424,11 +424,6 @@ class _CaseRun:
                 with contextlib.suppress(HarnessError):  # no pin check then (see _start_mutants)
                     eager = self.harness.pin(Goal.PIN)
                     if eager is not None:
-                        # the short first limit: asked before the acceptance is known, a pin check that times out
-                        # cost its full limit even where the case then fails (HumanEval-Dafny 033: 8 pin checks,
-                        # 162 s in round 1); a time-out is asked again at the full limit (see _start_mutants)
-                        if options.first_limit is not None and options.strategy is Strategy.LEAN:
-                            eager = _with_limit(eager, options.first_limit)
                         self.planned[_PIN] = eager
         except HarnessError as e:
             self.harness = None
@@ -874,11 +869,6 @@ class _CaseRun:
                                                   "output")
         elif self.options.pin:
             try:
-                if self._eager_pin_timed_out():
-                    # asked with the case's checks at the short limit: once at the full one, unless the method is
-                    # slow (its later pin checks get the short limit anyway)
-                    del self.planned[_PIN], self.judged[_PIN]
-                    self.pin_model = ""
                 if _PIN not in self.planned:  # not already asked with the case's checks
                     pin = h.pin(Goal.PIN)
                     if pin is not None:
@@ -896,14 +886,6 @@ class _CaseRun:
             self._close()
         elif self.stage is _Stage.PIN and _PIN in self.judged:
             self._advance({})  # the pin check was answered with the case's checks: on to the mutants
-
-    def _eager_pin_timed_out(self) -> bool:
-        """The pin check asked with the case's checks, at the short first limit, timed out, and the method's later
-        pin checks still get the full limit."""
-        pin = self.planned.get(_PIN)
-        return (pin is not None and _PIN in self.judged and self.judged[_PIN].proof is Proof.TIMEOUT
-                and pin.program.time_limit is not None and pin.program.time_limit == self.options.first_limit
-                and not (self.slow[0] and self.options.slow_limit is not None))
 
     def run_out(self) -> None:
         """The method's budget ran out: every program this case still needs is answered as a time-out without being

@@ -889,40 +889,6 @@ def test_a_case_the_budget_leaves_undecided_is_unknown() -> None:
     assert BUDGET_MESSAGE  # the message the unasked programs carry (a time-out's words are not theirs)
 
 
-def test_the_eager_pin_check_gets_the_short_limit_and_a_time_out_is_asked_again_at_the_full_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Strategy.LEAN: a small case's pin check goes with its checks at the short first limit; timed out there, it is
-    asked once more at the full limit, whose proof pins the case. A method already slow does not ask it again."""
-    import bot.symbolic.rounds
-
-    monkeypatch.setattr(bot.symbolic.rounds, "EAGER_PIN_BELOW", 10_000)
-
-    def answer(p: Program) -> Result:
-        if p.want_model and p.time_limit == FIRST_ACCEPT_SECONDS:
-            return Result(Outcome.TIMEOUT, "timed out after 4 seconds")
-        return _inc_answer(0.1, pin=Outcome.VERIFIED)(p)
-
-    engine = ScriptedEngine(answer)
-    (score,) = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, LEAN3)
-    pins = [[p.time_limit for p in r if p.want_model] for r in engine.rounds]
-    assert pins[0] == [FIRST_ACCEPT_SECONDS] and pins[1] == [None], pins
-    assert score.cases[0].determinacy is Determinacy.PINNED
-    # slow (case c2's acceptance timed out at the full limit in the same round): c1's short answer stands
-    def slow(p: Program) -> Result:
-        if "x == 9" in p.method and p.kind is ProgramKind.CORRECTNESS and not _is_rejection(p):
-            return Result(Outcome.TIMEOUT, "timed out after 20 seconds")
-        return answer(p)
-
-    engine = ScriptedEngine(slow)
-    (score,) = score_methods([job(case("c1", 5, 6), case("c2", 9, 10))], engine, Dialect.DAFNY2, LEAN3)
-    assert score.slow and score.cases[0].status is CaseStatus.VERIFIED
-    c1_pins = [p.time_limit for r in engine.rounds for p in r if p.want_model and "x == 5" in p.method]
-    # the exact one once, at the short limit (and the order-free one after it, at the slow method's short limit)
-    assert c1_pins[0] == FIRST_ACCEPT_SECONDS and None not in c1_pins, c1_pins
-    assert score.cases[0].determinacy is not Determinacy.PINNED
-
-
 def test_the_budget_says_nothing_timed_out_counts_a_shared_program_once_and_marks_a_method_over_it_slow() -> None:
     """From the hostile review: the cut-short note is not added where nothing timed out (nothing was asked); two
     cases with the same programs spend their time once; a method that ends over its budget in its last round counts
