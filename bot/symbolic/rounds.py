@@ -1231,9 +1231,8 @@ def score_methods(
     spent = [0.0 for _ in jobs]  # per job: seconds its programs took (ScoreOptions.budget)
     for phase in itertools.chain(("cases", "rejections", "mutants", "survivors"), itertools.repeat("last")):
         if options.budget is not None:
-            for k, (job, row) in enumerate(zip(jobs, runs, strict=True)):
-                if spent[k] > options.budget and any(r.stage is not _Stage.DONE for r in row):
-                    slowness[id(job)][0] = True  # no suggestion search, short questions on every input
+            for k, row in enumerate(runs):
+                if spent[k] > options.budget:  # the method counts as slow below, once its rounds are over
                     for r in row:
                         r.run_out()
         todo = [p for row in runs for r in row for p in r.programs()]
@@ -1255,7 +1254,7 @@ def score_methods(
             on_round(_tally(jobs, runs))
     if options.budget is not None:
         for k, job in enumerate(jobs):
-            if spent[k] > options.budget:  # spent in its last round: no suggestion search, short questions after
+            if spent[k] > options.budget:  # no suggestion search, short questions on every input
                 slowness[id(job)][0] = True
     if checked and not checks:  # no case at all (specs without tests): the checks go alone
         checks.update(engine.run(checked))
