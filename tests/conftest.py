@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +17,12 @@ from support.paths import DATA, ROOT
 pytest_plugins = ["support.inprocess", "support.e2e"]
 
 NO_DATASET = "none"
+
+# Compiled bytecode is written (to `__pycache__`, which git and the image leave out) by this process and the ones it
+# starts: with PYTHONDONTWRITEBYTECODE set, as on these machines, each xdist worker and each of the tests' `python3 -m
+# bot` processes compiled the whole package from source again, about 0.4 s a process
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

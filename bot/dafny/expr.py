@@ -181,11 +181,17 @@ _EXPR_TYPES = (
 )
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per node class (`fields` is slow, and asked for every node walked)
+
+
 def children(e: Expr) -> list[Expr]:
     """The direct subexpressions of e, in source order."""
     out: list[Expr] = []
-    for f in fields(e):
-        x = getattr(e, f.name)
+    names = _FIELD_NAMES.get(type(e))
+    if names is None:
+        names = _FIELD_NAMES[type(e)] = tuple(f.name for f in fields(e))
+    for name in names:
+        x = getattr(e, name)
         if isinstance(x, _EXPR_TYPES):
             out.append(x)
         elif isinstance(x, tuple):

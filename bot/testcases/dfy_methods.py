@@ -61,7 +61,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     quiet = frozenset(d.name for d in file.decls if not d.clause_texts("modifies")) - {
         d.name for d in file.decls if d.clause_texts("modifies")}
     # the file's own helpers (`abs`, `assertEquals`) mean what their bodies say, never what their names do
-    helpers = helpers_of(file)
+    helpers = helpers_of(file, tokens)
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
     used_names: dict[str, set[str]] = {}

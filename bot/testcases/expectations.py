@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 from bisect import bisect_left
@@ -316,6 +317,7 @@ def _display_pairs(left: list[Token], right: list[Token]) -> list[tuple[list[Tok
     return list(zip(la, ra, strict=True))
 
 
+@functools.lru_cache(maxsize=8192)  # each statement's names are asked again for every call read before it
 def _text_names(text: str) -> frozenset[str]:
     try:
         return _token_names(tokenize(text))

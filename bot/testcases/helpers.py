@@ -9,6 +9,7 @@ either, and a check using it is read as the formula it is, or not at all.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -44,9 +45,11 @@ class Helpers:
 _FUNCTIONS = frozenset({"function", "function method", "predicate", "predicate method"})
 
 
-def helpers_of(file: DafnyFile) -> Helpers:
+def helpers_of(file: DafnyFile, tokens: Sequence[Token] | None = None) -> Helpers:
     """The helpers `file` declares, read from their bodies. A name declared twice (two modules) is read as neither:
-    which one a call reaches is not followed."""
+    which one a call reaches is not followed. `tokens`: the whole file's, when the caller has them (each body is then
+    found among them by bisection instead of being read again)."""
+    bodies = _Bodies(file.source, tokens)
     counts: dict[str, int] = {}
     for d in file.decls:
         counts[d.name] = counts.get(d.name, 0) + 1
@@ -56,7 +59,9 @@ def helpers_of(file: DafnyFile) -> Helpers:
     for d in file.decls:
         if counts[d.name] != 1 or d.body is None or d.clauses or d.generic or "{:" in file.source[d.start:d.body[0]]:
             continue  # a contract, an attribute or type parameters: not one of the plain forms below
-        body = _body_tokens(file.source, d.body)
+        if len(d.params) not in (1, 2):
+            continue  # each form below has one parameter (the absolute value) or two (an equality)
+        body = bodies.of(d.body)
         if body is None:
             continue
         if _is_absolute(d, body):
@@ -67,33 +72,45 @@ def helpers_of(file: DafnyFile) -> Helpers:
         elif kind == "asserting":
             asserting.add(d.name)
     return Helpers(frozenset(counts), frozenset(absolute), frozenset(comparing), frozenset(asserting),
-                   checkless=_checkless(file, counts))
+                   checkless=_checkless(file, counts, bodies))
 
 
 _CHECKS = frozenset({"expect", "assert", "assume"})
 
 
-def _checkless(file: DafnyFile, counts: dict[str, int]) -> frozenset[str]:
+def _checkless(file: DafnyFile, counts: dict[str, int], bodies: _Bodies) -> frozenset[str]:
     """The methods of `file` declared once whose body holds no check and calls no method of the file."""
     methods = {d.name for d in file.decls if d.kind not in _FUNCTIONS}
     out = set()
     for d in file.decls:
         if counts[d.name] != 1 or d.body is None or d.kind in _FUNCTIONS:
             continue
-        body = _body_tokens(file.source, d.body)
+        body = bodies.of(d.body)
         if body is not None and not any(t in _CHECKS or t in methods for t in body):
             out.add(d.name)
     return frozenset(out)
 
 
-def _body_tokens(source: str, span: tuple[int, int]) -> list[str] | None:
-    """The body's tokens (without its braces and comments), with the parentheses around an `if`/`while` condition
-    dropped (`if (x < 0) {` reads as `if x < 0 {`), or None when it does not lex."""
-    try:
-        toks = [t for t in tokenize(source[span[0] + 1 : span[1] - 1]) if t.kind is not TokKind.COMMENT]
-    except LexError:
-        return None
-    return _unparenthesised_conditions(toks)
+class _Bodies:
+    """Bodies' tokens (without their braces and comments), with the parentheses around an `if`/`while` condition
+    dropped (`if (x < 0) {` reads as `if x < 0 {`), or None when a body does not lex. From the whole file's tokens when
+    given (tokens are in source order and do not overlap), else each body read on its own."""
+
+    def __init__(self, source: str, tokens: Sequence[Token] | None) -> None:
+        self.source = source
+        self.tokens = [t for t in tokens if t.kind is not TokKind.COMMENT] if tokens is not None else None
+        self.starts = [t.start for t in self.tokens] if self.tokens is not None else []
+        self.ends = [t.end for t in self.tokens] if self.tokens is not None else []
+
+    def of(self, span: tuple[int, int]) -> list[str] | None:
+        if self.tokens is not None:
+            toks = self.tokens[bisect_right(self.starts, span[0]) : bisect_left(self.ends, span[1])]
+        else:
+            try:
+                toks = [t for t in tokenize(self.source[span[0] + 1 : span[1] - 1]) if t.kind is not TokKind.COMMENT]
+            except LexError:
+                return None
+        return _unparenthesised_conditions(toks)
 
 
 def _unparenthesised_conditions(toks: list[Token]) -> list[str] | None:

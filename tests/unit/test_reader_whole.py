@@ -7,11 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from bot.dafny.parser import parse_file
+from bot.dafny.lexer import LexError, tokenize
+from bot.dafny.parser import DafnyParseError, parse_file
 from bot.dafny.values import IntV, RealV
 from bot.testcases.cases import ReadResult, Tolerance
 from bot.testcases.dfy_methods import read_dfy_tests
 from bot.testcases.helpers import helpers_of
+from support.paths import DATA, ROOT
 
 ABS = "function abs(x: real): real { if x < 0.0 then -x else x }\n"
 SPEC = "method F(x: real) returns (r: real)\n  ensures r == x + 0.05\n"
@@ -133,6 +135,24 @@ def test_absolute_value_bodies(decl: str) -> None:
 ])
 def test_absolute_value_bodies_refused(decl: str) -> None:
     assert helpers_of(parse_file(decl + "\n", "t.dfy")).absolute == frozenset()
+
+
+def test_helpers_read_from_the_file_tokens_are_those_read_body_by_body() -> None:
+    """The test reader gives helpers_of the whole file's tokens (each body found by bisection): the same helpers
+    as when each body is read on its own, on every .dfy file of tests/data and examples."""
+    files = sorted((*DATA.rglob("*.dfy"), *(ROOT / "examples").rglob("*.dfy")))
+    assert len(files) > 20
+    seen = set()
+    for path in files:
+        source = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            file, tokens = parse_file(source, str(path)), tokenize(source, keep_comments=True)
+        except (DafnyParseError, LexError):
+            continue
+        together = helpers_of(file, tokens)
+        assert together == helpers_of(file), path
+        seen |= together.absolute | together.comparing | together.asserting | together.checkless
+    assert len(seen) > 5  # the files have helpers of the kinds read, so the comparison says something
 
 
 SEQ_SPEC = "method S(x: int) returns (r: seq<int>)\n  ensures r == [x]\n"
