@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.dafny.dialect import Dialect, Rewrite, detect_syntax, to_dialect
+from bot.dafny.dialect import Dialect, Rewrite, UnreadableConstruct, detect_syntax, may_call_seq, to_dialect
 from bot.dafny.lexer import LexError
 from bot.dafny.parser import parse_file
+from support.paths import DATA, ROOT
 
 
 def rewrite(src: str, target: Dialect) -> Rewrite:
@@ -564,3 +565,24 @@ def test_a_body_less_method_lends_no_body_to_the_next_declaration() -> None:
            '  match n\n  case 0 => "zero"\n  case _ => "many"\n}\n')
     r = rewrite(src, Dialect.DAFNY2)
     assert "var match_ := n" in r.text and 'else  "many"' in r.text and r.left_alone == ()
+
+
+def test_the_quick_look_for_seq_calls_misses_none_the_rewrite_finds() -> None:
+    """expressions_to_2 skips the token-level rewrite of a generated program when `may_call_seq` says no `seq(n, f)`
+    can be in it: on every .dfy file of tests/data and examples, and on each of their
+    lines, a text it says no of is one whose rewrite changes no `seq(n, f)`."""
+    roots = [DATA, ROOT / "examples"]
+    texts = [p.read_text(encoding="utf-8", errors="replace") for root in roots for p in sorted(root.rglob("*.dfy"))]
+    texts += [line for t in list(texts) for line in t.splitlines()]
+    texts += ["var s := seq(3, i => i);", "var s := seq<int>(3, f);", "var s := seq < seq<int> > (2, f);",
+              "ensures r == seq (n, i requires 0 <= i < n => 0)"]
+    found = 0
+    for text in texts:
+        try:
+            rewrite = to_dialect(text, Dialect.DAFNY2)
+        except (LexError, UnreadableConstruct):
+            continue
+        calls = any("`seq(n, f)`" in c for c in rewrite.changes)
+        found += calls
+        assert may_call_seq(text) or not calls, text
+    assert found >= 4  # the texts hold calls, so the check says something
