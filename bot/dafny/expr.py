@@ -10,8 +10,9 @@ clause instead of guessing. Nesting is bounded so a huge input raises ExprError,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import partial
 from typing import TypeVar
@@ -75,6 +76,7 @@ class Let:
     names: tuple[str, ...]
     values: tuple[Expr, ...]
     body: Expr
+    types: tuple[str | None, ...] = ()  # each name's type as written (`var n: int := ..`), None or none: inferred
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,21 @@ def children(e: Expr) -> list[Expr]:
         elif isinstance(x, tuple):
             out += [y for y in x if isinstance(y, _EXPR_TYPES)]
     return out
+
+
+def map_children(e: Expr, f: Callable[[Expr], Expr]) -> Expr:
+    """e with `f` applied to each of its direct subexpressions (the rest of it as it is)."""
+    names = _FIELD_NAMES.get(type(e))
+    if names is None:
+        names = _FIELD_NAMES[type(e)] = tuple(x.name for x in fields(e))
+    changes: dict[str, object] = {}
+    for name in names:
+        x = getattr(e, name)
+        if isinstance(x, _EXPR_TYPES):
+            changes[name] = f(x)
+        elif isinstance(x, tuple) and any(isinstance(y, _EXPR_TYPES) for y in x):
+            changes[name] = tuple(f(y) if isinstance(y, _EXPR_TYPES) else y for y in x)
+    return replace(e, **changes) if changes else e  # type: ignore[arg-type]  # each a field of its own class
 
 
 def bound_names(e: Expr) -> tuple[str, ...]:
@@ -635,7 +652,7 @@ class _Parser:
         self.expect(";")
         if len(values) != len(names):
             raise ExprError(f"`var` binds {len(names)} names to {len(values)} values")
-        return Let(tuple(names), tuple(values), self.expression())
+        return Let(tuple(names), tuple(values), self.expression(), tuple(types) if any(types) else ())
 
     def _type_arguments_follow(self) -> bool:
         """At `<`: whether a closing `>` follows with only type words between (`seq<array<int>>`), so that
@@ -764,7 +781,8 @@ class _Printer:
         if isinstance(e, Ite):
             return f"if {self.show(e.cond)} then {self.show(e.then)} else {self.show(e.els)}"
         if isinstance(e, Let):
-            return f"var {', '.join(e.names)} := {self.join(e.values)}; {self.shadowed(e.names).show(e.body)}"
+            typed = [n + (f": {t}" if t else "") for n, t in itertools.zip_longest(e.names, e.types[: len(e.names)])]
+            return f"var {', '.join(typed)} := {self.join(e.values)}; {self.shadowed(e.names).show(e.body)}"
         if isinstance(e, LetSuch):
             inner = self.shadowed((e.var.name,))
             return f"var {self.binders((e.var,))} :| {inner.show(e.cond)}; {inner.show(e.body)}"

@@ -152,6 +152,11 @@ class ScoreOptions:
 
 _MOST_STAGES = 64  # a bound on a case's stages (each moves on; a case needs a dozen at most)
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
+# ... when its method has a budget and at most this many cases: the budget is looked at between rounds, and in the first
+# round each case's acceptance and eager pin check may both time out at the full limit, so the eager pins could take a
+# method of more cases past its budget on their own (HumanEval-Dafny's 033, 8 cases: 7 eager pins timed out beside 8
+# acceptances, 158 s of a first round of 321 s, every one of them read only after an acceptance that was never proved)
+EAGER_PIN_CASES = METHOD_BUDGET_LIMITS // 2
 GUESS_REJECTED = "the spec rejects the guessed expected value, which the test never states: this refutes nothing"
 DESCRIPTIVE_SECONDS = 5  # time limit of the programs that only describe (see _descriptive); most take under 1 s
 # limit of the one program rejecting every mutant left (Strategy.LEAN): its parts take 0.1 s each on the
@@ -418,7 +423,8 @@ class _CaseRun:
                     accept = _with_limit(accept, options.first_limit)
                 self.planned[_ACCEPT] = accept
             first = self.planned.get(_ACCEPT, self.planned.get(_WITNESS))
-            if options.pin and first is not None and len(first.program.method) <= EAGER_PIN_BELOW:
+            if options.pin and first is not None and len(first.program.method) <= EAGER_PIN_BELOW \
+                    and (options.budget is None or len(job.cases) <= EAGER_PIN_CASES):
                 # a small case's pin check goes with its checks, saving the round it would need after them;
                 # its answer is read only once the acceptance is proved (see _start_mutants)
                 with contextlib.suppress(HarnessError):  # no pin check then (see _start_mutants)

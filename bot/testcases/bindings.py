@@ -7,10 +7,11 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.dafny.decls import Decl
+from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, constructor_words
 from bot.dafny.values import ArrayV, SeqV, Value, ValueParseError, parse_value
+from bot.testcases.inline import constant_initializer
 from bot.testcases.splitting import LITERAL_WORDS, Stmt, StmtKind, calls, plain_var, short, split_values, under
 
 _BV = re.compile(r"bv\d+\Z")
@@ -206,6 +207,7 @@ class _Env(Mapping[str, Binding]):
 def environments(
     stmts: Sequence[Stmt], callees: Collection[str], target: Decl, where: Callable[[int], str],
     quiet: Collection[str] = frozenset(), hidden: Collection[str] = frozenset(),
+    constants: Mapping[str, Binding] | None = None,
 ) -> list[Mapping[str, Binding]]:
     """The variables visible before each statement (and after the last one). `hidden`: names the test file
     declares (functions, constants): a constructor of such a name is not what the bare name means there.
@@ -222,6 +224,10 @@ def environments(
         # the test file declares it too (a function, a constant): the bare name is that, not the constructor
         env[name] = Binding("", frozenset(), f"`{name}` is declared by the test file too: not a constructor there")
         history[name] = ([-1], [env[name]])
+    for name, b in (constants or {}).items():  # the file's constants (constant_bindings), until a variable shadows one
+        if name not in env:
+            env[name] = b
+            history[name] = ([-1], [b])
     declared: dict[int, list[tuple[str, Binding | None]]] = {}  # per block: its `var`s and what they shadowed
     open_blocks: tuple[int, ...] = ()
     for j, s in enumerate(stmts):
@@ -347,3 +353,35 @@ def _share(env: dict[str, Binding], text: str, lines: frozenset[int], at: str) -
     """Arrays handed to a constructor or stored in a structure are reachable from elsewhere: not followed."""
     for name in _arrays_in(env, text):
         env[name] = Binding("", lines, f"`{name}` is stored or handed over at {at}: its later changes are not followed")
+
+
+_LONGEST_CONSTANT = 100_000  # characters of a constant's literal, its constants written out
+
+
+def constant_bindings(file: DafnyFile) -> dict[str, Binding]:
+    """The file's constants of the top level declared once, each bound to its initializer as a literal (`const K :=
+    3;`, `const L := K + 1` is not one: an operation), or to why not: a test may pass one to the method or compare
+    an output with it, as it would a variable."""
+    counts: dict[str, int] = {}
+    for d in (*file.decls, *file.others):
+        counts[d.name] = counts.get(d.name, 0) + 1
+    out: dict[str, Binding] = {}
+    for d in file.others:
+        if d.kind != "const" or d.container or counts[d.name] != 1:
+            continue
+        line = frozenset({d.line})
+        text = constant_initializer(file.source[d.start : d.header_end])
+        if text is None:
+            out[d.name] = Binding("", line, f"the constant `{d.name}` (line {d.line}) has no initializer")
+            continue
+        try:
+            literal, used = substitute(text, out)
+        except EvalError as e:
+            out[d.name] = Binding("", line, f"the constant `{d.name}` (line {d.line}) is no literal: {e}")
+            continue
+        if len(literal) > _LONGEST_CONSTANT:  # `const C1 := C0 + C0; const C2 := C1 + C1; ..` doubles per line
+            out[d.name] = Binding("", line, f"the constant `{d.name}` (line {d.line}) is over {_LONGEST_CONSTANT} "
+                                            "characters long written out")
+            continue
+        out[d.name] = Binding(literal, line | used)
+    return out

@@ -17,9 +17,11 @@ from dataclasses import replace
 from bot.dafny.decls import Clause, DafnyFile, Decl, Param
 from bot.dafny.lexer import LexError, Token, TokKind, tokenize
 from bot.dafny.types import unsupported_parts
+from bot.testcases.bindings import constant_bindings
 from bot.testcases.cases import CaseProblem, ReadResult, TestCase
 from bot.testcases.expectations import CallProblem, ReadCall, is_equality_helper, name_words, read_calls
 from bot.testcases.helpers import helpers_of
+from bot.testcases.inline import follows_scopes
 from bot.testcases.splitting import split_statements
 
 
@@ -62,6 +64,9 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
         d.name for d in file.decls if d.clause_texts("modifies")}
     # the file's own helpers (`abs`, `assertEquals`) mean what their bodies say, never what their names do
     helpers = helpers_of(file, tokens)
+    # a test may pass the file's constants, or compare with them: only where the file's top level is what a name
+    # means (no module, no import)
+    constants = {} if follows_scopes(file) else constant_bindings(file)
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
     used_names: dict[str, set[str]] = {}
@@ -80,7 +85,11 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
             # the caller's parameters shadow the file's helpers of their names
             own_helpers = helpers.without({p.name for p in (*caller.params, *caller.returns)})
-            reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers)
+            # the caller's parameters and results shadow the file's constants of their names too
+            own_constants = {n: b for n, b in constants.items() if n not in {p.name for p in (*caller.params,
+                                                                                               *caller.returns)}}
+            reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers,
+                               own_constants)
             for k, read in enumerate(reads, start=1):
                 name = _unique(f"{caller.name}#{k}", names)
                 found.append((read.line, _to_case(read, name, t, file.path, lines)))

@@ -24,9 +24,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
-from bot.dafny.decls import DafnyFile
+from bot.dafny.decls import DafnyFile, Decl
+from bot.dafny.lexer import LexError, TokKind, significant, tokenize
 from bot.dafny.parser import DafnyParseError, parse_file
-from bot.testcases.cases import CaseProblem, ReadResult, TestCase
+from bot.testcases.cases import CaseProblem, ReadResult, TestCase, join_notes
 from bot.testcases.dfy_methods import (
     called_from_tests,
     function_targets,
@@ -34,6 +35,7 @@ from bot.testcases.dfy_methods import (
     read_dfy_tests,
 )
 from bot.testcases.expectations import called_names
+from bot.testcases.inline import NotInlined, declared_names, follows_scopes, inline_declared
 from bot.testcases.mbpp_json import read_mbpp_json, spec_method_for
 from bot.testcases.textfiles import read_regular_text, toml_nesting_line
 from bot.testcases.toml_cases import read_toml_cases
@@ -122,14 +124,12 @@ def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
     for i, d in enumerate(targets):
         rank.setdefault(d.name, i)
     cases = sorted(read.cases, key=lambda c: rank.get(c.method, len(targets)))
-    # a property that calls a function the test file declares may mean the test's own one, not the spec's
-    own = {d.name for d in tests.decls}
-    shadowing = [(c, sorted(called_names(c.property) & own)) for c in cases if c.property]
-    refused = {id(c): names[0] for c, names in shadowing if names}
-    cases = [c for c in cases if id(c) not in refused]
+    # a property that uses a function or constant the test file declares is read with it in place (the harness holds
+    # the spec files' declarations only: bot/testcases/inline.py), or is unreadable with the reason
+    cases, refused = _read_declared(cases, tests, targets, declared_names(spec))
     read = ReadResult(read.cases, read.problems + tuple(
-        CaseProblem(source.path, c.line, f"the property `{c.property}` calls `{refused[id(c)]}`, which the test "
-                                         "file declares: which declaration it means is not followed",
+        CaseProblem(source.path, c.line, f"the property `{c.property}` uses the test file's declarations, and is "
+                                         f"not read: {refused[id(c)]}",
                     method=c.method, name=c.name, checked=True)
         for c in read.cases if id(c) in refused))
     # read_dfy_tests already left out the unchecked calls of functions (helpers); the refused ones are checks
@@ -145,6 +145,59 @@ def read_source(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:
             )
         )
     return ReadResult(tuple(cases), tuple(problems))
+
+
+def _read_declared(
+    cases: Sequence[TestCase], tests: DafnyFile, targets: Sequence[Decl], spec_names: frozenset[str]
+) -> tuple[list[TestCase], dict[int, str]]:
+    """The cases with each property that uses the test file's functions or constants read with them in place, and
+    why each of the others is not read (by id of the case). A name the spec file declares too is not read: which
+    declaration the test means is not followed."""
+    own = declared_names(tests)
+    outputs = {d.name: tuple(p.name for p in d.returns) or ("result",) for d in targets}
+    # the harness names the method's parameters and outputs as the method does: a call of a spec function of such
+    # a name would reach the variable there
+    variables = {d.name: {p.name for p in (*d.params, *d.returns)} | {"result"} for d in targets}
+    scopes = follows_scopes(tests)
+    out: list[TestCase] = []
+    refused: dict[int, str] = {}
+    for c in cases:
+        mentioned = _names_in(c.property) & own if c.property else frozenset()
+        if not mentioned:
+            out.append(c)
+            continue
+        both = sorted(mentioned & spec_names)
+        if both:
+            refused[id(c)] = (f"`{both[0]}` is declared by the test file and by the spec: which one it means is not "
+                              "followed")
+            continue
+        if scopes:
+            refused[id(c)] = scopes
+            continue
+        method = c.method.split(".")[-1]
+        try:
+            read = inline_declared(c.property, tests, outputs.get(method, ()))
+        except NotInlined as e:
+            refused[id(c)] = str(e)
+            continue
+        hidden = sorted((called_names(read.text) - own) & variables.get(method, set()))
+        if hidden:
+            refused[id(c)] = (f"it calls `{hidden[0]}`, which the method's parameter or result of that name would "
+                              "hide where the check is asked")
+            continue
+        names = ", ".join(f"`{n}`" for n in read.names)
+        how = "as its definition says" if len(read.names) == 1 else "as their definitions say"
+        note = join_notes(c.note, f"the test file's {names} read in place, {how}")
+        out.append(replace(c, property=read.text, note=note))
+    return out, refused
+
+
+def _names_in(text: str) -> frozenset[str]:
+    """Every identifier of an expression's text: the functions it calls and the names it uses."""
+    try:
+        return frozenset(t.text for t in significant(tokenize(text)) if t.kind is TokKind.IDENT)
+    except LexError:
+        return frozenset()
 
 
 def _read_json(source: TestSource, text: str, spec: DafnyFile) -> ReadResult:

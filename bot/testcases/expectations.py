@@ -408,6 +408,7 @@ def read_calls(
     quiet: Collection[str] = frozenset(),
     hidden: Collection[str] = frozenset(),
     helpers: Helpers | None = None,
+    constants: Mapping[str, Binding] | None = None,
 ) -> list[ReadCall | CallProblem]:
     """Each call of `callees` in stmts, read as a test of `target`, in order.
 
@@ -419,7 +420,7 @@ def read_calls(
     """
     if target.tested_function:
         stmts = _direct_checks(stmts, callees)
-    envs = environments(stmts, callees, target, where, quiet, hidden)
+    envs = environments(stmts, callees, target, where, quiet, hidden, constants)
     call_at = [
         k for k, s in enumerate(stmts)
         if calls(s, callees) and (qualifiers is None or (s.call is not None and s.call.qualifier in qualifiers))

@@ -23,6 +23,7 @@ from bot.symbolic.rounds import (
     BUDGET_NOTE,
     CONJOINED_SECONDS,
     DESCRIPTIVE_SECONDS,
+    EAGER_PIN_CASES,
     FIRST_ACCEPT_SECONDS,
     PIN_PART_SECONDS,
     SLOW_METHOD_SECONDS,
@@ -907,3 +908,18 @@ def test_the_budget_says_nothing_timed_out_counts_a_shared_program_once_and_mark
     engine = ScriptedEngine(_inc_answer(1.0))
     (over,) = score_methods([job(case("c1", 5, 6))], engine, Dialect.DAFNY2, replace(EACH3, budget=2))
     assert over.slow
+
+
+def test_a_method_of_many_cases_with_a_budget_asks_no_pin_check_in_its_first_round() -> None:
+    """With a budget, the eager pin checks (a small case's pin check beside its acceptance) are asked for a method of
+    at most EAGER_PIN_CASES cases only: in the first round each may time out beside its acceptance before the budget
+    is looked at. A method of more cases gets its pin checks once its acceptances are proved, and the same verdicts."""
+    few = [case(f"c{k}", *((5, 6), (9, 10))[k % 2]) for k in range(EAGER_PIN_CASES)]
+    many = [case(f"c{k}", *((5, 6), (9, 10))[k % 2]) for k in range(EAGER_PIN_CASES + 1)]
+    for cases, eager in ((few, True), (many, False)):
+        for budget in (None, 10_000):
+            engine = ScriptedEngine(_inc_answer(1.0, pin=Outcome.VERIFIED))
+            (score,) = score_methods([job(*cases)], engine, Dialect.DAFNY2, replace(EACH3, budget=budget))
+            pins = [p for p in engine.rounds[0] if p.kind is ProgramKind.PIN]
+            assert bool(pins) is (eager or budget is None), (len(cases), budget)
+            assert all(c.status is CaseStatus.VERIFIED and c.determinacy is Determinacy.PINNED for c in score.cases)

@@ -829,7 +829,8 @@ def test_a_property_calling_a_function_the_test_file_declares_is_not_read(tmp_pa
                      "method TestMake() { var s := Make(2); assert Good(s); }\n")
     read = cases_for_spec(parse_file(spec.read_text(), str(spec)), str(tests))
     assert read.cases == ()
-    assert "calls `Good`, which the test file declares" in read.problems[0].reason
+    assert "`Good` is declared by the test file and by the spec: which one it means is not followed" \
+        in read.problems[0].reason
 
 
 def test_a_property_check_after_the_result_is_assigned_again_is_no_property_of_the_call() -> None:
