@@ -86,8 +86,8 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
             # the caller's parameters shadow the file's helpers of their names
             own_helpers = helpers.without({p.name for p in (*caller.params, *caller.returns)})
             # the caller's parameters and results shadow the file's constants of their names too
-            own_constants = {n: b for n, b in constants.items() if n not in {p.name for p in (*caller.params,
-                                                                                               *caller.returns)}}
+            own_constants = {} if _untracked_binders(body) else {
+                n: b for n, b in constants.items() if n not in {p.name for p in (*caller.params, *caller.returns)}}
             reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers,
                                own_constants)
             for k, read in enumerate(reads, start=1):
@@ -170,6 +170,25 @@ def _bodies(tokens: Sequence[Token], methods: Sequence[Decl]) -> dict[int, list[
         lo, hi = d.body
         out[id(d)] = list(tokens[bisect_right(starts, lo) : bisect_left(ends, hi)])
     return out
+
+
+_BINDING_WORDS = frozenset({"case", "forall", "exists", "for", "match", "=>"})
+
+
+def _untracked_binders(body: Sequence[Token]) -> bool:
+    """Whether a body binds names in ways the test reader does not follow (a pattern `var (a, K) := ..` or `var
+    Pt(K, z) := ..`, `case`, a quantifier, a lambda, a `for` loop): where it does, no constant of the file is read
+    as a value there, as the name may be the bound one."""
+    toks = [t for t in body if t.kind is not TokKind.COMMENT]
+    for k, t in enumerate(toks):
+        if t.text in _BINDING_WORDS:
+            return True
+        if t.text == "var":
+            nxt = toks[k + 1].text if k + 1 < len(toks) else ""
+            after = toks[k + 2].text if k + 2 < len(toks) else ""
+            if nxt == "(" or after == "(":
+                return True
+    return False
 
 
 def _is_test_method(d: Decl) -> bool:

@@ -50,13 +50,14 @@ class Inlined:
 
 def follows_scopes(file: DafnyFile) -> str:
     """Why the names of `file`'s top level are not known to be what its test methods mean ("" when they are): a
-    module (a test method in it sees none of the top level's declarations, and an opened import's instead) or an
-    import is not followed."""
+    module, class or trait (a test method in it sees its members, inherited ones too, and in a module none of the top
+    level's declarations but an opened import's) or an import is not followed."""
     declared = (*file.decls, *file.others)
-    for d in sorted(declared, key=lambda d: (d.kind != "module", d.start)):
-        if d.kind == "module" or d.container.startswith("module") or ".module" in d.container:
-            return (f"the test file declares modules (`{d.name}`, line {d.line}): which declaration a name means "
-                    "there is not followed")
+    for d in sorted(declared, key=lambda d: (not d.container, d.start)):
+        if d.container:
+            # a module's, a class's or a trait's members (inherited ones too) are what a name means inside it
+            return (f"the test file declares {d.container.split('.')[0]} (line {d.line}): which declaration a name "
+                    "means there is not followed")
     try:
         if any(t.kind is TokKind.IDENT and t.text == "import" for t in significant(tokenize(file.source))):
             return "the test file imports modules: which declaration a name means there is not followed"
@@ -149,6 +150,9 @@ class _Reader:
         except ExprError as e:
             raise NotInlined(f"the body of `{name}` is not read ({e})") from None
         params = tuple(p.name for p in d.params)
+        for p in (*d.params, *d.returns):
+            if not plain_type(p.type_text):
+                raise NotInlined(f"`{name}` has the type `{p.type_text}`: {_PLAIN_ONLY}")
         typed = sorted({w for p in d.params for w in _words(p.type_text)} & set(self.counts))
         if typed:  # the let states each parameter's type, and the harness has none of the test file's
             raise NotInlined(f"a parameter of `{name}` has the type `{typed[0]}`, which the test file declares")
@@ -177,6 +181,9 @@ class _Reader:
         initializer = constant_initializer(text)
         if initializer is None:
             raise NotInlined(f"`{name}` has no initializer: its value is not known")
+        declared = constant_type(text)
+        if declared is not None and not plain_type(declared):
+            raise NotInlined(f"`{name}` has the type `{declared}`: {_PLAIN_ONLY}")
         try:
             value = parse_expr(initializer)
         except ExprError as e:
@@ -185,6 +192,35 @@ class _Reader:
         if stray:
             raise NotInlined(f"the initializer of `{name}` names `{stray[0]}`")
         return self.expand(value, (*stack, name))
+
+
+_PLAIN_ONLY = ("only int, real, bool, char, string and their collections are read in place (a subset type, newtype or "
+               "bit-vector changes what a body computes, or whether it is defined)")
+_PLAIN_TYPE_WORDS = frozenset({"int", "real", "bool", "char", "string", "seq", "set", "iset", "multiset", "map",
+                               "imap"})
+
+
+def plain_type(text: str) -> bool:
+    """A type of the allow-list: int, real, bool, char, string, and sequences, sets, multisets and maps of them."""
+    try:
+        toks = significant(tokenize(text))
+    except LexError:
+        return False
+    return bool(toks) and all(
+        t.text in _PLAIN_TYPE_WORDS if t.kind is TokKind.IDENT else t.text in ("<", ">", ">>", ",") for t in toks)
+
+
+def constant_type(text: str) -> str | None:
+    """The declared type of `const K: T := E` (None for `const K := E`)."""
+    try:
+        toks = significant(tokenize(text))
+    except LexError:
+        return None
+    colon = next((k for k, t in enumerate(toks) if t.text == ":"), -1)
+    assign = next((k for k, t in enumerate(toks) if t.text == ":="), len(toks))
+    if colon < 0 or colon > assign or colon + 1 >= assign:
+        return None
+    return text[toks[colon + 1].start : toks[assign - 1].end]
 
 
 def _words(text: str) -> set[str]:

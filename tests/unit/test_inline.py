@@ -70,7 +70,10 @@ def test_what_is_read_in_place_means_what_the_test_computes() -> None:
     ("const K := x\n", "r == K", "the initializer of `K` names `x`"),
     ("function F(n: int): bool { n + }\n", "F(r)", "the body of `F` is not read"),
     ("type Pos = x: int | x > 0\nfunction F(n: Pos): bool { n > 0 }\n", "F(r)",
-     "a parameter of `F` has the type `Pos`, which the test file declares"),
+     "`F` has the type `Pos`: only int, real, bool, char, string and their collections are read in place"),
+    ("function F(n: nat): bool { n + 1 == 0 }\n", "F(r)", "`F` has the type `nat`"),
+    ("function F(): bv8 { 255 }\n", "(F() + 1) as int == r", "`F` has the type `bv8`"),
+    ("const B: bv8 := 255\npredicate P(r: int) { r == (B + 1) as int }\n", "P(r)", "`B` has the type `bv8`"),
     ("function F(n: int): bool { n > 0 }\n", "F(r, r)", "`F` is called with 2 arguments, and it has 1"),
 ])
 def test_anything_but_a_plain_declaration_is_refused_with_the_reason(decls: str, check: str, why: str) -> None:
@@ -157,7 +160,7 @@ def test_a_test_file_with_modules_or_imports_gets_nothing_read_in_place(tmp_path
     assert read_.cases == ()
     reasons = [p.reason for p in read_.problems]
     assert any("`K` is not a variable defined before this line" in r for r in reasons), reasons
-    assert any("the test file declares modules (`Tests`, line 4)" in r for r in reasons), reasons
+    assert any("the test file declares module Tests (line 5)" in r for r in reasons), reasons
 
 
 def test_constants_that_double_per_line_are_refused_not_written_out(tmp_path: Path) -> None:
@@ -179,3 +182,21 @@ def test_a_spec_function_the_method_s_parameter_would_hide_is_refused(tmp_path: 
     read_ = cases_for_spec(parse_file(spec.read_text(), str(spec)), str(tests))
     assert read_.cases == ()
     assert "it calls `f`, which the method's parameter or result of that name would hide" in read_.problems[0].reason
+
+
+def test_a_test_method_in_a_class_or_binding_by_pattern_gets_no_constant(tmp_path: Path) -> None:
+    """A class's members (inherited ones too) and names bound by a pattern hide the file's constant of their name:
+    a file with a class gets nothing read in place, a test method with a pattern `var`, `case`, quantifier, lambda
+    or `for` no constant."""
+    spec = tmp_path / "Sq.dfy"
+    spec.write_text(SPEC + "trait Tr { var K: int }\n")
+    tests = tmp_path / "test.dfy"
+    tests.write_text('include "Sq.dfy"\nconst K := 3\n'
+                     "class C extends Tr {\n  constructor () { K := 7; }\n"
+                     "  method T1() requires K == 7 { var r := Square(K); expect r == 49; }\n}\n")
+    read_ = cases_for_spec(parse_file(spec.read_text(), str(spec)), str(tests))
+    assert read_.cases == () and "`K` is not a variable defined before this line" in read_.problems[0].reason
+    for binder in ("var (K, z) := (7, 1);", "var Pt(K, z) := p;", "var f := K => K + 1;"):
+        read_ = read(tmp_path, f"var p := 1;\n{binder}\nvar r := Square(K);\nexpect r == 49;", "const K := 3\n")
+        assert read_.cases == (), binder
+        assert any("`K`" in p.reason for p in read_.problems), (binder, read_.problems)
