@@ -4,7 +4,7 @@ function Sq(n: int): int { n * n }
 predicate IsSq(n: int, m: int) { m == Sq(n) }
 // a claim of the test file's that Dafny would not prove: never what a check is read with
 predicate Lies(n: int) ensures Lies(n) { false }
-function Count(n: nat): nat { if n == 0 then 0 else 1 + Count(n - 1) }
+function Count(n: int): int { if n <= 0 then 0 else 1 + Count(n - 1) }
 const K := 3
 const NINE: int := 9
 
