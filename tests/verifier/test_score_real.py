@@ -219,8 +219,8 @@ def test_a_set_fold_with_let_such_that_is_decided(dafny_command: str, tmp_path: 
     assert all("`var x :| ...` choice" in c["note"] for c in cases)
 
 
-def test_a_property_that_calls_a_helper_of_the_test_file_is_unsupported(dafny_command: str, tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_property_that_calls_a_helper_of_the_test_file_is_read_with_its_body(dafny_command: str, tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "tests").mkdir()
     (tmp_path / "sq.dfy").write_text("method Sq(x: int) returns (y: int)\n  ensures y == x * x\n{ y := x * x; }\n")
     (tmp_path / "tests" / "sq.dfy").write_text(
@@ -228,6 +228,8 @@ def test_a_property_that_calls_a_helper_of_the_test_file_is_unsupported(dafny_co
         '  { var y := Sq(3); expect Pos(y); }\n  { var y := Sq(3); expect y > 0; }\n}\n')
     monkeypatch.chdir(tmp_path)
     sq = method(score(tmp_path, "sq.dfy"), "Sq")
-    assert [c["status"] for c in sq["cases"]] == ["verified"], sq["cases"]
-    # the test's own `Pos`, not the spec's: not read, with the reason
-    assert len(sq["problems"]) == 1 and "calls `Pos`, which the test file declares" in sq["problems"][0]
+    assert [c["status"] for c in sq["cases"]] == ["verified", "verified"], sq["cases"]
+    # the test's own `Pos`, read in place as its body says (bot/testcases/inline.py), and nothing left unread
+    assert sq["cases"][0]["expected"] == "(var n: int := y; n > 0)"
+    assert "the test file's `Pos` read in place, as its definition says" in sq["cases"][0]["note"]
+    assert sq["problems"] == []
