@@ -66,7 +66,7 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
     helpers = helpers_of(file, tokens)
     # a test may pass the file's constants, or compare with them: only where the file's top level is what a name
     # means (no module, no import)
-    constants = {} if follows_scopes(file) else constant_bindings(file)
+    constants = {} if follows_scopes(file, tokens) else constant_bindings(file)
     cases: list[TestCase] = []
     problems: list[CaseProblem] = []
     used_names: dict[str, set[str]] = {}

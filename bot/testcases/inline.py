@@ -15,7 +15,7 @@ Anything else the check calls leaves it unreadable, with the declaration and the
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bot.dafny.decls import DafnyFile, Decl
@@ -32,7 +32,7 @@ from bot.dafny.expr import (
     subterms,
     unparse,
 )
-from bot.dafny.lexer import LexError, TokKind, significant, tokenize
+from bot.dafny.lexer import LexError, Token, TokKind, significant, tokenize
 
 FUNCTION_KINDS = frozenset({"function", "function method", "predicate", "predicate method"})
 MOST_INLINED = 64  # calls read in one check: a body that calls another function twice doubles them per level
@@ -48,7 +48,7 @@ class Inlined:
     names: tuple[str, ...]  # the declarations read into it, in order of first use
 
 
-def follows_scopes(file: DafnyFile) -> str:
+def follows_scopes(file: DafnyFile, tokens: Sequence[Token] | None = None) -> str:
     """Why the names of `file`'s top level are not known to be what its test methods mean ("" when they are): a
     module, class or trait (a test method in it sees its members, inherited ones too, and in a module none of the top
     level's declarations but an opened import's) or an import is not followed."""
@@ -59,10 +59,11 @@ def follows_scopes(file: DafnyFile) -> str:
             return (f"the test file declares {d.container.split('.')[0]} (line {d.line}): which declaration a name "
                     "means there is not followed")
     try:
-        if any(t.kind is TokKind.IDENT and t.text == "import" for t in significant(tokenize(file.source))):
-            return "the test file imports modules: which declaration a name means there is not followed"
+        toks = tokens if tokens is not None else tokenize(file.source)  # the caller's, when it has them
     except LexError:
         return "the test file does not lex"
+    if any(t.kind is TokKind.IDENT and t.text == "import" for t in toks):
+        return "the test file imports modules: which declaration a name means there is not followed"
     return ""
 
 
