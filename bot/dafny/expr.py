@@ -186,13 +186,17 @@ _EXPR_TYPES = (
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per node class (`fields` is slow, and asked for every node walked)
 
 
-def children(e: Expr) -> list[Expr]:
-    """The direct subexpressions of e, in source order."""
-    out: list[Expr] = []
+def _field_names(e: Expr) -> tuple[str, ...]:
     names = _FIELD_NAMES.get(type(e))
     if names is None:
         names = _FIELD_NAMES[type(e)] = tuple(f.name for f in fields(e))
-    for name in names:
+    return names
+
+
+def children(e: Expr) -> list[Expr]:
+    """The direct subexpressions of e, in source order."""
+    out: list[Expr] = []
+    for name in _field_names(e):
         x = getattr(e, name)
         if isinstance(x, _EXPR_TYPES):
             out.append(x)
@@ -203,11 +207,8 @@ def children(e: Expr) -> list[Expr]:
 
 def map_children(e: Expr, f: Callable[[Expr], Expr]) -> Expr:
     """e with `f` applied to each of its direct subexpressions (the rest of it as it is)."""
-    names = _FIELD_NAMES.get(type(e))
-    if names is None:
-        names = _FIELD_NAMES[type(e)] = tuple(x.name for x in fields(e))
     changes: dict[str, object] = {}
-    for name in names:
+    for name in _field_names(e):
         x = getattr(e, name)
         if isinstance(x, _EXPR_TYPES):
             changes[name] = f(x)
@@ -236,15 +237,22 @@ def conjuncts(e: Expr | None) -> list[Expr]:
     return [e]
 
 
-def free_vars(e: Expr) -> frozenset[str]:
-    """Names used in e and not bound inside it (function names of calls are not variables)."""
+def free_vars(e: Expr, memo: dict[int, tuple[Expr, frozenset[str]]] | None = None) -> frozenset[str]:
+    """Names used in e and not bound inside it (function names of calls are not variables). `memo`: each subterm's,
+    by id with the node kept (so no id is reused while it is there), for a caller that asks of every node of a tree."""
+    if memo is not None:
+        hit = memo.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
     if isinstance(e, Name):
-        return frozenset({e.name})
-    if isinstance(e, Let):
-        inner = free_vars(e.body) - frozenset(e.names)
-        return inner.union(*(free_vars(v) for v in e.values))
-    out = frozenset[str]().union(*(free_vars(c) for c in children(e)))
-    return out - frozenset(bound_names(e))
+        found = frozenset({e.name})
+    elif isinstance(e, Let):
+        found = (free_vars(e.body, memo) - frozenset(e.names)).union(*(free_vars(v, memo) for v in e.values))
+    else:
+        found = frozenset[str]().union(*(free_vars(c, memo) for c in children(e))) - frozenset(bound_names(e))
+    if memo is not None:
+        memo[id(e)] = (e, found)
+    return found
 
 
 def subterms(e: Expr) -> Iterator[Expr]:

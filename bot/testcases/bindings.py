@@ -11,7 +11,7 @@ from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.lexer import LexError, TokKind, matching_close, tokenize
 from bot.dafny.types import ArrayT, DafnyType, SeqT, StringT, constructor_words
 from bot.dafny.values import ArrayV, SeqV, Value, ValueParseError, parse_value
-from bot.testcases.inline import constant_initializer
+from bot.testcases.inline import constant_initializer, declared_counts
 from bot.testcases.splitting import LITERAL_WORDS, Stmt, StmtKind, calls, plain_var, short, split_values, under
 
 _BV = re.compile(r"bv\d+\Z")
@@ -362,9 +362,7 @@ def constant_bindings(file: DafnyFile) -> dict[str, Binding]:
     """The file's constants of the top level declared once, each bound to its initializer as a literal (`const K :=
     3;`, `const L := K + 1` is not one: an operation), or to why not: a test may pass one to the method or compare
     an output with it, as it would a variable."""
-    counts: dict[str, int] = {}
-    for d in (*file.decls, *file.others):
-        counts[d.name] = counts.get(d.name, 0) + 1
+    counts = declared_counts(file)
     out: dict[str, Binding] = {}
     for d in file.others:
         if d.kind != "const" or d.container or counts[d.name] != 1:

@@ -78,16 +78,17 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
             continue
         stmts = split_statements(body, file.source)
         found: list[tuple[int, TestCase | CaseProblem]] = []
+        # the caller's parameters and results shadow the file's constants of their names
+        own_names = {p.name for p in (*caller.params, *caller.returns)}
+        own_constants = {} if _untracked_binders(body) else {
+            n: b for n, b in constants.items() if n not in own_names}
         for t in mine:
             if t.name == caller.name:
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
             # the caller's parameters shadow the file's helpers of their names
-            own_helpers = helpers.without({p.name for p in (*caller.params, *caller.returns)})
-            # the caller's parameters and results shadow the file's constants of their names too
-            own_constants = {} if _untracked_binders(body) else {
-                n: b for n, b in constants.items() if n not in {p.name for p in (*caller.params, *caller.returns)}}
+            own_helpers = helpers.without(own_names)
             reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers,
                                own_constants)
             for k, read in enumerate(reads, start=1):

@@ -67,6 +67,14 @@ def follows_scopes(file: DafnyFile, tokens: Sequence[Token] | None = None) -> st
     return ""
 
 
+def declared_counts(file: DafnyFile) -> dict[str, int]:
+    """How many declarations of `file` (callables, constants, types, in any scope) have each name."""
+    counts: dict[str, int] = {}
+    for d in (*file.decls, *file.others):
+        counts[d.name] = counts.get(d.name, 0) + 1
+    return counts
+
+
 def declared_names(file: DafnyFile) -> frozenset[str]:
     """Every name the test file declares: callables, constants, types."""
     return frozenset(d.name for d in (*file.decls, *file.others))
@@ -91,9 +99,7 @@ def inline_declared(text: str, file: DafnyFile, outputs: Collection[str] = ()) -
 class _Reader:
     def __init__(self, file: DafnyFile) -> None:
         self.file = file
-        self.counts: dict[str, int] = {}
-        for d in (*file.decls, *file.others):
-            self.counts[d.name] = self.counts.get(d.name, 0) + 1
+        self.counts = declared_counts(file)
         self.functions = {d.name: d for d in file.decls if d.kind in FUNCTION_KINDS}
         self.constants = {d.name: d for d in file.others if d.kind == "const"}
         self.used: list[str] = []

@@ -1283,23 +1283,9 @@ class _Facts:
         self.notes: list[str] = []
         self.done_calls: set[_CallKey] = set()
         self.call_nesting = 0
-        # free variables per node walked, by id with the node kept (so no id is reused while it is here): `walk` asks
-        # at every node, and free_vars of each was a walk of its whole subtree
+        # free variables per node walked (free_vars' memo): `walk` asks at every node, and free_vars of each was a
+        # walk of its whole subtree
         self.free_of: dict[int, tuple[Expr, frozenset[str]]] = {}
-
-    def free(self, e: Expr) -> frozenset[str]:
-        """free_vars(e), each subterm's computed once."""
-        hit = self.free_of.get(id(e))
-        if hit is not None and hit[0] is e:
-            return hit[1]
-        if isinstance(e, Name):
-            found = frozenset({e.name})
-        elif isinstance(e, Let):
-            found = (self.free(e.body) - frozenset(e.names)).union(*(self.free(v) for v in e.values))
-        else:
-            found = frozenset[str]().union(*(self.free(c) for c in children(e))) - frozenset(bound_names(e))
-        self.free_of[id(e)] = (e, found)
-        return found
 
     def emit(self, text: str, old: bool) -> None:
         stmt = f"  assert old({text});" if old else f"  assert {text};"
@@ -1361,7 +1347,7 @@ class _Facts:
 
     def walk(self, e: Expr, scope: _Scope) -> None:
         """Facts for e's closed subterms, inner ones first."""
-        closed = not (self.free(e) & scope.unknown)
+        closed = not (free_vars(e, self.free_of) & scope.unknown)
         if isinstance(e, LetSuch) and closed:
             # the verifier does not know which value is chosen: the facts of every choice, each with its value
             with contextlib.suppress(NoValue, _NoLiteral):
