@@ -33,6 +33,18 @@ def test_every_slow_entry_names_a_test_and_says_why() -> None:
             assert test in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}, name
 
 
+def test_the_longest_tests_are_started_first_and_the_rest_keep_their_order() -> None:
+    conftest = _conftest()
+    for name in conftest.FIRST:  # each names a test that exists
+        path, _, test = name.partition("::")
+        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+        assert test in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}, name
+    long = conftest.FIRST[-1]
+    items: list[Any] = [_Item("tests/a.py::one"), _Item(long), _Item("tests/a.py::two", "dafny")]
+    conftest.pytest_collection_modifyitems(items)
+    assert [i.nodeid for i in items] == [long, "tests/a.py::one", "tests/a.py::two"]
+
+
 def test_the_default_run_leaves_out_the_named_tiers_and_ci_runs_them_all() -> None:
     options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert "-m 'not hostile and not slow and not image'" in options["addopts"]

@@ -23,7 +23,6 @@ import functools
 import json
 import os
 import tempfile
-import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -57,14 +56,6 @@ from bot.testcases.dfy_methods import read_dfy_tests
 from bot.testcases.discover import SourceKind, TestSource, cases_for_spec, read_source
 from bot.testcases.splitting import parse_statements
 from support.paths import DATA, ROOT
-
-# Hypothesis's pytest plugin imports this module only to report a failure, and the import warns (a deprecated
-# mypy_extensions.TypedDict); under `filterwarnings = error` the report then becomes an INTERNALERROR that hides
-# the failing input. Imported here, quietly, the plugin's import is a cache hit. (Without an optional
-# dependency the import fails, and the plugin skips that part of the report.)
-with warnings.catch_warnings(), suppress(ImportError):
-    warnings.simplefilter("ignore", DeprecationWarning)
-    import hypothesis.extra._patching  # noqa: F401
 
 DATASET = Path(os.environ.get("DAFNY_SPEC_SCORE_DATASET") or ROOT.parent / "shared" / "mbpp-dfy")
 SCALE = max(1, int(os.environ.get("DAFNY_SPEC_SCORE_FUZZ", "1")))
