@@ -158,9 +158,12 @@ class Bench:
                 raise SystemExit(f"bench: entrypoint.py failed with exit code {m.returncode}:\n{m.output}")
             # the same run again on the cache the measured one filled, recording its programs (and their times)
             record = folder / "programs.jsonl"
+            # run from the pull request's checkout: this checkout's package first on the path (an installed
+            # `bot` may be another checkout's, or none: the recorder then failed with exit 1, read as the gate's)
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
             proc = subprocess.run([sys.executable, "-c", RECORDER, str(record), "--action"], cwd=repo, env=env,
                                   capture_output=True, text=True, check=False)
-            if proc.returncode not in (0, 1):
+            if proc.returncode not in (0, 1) or not record.is_file():
                 raise SystemExit(f"bench: the pull request's recording run failed ({proc.returncode}):\n"
                                  f"{proc.stderr[-4000:]}")
         programs = sum(1 for _ in cache.rglob("*.json")) if cache.is_dir() else 0

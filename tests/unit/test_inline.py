@@ -110,6 +110,24 @@ def test_a_property_using_the_test_files_functions_is_read_and_says_so(tmp_path:
     assert not read_.problems
 
 
+def test_an_equality_with_a_call_of_the_test_files_function_is_read_as_a_property(tmp_path: Path) -> None:
+    """`expect r == Sq(3);`: no value the reader computes, so the check is a property with `Sq` in place (no mutants
+    of `r`, said in the note); either side, and beside other conjuncts, the check is read whole."""
+    for check, prop in [("r == Sq(3)", "(y == (var n: int := 3; n * n))"),
+                        ("Sq(3) == r", "((var n: int := 3; n * n) == y)"),
+                        ("r > 0 && r == Sq(3)", "(y > 0 && y == (var n: int := 3; n * n))")]:
+        read_ = read(tmp_path, f"var r := Square(3);\nexpect {check};")
+        (case,) = read_.cases
+        assert (case.property, case.unchecked, read_.problems) == (prop, (0,), ()), check
+        assert "no mutants of `y`" in case.note and "the test file's `Sq` read in place" in case.note
+    # a local variable named like the function is what the call reaches: no property of the file's `Sq`
+    read_ = read(tmp_path, "var Sq := (n: int) => n + 1;\nvar r := Square(3);\nexpect r == Sq(3);")
+    assert read_.cases == () and "cannot read the expected value `Sq(3)`" in read_.problems[0].reason
+    # a function the inliner refuses leaves the check unreadable, with the reason
+    read_ = read(tmp_path, "var r := Square(3);\nexpect r == F(3);", "function F(n: int): int ensures F(n) > 0 { 9 }\n")
+    assert read_.cases == () and "`F` has a contract (`ensures`)" in read_.problems[0].reason
+
+
 def test_the_test_files_constants_are_values_of_arguments_and_outputs(tmp_path: Path) -> None:
     read_ = read(tmp_path, "var r := Square(K);\nexpect r == NINE;", HELPERS + "const NINE: int := 9\n")
     (case,) = read_.cases

@@ -34,7 +34,8 @@ def method(report: dict[str, Any], name: str) -> dict[str, Any]:
 def test_constants_and_test_functions_are_read_and_proved(report: dict[str, Any]) -> None:
     square = method(report, "Square")
     by_line = {c["line"]: c for c in square["cases"]}
-    assert {line: c["status"] for line, c in by_line.items()} == {13: "verified", 15: "verified", 17: "refuted"}
+    assert {line: c["status"] for line, c in by_line.items()} == {13: "verified", 15: "verified", 17: "refuted",
+                                                                  33: "verified", 35: "refuted"}
     # `Square(K)` and `r == NINE`: the test file's constants as values, so the case has mutants and a pin
     assert (by_line[13]["inputs"], by_line[13]["expected"], by_line[13]["determinacy"]) == ("x = 3", "y = 9", "pinned")
     # `IsSq(4, s)`: proved for the one output the spec admits, as the test file's bodies compute it
@@ -54,6 +55,17 @@ def test_a_declaration_not_read_leaves_its_check_unreadable_whatever_it_claims(r
 
 def test_a_weak_spec_admits_an_output_with_the_tests_property(report: dict[str, Any]) -> None:
     weak = method(report, "Weak")
-    (case,) = weak["cases"]
-    assert case["status"] == "verified" and case["determinacy"] != "determined"
-    assert "acceptance asked with y = 25" in case["note"]
+    for case in weak["cases"]:  # `IsSq(5, w)` and `w == Sq(5)`
+        assert case["status"] == "verified" and case["determinacy"] != "determined"
+        assert "acceptance asked with y = 25" in case["note"]
+    assert [c["line"] for c in weak["cases"]] == [27, 37]
+
+
+def test_an_equality_with_a_call_of_a_test_file_function_is_proved_as_its_property(report: dict[str, Any]) -> None:
+    """`expect a == Sq(3);` and `expect Sq(3) == b;` (b = Square(2) = 4): read as properties with `Sq` in place, the
+    first proved for the one output the spec admits, the second refuted (no mutants: the note says so)."""
+    by_line = {c["line"]: c for c in method(report, "Square")["cases"]}
+    assert by_line[33]["expected"] == "(y == (var n: int := 3; n * n))" and by_line[33]["determinacy"] == "determined"
+    assert by_line[35]["expected"] == "((var n: int := 3; n * n) == y)"
+    for line in (33, 35):
+        assert "no mutants of `y`" in by_line[line]["note"] and "`Sq` read in place" in by_line[line]["note"]

@@ -27,3 +27,13 @@ method {:test} TestWeak()
   var w := Weak(5);
   expect IsSq(5, w);
 }
+
+method {:test} TestCallEquality()
+{
+  var a := Square(3);
+  expect a == Sq(3);
+  var b := Square(2);
+  expect Sq(3) == b;
+  var w := Weak(5);
+  expect w == Sq(5);
+}
