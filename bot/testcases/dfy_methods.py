@@ -87,8 +87,9 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
-            # the caller's parameters shadow the file's helpers of their names
-            own_helpers = helpers.without(own_names)
+            # the caller's parameters shadow the file's helpers of their names, and so may a name the body binds
+            # otherwise (a pattern `var (Sq, z) := ..`, a quantifier's or lambda's variable)
+            own_helpers = helpers.without(own_names | _named_as_values(body, helpers.declared))
             reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers,
                                own_constants)
             for k, read in enumerate(reads, start=1):
@@ -190,6 +191,16 @@ def _untracked_binders(body: Sequence[Token]) -> bool:
             if nxt == "(" or after == "(":
                 return True
     return False
+
+
+def _named_as_values(body: Sequence[Token], declared: Collection[str]) -> set[str]:
+    """The names of the file's declarations that the body names other than by calling them (`var (Sq, z) := ..`,
+    `forall Sq: int -> int :: ..`, `Map(Sq, s)`): each may be a variable the body binds, which a call of that name
+    then reaches (an over-approximation: a function passed as a value counts too, and leaves its checks unread)."""
+    toks = [t for t in body if t.kind is not TokKind.COMMENT]
+    return {t.text for k, t in enumerate(toks)
+            if t.kind is TokKind.IDENT and t.text in declared and (k + 1 >= len(toks) or toks[k + 1].text != "(")
+            and (k == 0 or toks[k - 1].text != ".")}
 
 
 def _is_test_method(d: Decl) -> bool:

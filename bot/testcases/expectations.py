@@ -1081,7 +1081,8 @@ def _find_expectations(
         for a, b in pairs:
             for side, other in ((a, b), (b, a)):
                 name = plain_var(side)
-                if name is not None and name in pending and _calls_declared(other, scan.helpers):
+                if (name is not None and name in pending and watch[name][0] == "out" and not s.commented
+                        and s.kind in (StmtKind.ASSERT, StmtKind.EXPECT) and _calls_declared(other, scan.helpers)):
                     # `expect r == Sq(3);` with `Sq` a function of the test file: no value the reader computes, but a
                     # property of `r` (read below, then with `Sq`'s body in place: bot/testcases/discover.py)
                     continue

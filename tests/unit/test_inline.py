@@ -218,3 +218,17 @@ def test_a_test_method_in_a_class_or_binding_by_pattern_gets_no_constant(tmp_pat
         read_ = read(tmp_path, f"var p := 1;\n{binder}\nvar r := Square(K);\nexpect r == 49;", "const K := 3\n")
         assert read_.cases == (), binder
         assert any("`K`" in p.reason for p in read_.problems), (binder, read_.problems)
+
+
+def test_a_name_the_test_method_binds_by_a_pattern_or_quantifier_hides_the_test_files_function(tmp_path: Path) -> None:
+    """From the hostile review of equalities read as properties: `var (Sq, z) := ..` binds `Sq` in the test method,
+    so `Sq(3)` there is the lambda's 4, not the file's 9; read with the file's `Sq`, a wrong spec was verified. A
+    name the body uses other than by calling it may be such a variable: no check calling it is read in place."""
+    for binds, check in [("var (Sq, z) := ((n: int) => n + 1, 0);", "r == Sq(3)"),
+                         ("var (IsSq, z) := ((a: int, b: int) => b == a + 1, 0);", "IsSq(3, r)"),
+                         ("var f := (Sq: int -> int) => Sq(3);", "r == Sq(3)")]:
+        read_ = read(tmp_path, f"{binds}\nvar r := Square(3);\nexpect {check};")
+        assert read_.cases == () and len(read_.problems) == 1, binds
+    # a commented check is no property: its message names the expected value, as before
+    read_ = read(tmp_path, "var r := Square(3);\n// expect r == Sq(3);")
+    assert read_.cases == () and "cannot read the expected value `Sq(3)`" in read_.problems[0].reason
