@@ -8,6 +8,7 @@ change an array in place (`modifies a`) are checked by the array's contents afte
 
 from __future__ import annotations
 
+import re
 import textwrap
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -87,9 +88,10 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
-            # the caller's parameters shadow the file's helpers of their names, and so may a name the body binds
-            # otherwise (a pattern `var (Sq, z) := ..`, a quantifier's or lambda's variable)
-            own_helpers = helpers.without(own_names | _named_as_values(body, helpers.declared))
+            # the caller's parameters shadow the file's helpers (and the spec's functions) of their names, and so may
+            # a name the body binds otherwise (a pattern `var (Sq, z) := ..`, `:|`, a quantifier's or lambda's
+            # variable): a check calling it is not read as a call of the function
+            own_helpers = helpers.without(own_names | _named_otherwise(body))
             reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers,
                                own_constants)
             for k, read in enumerate(reads, start=1):
@@ -193,14 +195,33 @@ def _untracked_binders(body: Sequence[Token]) -> bool:
     return False
 
 
-def _named_as_values(body: Sequence[Token], declared: Collection[str]) -> set[str]:
-    """The names of the file's declarations that the body names other than by calling them (`var (Sq, z) := ..`,
-    `forall Sq: int -> int :: ..`, `Map(Sq, s)`): each may be a variable the body binds, which a call of that name
-    then reaches (an over-approximation: a function passed as a value counts too, and leaves its checks unread)."""
+_ARRAY_TYPE = re.compile(r"array[0-9]*\??")
+_BV_TYPE = re.compile(r"bv[0-9]+")
+# Dafny's reserved words (and its built-in type names): never a variable, so never a binding that hides a function
+# (`multiset<int>` then `multiset(r)` is no variable `multiset` called)
+_RESERVED = frozenset({
+    "abstract", "allocated", "array", "as", "assert", "assume", "bool", "break", "by", "calc", "case", "char",
+    "class", "codatatype", "colemma", "const", "constructor", "continue", "copredicate", "datatype", "decreases",
+    "downto", "else", "ensures", "exists", "expect", "export", "extends", "false", "for", "forall", "fresh",
+    "function", "ghost", "greatest", "if", "imap", "import", "in", "include", "inductive", "int", "invariant", "is",
+    "iset", "iterator", "label", "least", "lemma", "map", "match", "method", "modifies", "modify", "module",
+    "multiset", "nameonly", "nat", "new", "newtype", "null", "object", "old", "opened", "ORDINAL", "predicate",
+    "print", "private", "protected", "reads", "real", "refines", "requires", "return", "returns", "reveal",
+    "reveals", "seq", "set", "static", "string", "then", "this", "to", "trait", "true", "twostate", "type",
+    "unchanged", "var", "while", "witness", "yield", "yields"
+})
+
+
+def _named_otherwise(body: Sequence[Token]) -> set[str]:
+    """The names the body uses other than by calling them (`var (Sq, z) := ..`, `var IsSq :| ..`, `forall Sq: int ->
+    int :: ..`, `Map(Sq, s)`): each may be a variable the body binds, which a call of that name then reaches instead
+    of the test file's or the spec's function (an over-approximation: a function passed as a value counts too, and
+    leaves its checks unread)."""
     toks = [t for t in body if t.kind is not TokKind.COMMENT]
     return {t.text for k, t in enumerate(toks)
-            if t.kind is TokKind.IDENT and t.text in declared and (k + 1 >= len(toks) or toks[k + 1].text != "(")
-            and (k == 0 or toks[k - 1].text != ".")}
+            if t.kind is TokKind.IDENT and t.text not in _RESERVED and not _ARRAY_TYPE.fullmatch(t.text)
+            and not _BV_TYPE.fullmatch(t.text)
+            and (k + 1 >= len(toks) or toks[k + 1].text != "(") and (k == 0 or toks[k - 1].text != ".")}
 
 
 def _is_test_method(d: Decl) -> bool:

@@ -1169,8 +1169,8 @@ def _calls_declared(text: str, helpers: Helpers | None) -> bool:
         toks = significant(tokenize(text))
     except LexError:
         return False
-    return any(t.kind is TokKind.IDENT and t.text in names and u.text == "("
-               for t, u in zip(toks, toks[1:], strict=False))
+    return any(t.kind is TokKind.IDENT and t.text in names and toks[k + 1].text == "("
+               and (k == 0 or toks[k - 1].text != ".") for k, t in enumerate(toks[:-1]))
 
 
 def _by_helper(s: Stmt, helpers: Helpers | None) -> bool:

@@ -232,3 +232,24 @@ def test_a_name_the_test_method_binds_by_a_pattern_or_quantifier_hides_the_test_
     # a commented check is no property: its message names the expected value, as before
     read_ = read(tmp_path, "var r := Square(3);\n// expect r == Sq(3);")
     assert read_.cases == () and "cannot read the expected value `Sq(3)`" in read_.problems[0].reason
+
+
+def test_a_name_bound_by_a_pattern_or_such_that_hides_the_specs_function_too(tmp_path: Path) -> None:
+    """From the second hostile review: `var (IsSq, z) := ..` or `var IsSq :| ..` binds a variable that a call of
+    `IsSq` in the check then reaches, not the spec's predicate the harness holds: no such check is read (the pattern's
+    names were no statement targets, so only the test file's own declarations were hidden)."""
+    spec = tmp_path / "S.dfy"
+    spec.write_text("predicate IsSq(n: int, m: int) { m == n * n }\nmethod Square(x: int) returns (y: int)\n"
+                    "  ensures y == x * x\n")
+    for binds in ["var (IsSq, z) := ((a: int, b: int) => b == 10, 0);", "var IsSq :| IsSq == IsSq;",
+                  "var Box(IsSq) := Box((a: int, b: int) => true);"]:
+        tests = tmp_path / "t.dfy"
+        tests.write_text(f'include "S.dfy"\nmethod {{:test}} T()\n{{\n{binds}\n'
+                         'var r := Square(3);\nexpect IsSq(3, r);\n}\n')
+        read_ = cases_for_spec(parse_file(spec.read_text(), str(spec)), str(tests))
+        assert read_.cases == () and "it calls `IsSq`, a variable of the test" in read_.problems[0].reason, binds
+    # reserved words are never variables: `multiset<int>` beside `multiset(r)` leaves the check read
+    tests.write_text('include "S.dfy"\nmethod {:test} T()\n{\nvar m: multiset<int> := multiset{9};\n'
+                     'var r := Square(3);\nexpect multiset([r]) == m;\n}\n')
+    read_ = cases_for_spec(parse_file(spec.read_text(), str(spec)), str(tests))
+    assert "a variable of the test" not in " ".join(p.reason for p in read_.problems)
