@@ -8,7 +8,6 @@ change an array in place (`modifies a`) are checked by the array's contents afte
 
 from __future__ import annotations
 
-import re
 import textwrap
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -83,15 +82,15 @@ def read_dfy_tests(file: DafnyFile, target: Decl | Sequence[Decl] | None = None)
         own_names = {p.name for p in (*caller.params, *caller.returns)}
         own_constants = {} if _untracked_binders(body) else {
             n: b for n, b in constants.items() if n not in own_names}
+        # the caller's parameters shadow the file's helpers (and the spec's functions) of their names, and so may a
+        # name the body binds otherwise (a pattern `var (Sq, z) := ..`, `:|`, a quantifier's or lambda's variable):
+        # a check calling it is not read as a call of the function
+        own_helpers = helpers.without(own_names | _named_otherwise(body))
         for t in mine:
             if t.name == caller.name:
                 continue
             names = used_names.setdefault(t.qualified, set())
             qualifiers = _qualifiers(t, caller) if len(by_name[t.name]) > 1 or _shadowed(t, name_count, own) else None
-            # the caller's parameters shadow the file's helpers (and the spec's functions) of their names, and so may
-            # a name the body binds otherwise (a pattern `var (Sq, z) := ..`, `:|`, a quantifier's or lambda's
-            # variable): a check calling it is not read as a call of the function
-            own_helpers = helpers.without(own_names | _named_otherwise(body))
             reads = read_calls(stmts, {t.name}, t, _where, qualifiers, quiet, file.datatypes.shadowed, own_helpers,
                                own_constants)
             for k, read in enumerate(reads, start=1):
@@ -195,10 +194,8 @@ def _untracked_binders(body: Sequence[Token]) -> bool:
     return False
 
 
-_ARRAY_TYPE = re.compile(r"array[0-9]*\??")
-_BV_TYPE = re.compile(r"bv[0-9]+")
 # Dafny's reserved words (and its built-in type names): never a variable, so never a binding that hides a function
-# (`multiset<int>` then `multiset(r)` is no variable `multiset` called)
+# (`multiset<int>` then `multiset(r)` is no variable `multiset` called; `array2` or `bv8` is never called at all)
 _RESERVED = frozenset({
     "abstract", "allocated", "array", "as", "assert", "assume", "bool", "break", "by", "calc", "case", "char",
     "class", "codatatype", "colemma", "const", "constructor", "continue", "copredicate", "datatype", "decreases",
@@ -219,8 +216,7 @@ def _named_otherwise(body: Sequence[Token]) -> set[str]:
     leaves its checks unread)."""
     toks = [t for t in body if t.kind is not TokKind.COMMENT]
     return {t.text for k, t in enumerate(toks)
-            if t.kind is TokKind.IDENT and t.text not in _RESERVED and not _ARRAY_TYPE.fullmatch(t.text)
-            and not _BV_TYPE.fullmatch(t.text)
+            if t.kind is TokKind.IDENT and t.text not in _RESERVED
             and (k + 1 >= len(toks) or toks[k + 1].text != "(") and (k == 0 or toks[k - 1].text != ".")}
 
 
