@@ -36,30 +36,32 @@ LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher sc
 
 # Run by `python3 -c` for the recording run: wraps Engine.run to log every program and its outcome.
 RECORDER = r"""
-import json, sys, threading
+import contextvars, json, sys, threading
 import bot.verifier.engine as engine
 import bot.symbolic.everywhere_run as everywhere_run
 import bot.symbolic.spec_change_run as spec_change_run
 out = open(sys.argv[1], "w", encoding="utf-8")
 lock = threading.Lock()
 original = engine.Engine.run
-phase = ["tests"]  # "every-input" while the questions beyond the tests are asked
+# "every-input" while the questions beyond the tests are asked: a context variable, which the stages and rounds
+# that go side by side carry into their threads (the suggestions asked beside them stay "tests")
+phase = contextvars.ContextVar("phase", default="tests")
 def run(self, programs):
     results = original(self, programs)
     with lock:
         for p in programs:
-            out.write(json.dumps({"prelude": p.prelude, "method": p.method, "phase": phase[0],
+            out.write(json.dumps({"prelude": p.prelude, "method": p.method, "phase": phase.get(),
                                   "outcome": results[p].outcome.value, "seconds": results[p].seconds}) + "\n")
         out.flush()
     return results
 engine.Engine.run = run
 def tagged(asked):
     def asking(*args, **kwargs):
-        phase[0] = "every-input"
+        token = phase.set("every-input")
         try:
             return asked(*args, **kwargs)
         finally:
-            phase[0] = "tests"
+            phase.reset(token)
     return asking
 # before the front ends import them by name: determinacy on every input, and a pull request's spec changes
 everywhere_run.with_everywhere = tagged(everywhere_run.with_everywhere)

@@ -21,11 +21,10 @@ from bot.report.sarif import render_sarif
 from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in, read_error
 from bot.settings import Settings, SettingsOverlay
-from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.gate import UNREAD_CASE, score_gate
 from bot.symbolic.results import Gate, MethodScore
 from bot.symbolic.rounds import Strategy, untested
-from bot.symbolic.suggest.search import score_and_suggest
+from bot.symbolic.suggest.search import score_suggest_everywhere
 from bot.testcases.textfiles import read_regular_text
 from bot.verifier import VerifierNotFound
 
@@ -210,12 +209,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     settings = given_settings(args)
     progress = score_progress(sys.stderr)  # standard error only: the report is the same bytes without it
     verifier = open_verifier(args, progress.programs)
-    scores = score_and_suggest(built.jobs, verifier.engine, verifier.dialect,
-                               settings.score_options(Strategy(args.strategy)),
-                               more=runner.external_suggester(args.suggester, _warn) if args.suggester else None,
-                               on_phase=progress.start, on_round=progress.round)
-    progress.start("every input")
-    scores = with_everywhere(built.jobs, scores, verifier.engine, verifier.dialect)
+    scores = score_suggest_everywhere(built.jobs, verifier.engine, verifier.dialect,
+                                      settings.score_options(Strategy(args.strategy)),
+                                      more=runner.external_suggester(args.suggester, _warn) if args.suggester else None,
+                                      on_phase=progress.start, on_round=progress.round)
     progress.end()
     out = render(scores, args.format, verifier, settings)
     if output is not None:

@@ -12,9 +12,8 @@ from bot.audit.model import Label, TaskResult, Verdict
 from bot.audit.verdicts import verdict
 from bot.dafny.dialect import Dialect
 from bot.runner import build_jobs
-from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.rounds import EngineLike, ScoreOptions
-from bot.symbolic.suggest.search import Suggester, score_and_suggest
+from bot.symbolic.suggest.search import Suggester, score_suggest_everywhere
 
 
 def collection_results(
@@ -30,8 +29,7 @@ def collection_results(
 ) -> list[TaskResult]:
     """One result per scored method (its id `FILE:METHOD`), and one per file that gave none (why, as its cause)."""
     built = build_jobs(root, [f.task_id for f in files], untested=True)
-    scored = score_and_suggest(built.jobs, engine, dialect, score, on_phase, more=more)
-    scores = with_everywhere(built.jobs, scored, engine, dialect)
+    scores = score_suggest_everywhere(built.jobs, engine, dialect, score, on_phase, more=more)
     results = []
     for job, s in zip(built.jobs, scores, strict=True):
         task_id = f"{job.display_path}:{job.method.qualified}"

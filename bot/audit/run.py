@@ -15,9 +15,8 @@ from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.dafny.types import RealT
 from bot.progress.lines import MethodTally
-from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions
-from bot.symbolic.suggest.search import Suggester, score_and_suggest
+from bot.symbolic.suggest.search import Suggester, score_suggest_everywhere
 from bot.testcases.cases import ReadResult
 from bot.testcases.dfy_methods import function_target, read_dfy_tests
 from bot.testcases.discover import merge
@@ -124,10 +123,9 @@ def run_audit(
     json_text = json_path.read_text(encoding="utf-8") if json_data is not None and json_path is not None else ""
     prepared = [prepare_task(t, root, options.tests, json_data, json_path, json_text) for t in tasks]
     jobs = [p.job for p in prepared if p.job is not None]
-    scored = score_and_suggest(jobs, engine, dialect, options.score, on_phase, more=more, on_round=on_round)
-    if on_phase:
-        on_phase("every input")
-    scores = iter(with_everywhere(jobs, scored, engine, dialect))  # what each spec says on every input
+    # with what each spec says on every input
+    scores = iter(score_suggest_everywhere(jobs, engine, dialect, options.score, on_phase, more=more,
+                                           on_round=on_round))
     tolerance = options.score.harness.real_tolerance
     results = []
     for p in prepared:

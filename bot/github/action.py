@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -71,8 +72,9 @@ from bot.symbolic.compare import compare
 from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.gate import UNREAD_CASE, pr_gate
 from bot.symbolic.results import CaseStatus, Gate, MethodScore, SpecChange
-from bot.symbolic.rounds import MethodJob, score_methods
+from bot.symbolic.rounds import MethodJob, ScoreOptions, score_methods
 from bot.symbolic.spec_change_run import Pair, spec_changes
+from bot.symbolic.stages import run_stages
 from bot.symbolic.suggest.search import with_suggestions
 from bot.symbolic.touched import method_key, touched
 from bot.verifier import VerifierInfo, VerifierNotFound
@@ -245,24 +247,11 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 # head and base in one run: their rounds go side by side (a round waits for its slowest program)
                 scored = score_methods([*built.jobs, *base_built.jobs], verifier.engine, verifier.dialect, options,
                                        progress.start, progress.round)
-                head_scores = scored[:len(built.jobs)]
-                if options.suggest:  # base is only compared against: no suggestions for it
-                    progress.start("suggestions")
-                    head_scores = with_suggestions(built.jobs, head_scores, verifier.engine, verifier.dialect,
-                                                   options)
-                # what each changed spec says on every input; every spec the gate may judge when it requires it
-                progress.start("every input")
-                asked = touched(built.jobs, base_built.jobs)
-                if config.require_determined:
-                    asked |= {method_key(job) for job in built.jobs}
-                head_scores = with_everywhere_of(built.jobs, head_scores, asked, verifier)
+                head_scores, changes = _after_scoring(config, built.jobs, base_built.jobs, scored, verifier, options,
+                                                      progress.start)
+                progress.end()
                 head = head_scores + built.placeholders
                 base = scored[len(built.jobs):] + base_built.placeholders  # none without a base checkout
-                # what the pull request changed in each spec on every input (their files differ at base)
-                progress.start("spec changes")
-                changes = spec_changes(_pairs(built.jobs, head_scores, base_built.jobs, scored[len(built.jobs):]),
-                                       verifier.engine, verifier.dialect, options)
-                progress.end()
                 # what the check judges: the methods the pull request changed, or (gate-scope: files) all of them
                 gated = None if config.gate_scope is GateScope.FILES else touched(built.jobs, base_built.jobs)
         except TooManyFiles as e:
@@ -275,6 +264,37 @@ def run_pr(config: Config, github: GitHubClient | None, engines: EngineFactory, 
                 remove_worktree(root, base_root)
     return _report(config, github, event, head, base, info, out, errors, diff, tuple(changes), gated,
                    (*strays, *(str(p) for p in built.problems)))
+
+
+def _after_scoring(config: Config, head_jobs: Sequence[MethodJob], base_jobs: Sequence[MethodJob],
+                   scored: Sequence[MethodScore], verifier: Verifier, options: ScoreOptions,
+                   on_phase: Callable[[str], None]) -> tuple[list[MethodScore], list[SpecChange]]:
+    """Head's scores (the first of `scored`, base's after them) with their suggestions and what they say on every
+    input, and what the pull request changed in each spec on every input: three stages apart from each other, from
+    the same scores (bot/symbolic/stages.py)."""
+    head_scores = list(scored[:len(head_jobs)])
+    base_scores = list(scored[len(head_jobs):])
+    # what each changed spec says on every input; every spec the gate may judge when it requires it
+    asked = touched(head_jobs, base_jobs)
+    if config.require_determined:
+        asked |= {method_key(job) for job in head_jobs}
+    suggested, everywhere = list(head_scores), list(head_scores)
+    changes: list[SpecChange] = []
+
+    def suggest() -> None:  # base is only compared against: no suggestions for it
+        suggested[:] = with_suggestions(head_jobs, head_scores, verifier.engine, verifier.dialect, options)
+
+    def on_every_input() -> None:
+        everywhere[:] = with_everywhere_of(head_jobs, head_scores, asked, verifier)
+
+    def changed() -> None:  # what the pull request changed in each spec (their files differ at base)
+        changes[:] = spec_changes(_pairs(head_jobs, head_scores, base_jobs, base_scores), verifier.engine,
+                                  verifier.dialect, options)
+
+    run_stages(verifier.engine, [*([("suggestions", suggest)] if options.suggest else []),
+                                 ("every input", on_every_input), ("spec changes", changed)], on_phase)
+    # each stage set a field of its own: the suggestions, and what the spec says on every input
+    return [replace(e, suggestions=s.suggestions) for s, e in zip(suggested, everywhere, strict=True)], changes
 
 
 def with_everywhere_of(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], keys: set[tuple[str, str]],

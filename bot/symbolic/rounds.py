@@ -15,9 +15,12 @@ unnecessary are never asked.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import itertools
 import re
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -1232,38 +1235,29 @@ def score_methods(
     checks: dict[Program, Result] = {}
     if on_round:
         on_round(_tally(jobs, runs))
-    # each round verifies what every case's current stage needs; a case needs at most five rounds, and every
-    # stage moves on (so the loop ends)
     spent = [0.0 for _ in jobs]  # per job: seconds its programs took (ScoreOptions.budget)
-    for phase in itertools.chain(("cases", "rejections", "mutants", "survivors"), itertools.repeat("last")):
-        if options.budget is not None:
-            for k, row in enumerate(runs):
-                if spent[k] > options.budget:  # the method counts as slow below, once its rounds are over
-                    for r in row:
-                        r.run_out()
-        todo = [p for row in runs for r in row for p in r.programs()]
-        if not todo:
-            break
-        if on_phase:
-            on_phase(phase)
-        extra = list(dict.fromkeys(checked)) if not checks else []
-        results = engine.run([p.program for p in todo] + extra)
-        checks.update({p: results[p] for p in extra})
-        for k, row in enumerate(runs):
-            # each program once: the engine answers a program two cases share once
-            answered = {p.program for r in row for p in r._pending() if p.program in results}
-            spent[k] += sum(results[p].seconds for p in answered)
-            for r in row:
-                if r.stage is not _Stage.DONE:
-                    r.absorb(results)
-        if on_round:
-            on_round(_tally(jobs, runs))
+    rounds = _Rounds(engine, options, runs, spent, checked, checks, on_phase,
+                     (lambda: on_round(_tally(jobs, runs))) if on_round else None)
+    # an engine that takes runs side by side (Engine.concurrent) gets each spec file's rounds on their own: a
+    # file's next round does not wait for every other file's slowest program, and both verifier processes stay
+    # busy until the last one. Each file's rounds ask what they asked in step with the others: the same programs,
+    # so the same verdicts (a program's result is its own, whichever batch carries it)
+    by_file: dict[int, list[int]] = {}
+    for k, job in enumerate(jobs):
+        by_file.setdefault(id(job.file), []).append(k)
+    if getattr(engine, "concurrent", False) and len(by_file) > 1:
+        theirs = [backgrounds.get(id(jobs[group[0]].file)) for group in by_file.values()]
+        rounds.side_by_side(list(by_file.values()), [[m] if isinstance(m, Program) and m in checked else []
+                                                     for m in theirs])
+    else:
+        rounds.in_step(list(range(len(jobs))))
     if options.budget is not None:
         for k, job in enumerate(jobs):
             if spent[k] > options.budget:  # no suggestion search, short questions on every input
                 slowness[id(job)][0] = True
-    if checked and not checks:  # no case at all (specs without tests): the checks go alone
-        checks.update(engine.run(checked))
+    unasked = [p for p in checked if p not in checks]
+    if unasked:  # no case at all (specs without tests): the checks go alone
+        checks.update(engine.run(unasked))
 
     scores: list[MethodScore] = []
     for job, row, checked_here in zip(jobs, runs, asked, strict=True):
@@ -1298,6 +1292,75 @@ def score_methods(
                 rests_on,
             ), well_formed=proved, slow=slowness.get(id(job), [False])[0]))
     return scores
+
+
+PHASES = ("cases", "rejections", "mutants", "survivors")  # the rounds' names, then "last" for every later one
+SIDE_BY_SIDE_PER_JOB = 4  # files whose rounds run at once, per verifier process (Rounds.side_by_side)
+
+
+class _Rounds:
+    """The rounds of `runs` (per job, its cases), through `engine`: every job in step (`in_step`), or each spec
+    file's jobs on their own, side by side (`side_by_side`). A case needs at most five rounds, and every stage
+    moves on, so each loop ends."""
+
+    def __init__(self, engine: EngineLike, options: ScoreOptions, runs: list[list[_CaseRun]], spent: list[float],
+                 checked: list[Program], checks: dict[Program, Result], on_phase: Callable[[str], None] | None,
+                 on_round: Callable[[], None] | None) -> None:
+        self.engine = engine
+        self.options = options
+        self.runs = runs
+        self.spent = spent
+        self.checked = checked
+        self.checks = checks
+        self.on_phase = on_phase
+        self.on_round = on_round
+        self.lock = threading.Lock()  # the hooks and `checks`, from the threads of `side_by_side`
+        self.shown = -1  # the latest phase shown (side by side, a phase is shown when the first file reaches it)
+
+    def in_step(self, jobs: Sequence[int], extra: Sequence[Program] | None = None) -> None:
+        """The rounds of `jobs` (indices into `runs`): each round verifies what every case's current stage needs,
+        with `extra` (the background checks, default: all not yet asked) in the first. Side by side, everything
+        but the verifier's answer is done holding the lock: the groups share the hooks, and the only wait worth
+        overlapping is the verifier's."""
+        for number, phase in enumerate(itertools.chain(PHASES, itertools.repeat("last"))):
+            with self.lock:
+                if self.options.budget is not None:
+                    for k in jobs:
+                        if self.spent[k] > self.options.budget:  # the method counts as slow once its rounds are over
+                            for r in self.runs[k]:
+                                r.run_out()
+                todo = [p for k in jobs for r in self.runs[k] for p in r.programs()]
+                if not todo:
+                    break
+                if self.on_phase and number > self.shown:
+                    self.on_phase(phase)
+                self.shown = max(self.shown, number)
+                asked = [p for p in (self.checked if extra is None else extra) if p not in self.checks] \
+                    if number == 0 else []
+            results = self.engine.run([p.program for p in todo] + asked)
+            with self.lock:
+                self.checks.update({p: results[p] for p in asked})
+                for k in jobs:
+                    row = self.runs[k]
+                    # each program once: the engine answers a program two cases share once
+                    answered = {p.program for r in row for p in r._pending() if p.program in results}
+                    self.spent[k] += sum(results[p].seconds for p in answered)
+                    for r in row:
+                        if r.stage is not _Stage.DONE:
+                            r.absorb(results)
+                if self.on_round:
+                    self.on_round()
+
+    def side_by_side(self, groups: Sequence[Sequence[int]], checks_of: Sequence[Sequence[Program]]) -> None:
+        """The rounds of each group of jobs on their own, at most SIDE_BY_SIDE_PER_JOB groups per verifier
+        process at once; `checks_of`: per group, the background checks that go with its first round."""
+        width = max(1, SIDE_BY_SIDE_PER_JOB * int(getattr(self.engine, "jobs", 1)))
+        with ThreadPoolExecutor(max_workers=min(width, len(groups)), thread_name_prefix="rounds") as pool:
+            # each in the caller's context (what a caller keeps in context variables follows its rounds)
+            futures = [pool.submit(contextvars.copy_context().run, self.in_step, group, checks)
+                       for group, checks in zip(groups, checks_of, strict=True)]
+            for future in futures:
+                future.result()  # a failure in a group's rounds is the run's
 
 
 def untested(job: MethodJob) -> bool:

@@ -11,12 +11,19 @@ A program that wants its counterexample models (`Program.want_model`) is verifie
 batch with the rest; the backend is told which methods of the batch want them. When the same program is
 asked for both with and without models, it is verified once (two methods of one name cannot share a
 file): the plain one gets the other's result without the models.
+
+Runs may go side by side, from several threads (`Engine.concurrent`): they share the engine's `jobs` verifier
+slots, so the verifier processes stay at `jobs` however many runs wait, and a run that has the engine to itself
+spreads its batches over every slot, while one beside others does not cut its batches smaller to fill slots the
+others fill. A program a run beside it is verifying already is not verified again: the run waits for that answer
+once its own batches are over (the head and base of a pull request share every program of a spec left as it was).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -57,6 +64,14 @@ class _Item:
     program: Program
 
 
+class _Flight:
+    """A program one run verifies while others ask it too: its answer, once `done` is set."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.result = Result(Outcome.ERROR, NO_RESULT)
+
+
 @dataclass(frozen=True)
 class _Task:
     prelude: str
@@ -66,7 +81,9 @@ class _Task:
 
 
 class Engine:
-    """Runs programs through a Backend. One `run` at a time per engine."""
+    """Runs programs through a Backend; runs from several threads share its `jobs` verifier slots."""
+
+    concurrent = True  # `run` may be called from several threads at once (bot/symbolic/rounds.py)
 
     def __init__(
         self,
@@ -87,6 +104,10 @@ class Engine:
         if self.jobs < 1 or self.time_limit < 1 or self.batch_size < 1:
             raise ValueError("jobs, time_limit and batch_size must be at least 1")
         self._stats = EngineStats()
+        self._lock = threading.Lock()  # the stats, the costs seen and the progress of the runs going on
+        self._slots = threading.Semaphore(self.jobs)  # a backend call holds one
+        self._going: dict[int, tuple[int, int]] = {}  # per run going on (by id): programs done, programs in all
+        self._flights: dict[str, _Flight] = {}  # per cache key, the programs a run going on verifies
 
     @property
     def stats(self) -> EngineStats:
@@ -125,32 +146,69 @@ class Engine:
             if twin in results:
                 run.settle_twins(twin, results[twin])
         groups: dict[tuple[str, int, bool], list[_Item]] = {}
-        for key, program in unique.items():
-            if key not in results and key not in answered:
+        owned: dict[str, _Flight] = {}  # what this run verifies, for the runs beside it that ask it too
+        awaited: dict[str, _Flight] = {}  # what a run beside it verifies already: its answer is this run's
+        with self._lock:
+            beside = len(self._going)  # other runs going on, whose batches fill the slots too
+            for key, program in unique.items():
+                if key in results or key in answered:
+                    continue
+                flight = self._flights.get(key)
+                if flight is not None:
+                    awaited[key] = flight
+                    continue
+                owned[key] = self._flights[key] = _Flight()
                 # one limit per batch: Dafny 2.3 honours a method's `{:timeLimit N}` only when it is the first one
                 # its prover checks (measured: later methods ran at the batch's limit, and a later one at the
                 # earlier one's), so a lower limit cannot ride on the method in a shared batch
                 group = (program.prelude, self.limit_of(program), bool(program.checks))
                 groups.setdefault(group, []).append(_Item(key, program))
-        run.report()
-        runs = run.execute(self._plan(list(groups.items()))) if groups else 0
-
-        s = self._stats
-        self._stats = EngineStats(
-            programs=s.programs + len(programs),
-            unique=s.unique + len(unique),
-            cache_hits=s.cache_hits + hits,
-            verifier_runs=s.verifier_runs + runs,
-            seconds=s.seconds + time.monotonic() - started,
-        )
+        try:
+            run.report()
+            runs = run.execute(self._plan(list(groups.items()), max(1, self.jobs - beside))) if groups else 0
+        finally:
+            with self._lock:
+                for key, flight in owned.items():
+                    del self._flights[key]
+                    # a run that failed leaves a transient answer, never a verdict
+                    flight.result = results.get(key, Result(Outcome.ERROR, f"{CRASHED}the run asking it failed"))
+                    flight.done.set()
+        try:
+            # only once its own batches are over: a run waits for no other while it holds what others await
+            for key, flight in awaited.items():
+                flight.done.wait()
+                run.settle_shared(key, flight.result)
+        finally:
+            with self._lock:
+                self._going.pop(id(run), None)
+        with self._lock:
+            s = self._stats
+            self._stats = EngineStats(
+                programs=s.programs + len(programs),
+                unique=s.unique + len(unique),
+                cache_hits=s.cache_hits + hits,
+                verifier_runs=s.verifier_runs + runs,
+                seconds=s.seconds + time.monotonic() - started,
+            )
         return {program: results[key] for program, key in keys.items()}
+
+    def progressed(self, run: int, done: int, total: int) -> None:
+        """Run `run` has `done` of its `total` programs: the progress hook gets the sums over the runs going on."""
+        with self._lock:
+            self._going[run] = (done, total)
+            if self.progress is not None:
+                self.progress(sum(d for d, _ in self._going.values()), sum(n for _, n in self._going.values()))
+
+    def slot(self) -> threading.Semaphore:
+        """One of the `jobs` verifier slots the runs share: held around every backend call."""
+        return self._slots
 
     def limit_of(self, program: Program) -> int:
         """The time limit `program` is verified with: its own when lower than the engine's."""
         return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
 
-    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]]) -> list[_Task]:
-        """Batches of at most batch_size, one prelude each; split further until every worker has one.
+    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]], spread: int) -> list[_Task]:
+        """Batches of at most batch_size, one prelude each; split further until `spread` workers have one.
 
         A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets small
         batches (about SLOW_BATCH_SECONDS of its programs each), and costly batches go first: a batch verifies
@@ -164,7 +222,7 @@ class Engine:
                 continue
             size = self._size(prelude)
             batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
-        while len(batches) < self.jobs:
+        while len(batches) < spread:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
             task = batches[largest]
             if len(task.items) < 2:
@@ -176,8 +234,9 @@ class Engine:
 
     def observe(self, prelude: str, results: Sequence[Result]) -> None:
         """Remember how long a prelude's programs took (for planning later runs)."""
-        total, count = self._cost.get(prelude, (0.0, 0))
-        self._cost[prelude] = (total + sum(r.seconds for r in results), count + len(results))
+        with self._lock:
+            total, count = self._cost.get(prelude, (0.0, 0))
+            self._cost[prelude] = (total + sum(r.seconds for r in results), count + len(results))
 
     def _per_program(self, prelude: str) -> float | None:
         total, count = self._cost.get(prelude, (0.0, 0))
@@ -232,8 +291,7 @@ class _EngineRound:
         self.parked: dict[str, list[_Task]] = {}  # failed batches waiting for their prelude's probe
 
     def report(self) -> None:
-        if self.engine.progress is not None:
-            self.engine.progress(self.done, self.total)
+        self.engine.progressed(id(self), self.done, self.total)
 
     def execute(self, tasks: list[_Task]) -> int:
         runs = 0
@@ -247,14 +305,15 @@ class _EngineRound:
                 if not task.items:
                     methods = [(PROBE_NAME, PROBE_METHOD)]
                 wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
-                backend = self.engine.backend
+                backend, slot = self.engine.backend, self.engine.slot()
                 if task.checks:
-                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit, checks=task.checks)
+                    future = pool.submit(_held, slot, backend.verify_batch, task.prelude, methods, task.limit,
+                                         checks=task.checks)
                 elif wanted:
-                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit, wanted)
+                    future = pool.submit(_held, slot, backend.verify_batch, task.prelude, methods, task.limit, wanted)
                 else:
                     # exactly the call made before models existed (test backends need not know them)
-                    future = pool.submit(backend.verify_batch, task.prelude, methods, task.limit)
+                    future = pool.submit(_held, slot, backend.verify_batch, task.prelude, methods, task.limit)
                 pending[future] = task
 
             for task in tasks:
@@ -314,9 +373,23 @@ class _EngineRound:
                 cache.put(key, result)
         self.report()
 
+    def settle_shared(self, key: str, result: Result) -> None:
+        """`key`'s answer, from the run beside this one that verified it (and its plain twins'): cached there."""
+        self.results[key] = result
+        self.done += self.copies[key]
+        self.settle_twins(key, result)
+        self.report()
+
     def settle_twins(self, key: str, result: Result) -> None:
         """Answer the plain twins of `key` (a program wanting models) with its result, without models."""
         self._settle({twin: replace(result, model="") for twin in self.twins.get(key, [])})
+
+
+def _held(slot: threading.Semaphore, call: Callable[..., dict[str, Result]], *args: object,
+          **kwargs: object) -> dict[str, Result]:
+    """`call(*args, **kwargs)` holding one of the engine's verifier slots."""
+    with slot:
+        return call(*args, **kwargs)
 
 
 def _outcomes(future: Future[dict[str, Result]]) -> tuple[dict[str, Result], Result]:

@@ -24,11 +24,13 @@ from dataclasses import replace
 from bot.dafny.dialect import Dialect
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.progress.lines import MethodTally
+from bot.symbolic import everywhere_run
 from bot.symbolic.background import BACKGROUND_METHOD, BACKGROUND_NAME, own_checking_off, read_check
 from bot.symbolic.harness.programs import HarnessError, make_prelude
 from bot.symbolic.program import Outcome, Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, MethodScore, MutantStatus, Suggestion
 from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, Strategy, score_methods
+from bot.symbolic.stages import run_stages
 from bot.symbolic.suggest.templates import Candidate, candidates
 
 # an external suggester: candidate clauses for a weak method (bot/verifier/suggester.py runs one)
@@ -242,3 +244,29 @@ def score_and_suggest(
     if on_phase and any(weak(s) for s in scores):
         on_phase("suggestions")
     return with_suggestions(jobs, scores, engine, dialect, options, more)
+
+
+def score_suggest_everywhere(
+    jobs: Sequence[MethodJob],
+    engine: EngineLike,
+    dialect: Dialect,
+    options: ScoreOptions,
+    on_phase: Callable[[str], None] | None = None,
+    more: Suggester | None = None,
+    on_round: Callable[[list[MethodTally]], None] | None = None,
+) -> list[MethodScore]:
+    """score_methods, then the suggestions of the weak methods (as score_and_suggest) and what each spec says on every
+    input (with_everywhere): both from the same scores, each setting a field of its own (bot/symbolic/stages.py)."""
+    scores = score_methods(jobs, engine, dialect, options, on_phase, on_round)
+    suggested, everywhere = list(scores), list(scores)
+
+    def suggest() -> None:
+        suggested[:] = with_suggestions(jobs, scores, engine, dialect, options, more)
+
+    def on_every_input() -> None:
+        # looked up when asked: a wrapper put in its place (the benchmark's recorder tags its programs) is used
+        everywhere[:] = everywhere_run.with_everywhere(jobs, scores, engine, dialect)
+
+    asks = options.suggest and any(weak(s) for s in scores)
+    run_stages(engine, [*([("suggestions", suggest)] if asks else []), ("every input", on_every_input)], on_phase)
+    return [replace(e, suggestions=s.suggestions) for s, e in zip(suggested, everywhere, strict=True)]
