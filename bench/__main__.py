@@ -9,6 +9,9 @@ Measures, in one run, on the same tasks with the same verifier and flags:
   (c) the engine, warm cache (the cache of (b));
   (d) a pull request touching one spec (examples/shared_elements.dfy): `entrypoint.py`, base and head, cold
       cache, its comment posted to the local fake GitHub of tests/support/fakegithub.py;
+  (e) the reference: the package of another commit (--reference, default last round's 7517177, unpacked from
+      this checkout's history), cold on the same tasks; its programs and this commit's compared, program by
+      program (sizes, own verification time, the workers' other time), and their verdicts;
   and, for the memory check, the engine cold on the first 10 tasks; the engine cold with `--no-server` (one
   `dafny` per batch) when it has the persistent server backend; the engine cold with `--strategy each` (one
   program per question) against the default `lean`, in `--strategy-pairs` pairs run in turn (the targets
@@ -22,7 +25,7 @@ It asserts nothing; the numbers vary with the machine and its load.
     python3 -m bench [DATASET_ROOT] [--only IDS] [--tasks N] [--jobs N] [--out bench/RESULTS.md]
                              [--baseline-sample N | --baseline-full] [--quick] [--no-z3-wheel] [--no-pr]
                              [--no-server-comparison] [--strategy-pairs N] [--engine-option=--no-server]
-                             [--keep]
+                             [--reference COMMIT | --no-reference] [--keep]
 
 DATASET_ROOT defaults to ../shared/mbpp-dfy/a57ce24 (or $DAFNY_SPEC_SCORE_DATASET/a57ce24): its 40 tasks
 are the development audit. `--quick` is for trying the script: 3 tasks, a baseline sample of 8, 1 task for
@@ -53,10 +56,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.constants import DEFAULT_OUT, ROOT, SAMPLE_SECONDS, SMALL_TASKS, SNAPSHOT, WHEEL_Z3
+from bench.constants import DEFAULT_OUT, REFERENCE, ROOT, SAMPLE_SECONDS, SMALL_TASKS, SNAPSHOT, WHEEL_Z3
 from bench.machine import (
     differing_fields,
     differing_tasks,
+    differing_verdicts,
     engine_has_server_option,
     find_wheel_z3,
     git_commit,
@@ -67,8 +71,18 @@ from bench.machine import (
     verifier_version,
     z3_version,
 )
-from bench.results import BenchResults, Beyond, Machine, Row, StrategyPair, Z3Comparison, render_results
-from bench.scenarios import Bench, baseline_worker, say
+from bench.results import (
+    BenchResults,
+    Beyond,
+    Cost,
+    Machine,
+    Reference,
+    Row,
+    StrategyPair,
+    Z3Comparison,
+    render_results,
+)
+from bench.scenarios import Bench, baseline_worker, reference_code, say
 
 # ---------------------------------------------------------------------------------------------------
 
@@ -111,6 +125,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--strategy-pairs", type=int, default=1, metavar="N",
                    help="pairs of cold audits (`lean`, then `each`) for the strategy comparison; its targets are "
                         "the medians over the pairs (default 1: the cold run and one `each` run)")
+    p.add_argument("--reference", default=REFERENCE, metavar="COMMIT",
+                   help=f"also audit the tasks cold with the package of COMMIT in this checkout's history, and compare "
+                        f"program by program (default {REFERENCE})")
+    p.add_argument("--no-reference", action="store_true", help="do not measure the reference commit")
     p.add_argument("--dafny", default="dafny", help="the verifier (default: dafny on PATH)")
     p.add_argument("--engine-option", action="append", default=[], metavar="OPTION",
                    help="one more option for every engine run, e.g. --engine-option=--no-server (repeatable)")
@@ -172,6 +190,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         cold, cold_out = bench.audit("engine-cold", ids, tmp / "cache-cold")
         warm, warm_out = bench.audit("engine-warm", ids, tmp / "cache-cold")
         programs = bench.record(ids, tmp / "cache-cold")
+        reference: Reference | None = None
+        reference_row: Row | None = None
+        if not args.no_reference:
+            code = reference_code(args.reference, tmp)
+            then, then_out = bench.audit(f"reference-{args.reference}-cold", ids, tmp / "cache-reference", code=code)
+            then_programs = bench.record(ids, tmp / "cache-reference", code=code)
+            reference_row = Row.of("reference", f"reference {args.reference}: engine, cold cache, "
+                                   f"{tasks_phrase(len(ids))}", then, len(then_programs))
+            reference = Reference(args.reference, Cost.of(f"this commit ({machine.commit})", cold.seconds,
+                                                           cold.cpu_seconds, programs),
+                                  Cost.of(f"reference ({args.reference})", then.seconds, then.cpu_seconds,
+                                          then_programs),
+                                  differing_verdicts(then_out / "results.json", cold_out / "results.json"))
         same = all((cold_out / n).read_bytes() == (warm_out / n).read_bytes()
                    for n in ("results.json", "results.csv", "report.md"))
         if not same:
@@ -192,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                baseline.sample))
         rows.append(Row.of("cold", f"(b) engine, cold cache, {tasks_phrase(len(ids))}", cold, n))
         rows.append(Row.of("warm", f"(c) engine, warm cache, {tasks_phrase(len(ids))}", warm, n))
+        if reference_row is not None:
+            rows.append(reference_row)
         servers = [f"engine cold {cold.servers}", f"warm {warm.servers}"]
         small_ids = ids[: args.small_tasks]
         if args.small_tasks and len(small_ids) < len(ids):
@@ -286,7 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         results = BenchResults(machine, tuple(rows), baseline, z3, comments, len(small_ids), tuple(notes),
                                method_seconds, tuple(pairs), Beyond(own_seconds(beyond), own_seconds(programs),
                                                                     len(beyond)),
-                               Beyond(own_seconds(pr_beyond), own_seconds(pr_recorded), len(pr_beyond)))
+                               Beyond(own_seconds(pr_beyond), own_seconds(pr_recorded), len(pr_beyond)),
+                               reference)
     text = render_results(results)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

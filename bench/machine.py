@@ -125,6 +125,39 @@ def differing_fields(a: Path, b: Path) -> str:
     return ", ".join(parts)
 
 
+# what must stay identical across commits (issue 43): the verdicts, completeness, pins, which cases are decided
+VERDICT_FIELDS = ("verdict", "evaluated", "correctness", "completeness", "unknown")
+CASE_FIELDS = ("status", "determinacy")
+
+
+def differing_verdicts(a: Path, b: Path) -> str:
+    """The tasks whose verdicts differ between two results.json files, perhaps of different commits, each with
+    what differs: a task's VERDICT_FIELDS, a case's CASE_FIELDS (cases matched by name), or `cases` when the two
+    name other cases ("" when none; `?` when they cannot be read). Other fields (notes, witnesses, what a later
+    commit adds) are left out: they may change with the code."""
+    try:
+        left = {t["task_id"]: t for t in json.loads(a.read_text())["tasks"]}
+        right = {t["task_id"]: t for t in json.loads(b.read_text())["tasks"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return "?"
+    parts = []
+    for k in sorted(left.keys() | right.keys(), key=_id_order):
+        x, y = left.get(k), right.get(k)
+        if x is None or y is None:
+            parts.append(f"{k} (task)")
+            continue
+        names = [f for f in VERDICT_FIELDS if x.get(f) != y.get(f)]
+        xc = {c.get("name"): c for c in x.get("cases") or []}
+        yc = {c.get("name"): c for c in y.get("cases") or []}
+        if xc.keys() != yc.keys():
+            names.append("cases")
+        else:
+            names += sorted({f for n in xc for f in CASE_FIELDS if xc[n].get(f) != yc[n].get(f)})
+        if names:
+            parts.append(f"{k} ({', '.join(names)})")
+    return ", ".join(parts)
+
+
 def _fields_differing(x: object, y: object, name: str) -> set[str]:
     """The names of the innermost fields where `x` and `y` differ (`name` for themselves)."""
     if x == y:

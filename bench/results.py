@@ -180,6 +180,75 @@ class Beyond:
 
 
 @dataclass(frozen=True)
+class Cost:
+    """One commit's cold audit of the tasks, program by program: what its programs are and what they cost."""
+
+    label: str  # `this commit (abc1234)`, `reference (7517177)`
+    seconds: float  # the audit's wall time
+    cpu_seconds: float
+    programs: int  # distinct programs verified
+    preludes: int  # distinct preludes (one per spec file and background the programs share)
+    prelude_chars: float  # mean prelude size over the programs
+    method_chars: float  # mean harness method size
+    own: float  # the programs' own verification seconds (Dafny's per-method times, summed)
+    beyond: int = 0  # programs asked beyond the tests (determinacy on every input)
+
+    def other(self, jobs: int) -> float:
+        """Worker seconds not spent verifying a program's own method: start-up, resolving and checking the
+        prelude of each batch, canaries, requests, idle workers between rounds."""
+        return max(0.0, self.seconds * jobs - self.own)
+
+    def busy(self, jobs: int) -> float:
+        """The share of the workers' time spent on the programs' own verification."""
+        return self.own / (self.seconds * jobs) if self.seconds > 0 and jobs > 0 else 0.0
+
+    @staticmethod
+    def of(label: str, seconds: float, cpu: float, programs: Sequence[dict[str, Any]]) -> Cost:
+        n = max(1, len(programs))
+        preludes = {p["text"][: int(p.get("prelude_chars", 0))] for p in programs}
+        return Cost(label, seconds, cpu, len(programs), len(preludes),
+                    sum(int(p.get("prelude_chars", 0)) for p in programs) / n,
+                    sum(int(p.get("method_chars", 0)) for p in programs) / n,
+                    sum(float(p["seconds"]) for p in programs),
+                    sum(1 for p in programs if p.get("phase") == "every-input"))
+
+
+@dataclass(frozen=True)
+class Reference:
+    """This commit against the reference commit, both cold on the same tasks in the same run."""
+
+    commit: str
+    now: Cost
+    then: Cost
+    verdicts: str  # differing_verdicts: "" when every verdict, completeness, pin and decided case is the same
+
+    @property
+    def speedup(self) -> float:
+        """The reference's wall time over this commit's (above 1: this commit is faster)."""
+        return self.then.seconds / self.now.seconds if self.now.seconds > 0 else 0.0
+
+
+def reference_lines(ref: Reference, jobs: int) -> list[str]:
+    """The section comparing this commit with the reference, program by program."""
+    lines = ["| code | wall s | CPU s | programs | beyond the tests | preludes | mean prelude chars "
+             "| mean method chars | own verification s | own s / program | other worker s / program "
+             "| workers busy verifying |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for c in (ref.then, ref.now):
+        n = max(1, c.programs)
+        lines.append(f"| {c.label} | {c.seconds:.1f} | {c.cpu_seconds:.1f} | {c.programs} | {c.beyond} | {c.preludes} "
+                     f"| {c.prelude_chars:.0f} | {c.method_chars:.0f} | {c.own:.1f} | {c.own / n:.3f} | "
+                     f"{c.other(jobs) / n:.3f} | {c.busy(jobs):.0%} |")
+    same = ("the same in every task (verdict, evaluated, correctness, completeness, unknown; each case's status "
+            "and pin)" if not ref.verdicts else f"DIFFERENT: {ref.verdicts}")
+    lines += ["", f"This commit against {ref.commit}, both cold, in this run: x{ref.speedup:.2f} "
+              f"({ref.then.seconds:.1f} s against {ref.now.seconds:.1f} s). Verdicts: {same}.",
+              f"Other worker seconds: {jobs} workers x the wall time, less the programs' own verification time "
+              "(start-up, resolving each batch's prelude, canaries, requests, workers idle between rounds)."]
+    return lines
+
+
+@dataclass(frozen=True)
 class BenchResults:
     machine: Machine
     rows: tuple[Row, ...]
@@ -194,6 +263,7 @@ class BenchResults:
     pairs: tuple[StrategyPair, ...] = ()  # the strategy comparison, in the order run
     everywhere: Beyond | None = None  # the questions beyond the tests in the cold audit
     pr_everywhere: Beyond | None = None  # and in the pull request
+    reference: Reference | None = None  # this commit against the reference commit; None: not run
     ratio: float = field(init=False)  # wall time, baseline / engine cold
     cpu_ratio: float = field(init=False)  # CPU time, the same
 
@@ -307,6 +377,11 @@ def targets(res: BenchResults) -> list[Target]:
                               "verification time against the rest's)", beyond.growth <= limit,
                               f"+{beyond.growth:.0%}: {beyond.programs} programs, {beyond.seconds:.1f} s against "
                               f"{beyond.total - beyond.seconds:.1f} s"))
+    ref = res.reference
+    if ref is not None:
+        out.append(Target(f"cold audit no slower than the reference {ref.commit} (same tasks, same run), with the same "
+                          "verdicts", ref.speedup >= 1.0 and not ref.verdicts,
+                          f"x{ref.speedup:.2f}, verdicts " + ("the same" if not ref.verdicts else "DIFFERENT")))
     if res.pairs:
         n = len(res.pairs)
         of = f"median of {n} pairs" if n > 1 else "1 pair"
@@ -387,6 +462,9 @@ def render_results(res: BenchResults) -> str:
     lines += ["", "## Targets", ""]
     for t in targets(res):
         lines.append(f"- {t.name}: **{_met(t.met)}** ({t.value})")
+    if res.reference is not None:
+        lines += ["", f"## Against the reference ({res.reference.commit})", ""]
+        lines += reference_lines(res.reference, m.jobs)
     if res.pairs:
         lines += ["", "## Strategies: `lean` against `each`", ""]
         lines += strategy_lines(res.pairs)

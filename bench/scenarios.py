@@ -4,11 +4,13 @@ worker (one `dafny` per file, run as a subprocess so that it is measured)."""
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -52,9 +54,11 @@ class Bench:
         return folder, log, env
 
     def audit_argv(self, ids: Sequence[str], out: Path, cache: Path, z3: str | None = None,
-                   more: Sequence[str] = ()) -> list[str]:
+                   more: Sequence[str] = (), code: Path = ROOT) -> list[str]:
+        # the engine options are this checkout's: the reference commit may not know them
+        extra = self.extra if code == ROOT else []
         argv = ["audit", str(self.dataset), "--out", str(out), "--cache-dir", str(cache),
-                "--pin", "--jobs", str(self.jobs), "--time-limit", str(self.time_limit), *self.extra, *more]
+                "--pin", "--jobs", str(self.jobs), "--time-limit", str(self.time_limit), *extra, *more]
         if self.restricted or list(ids) != self.ids:
             argv += ["--only", ",".join(ids)]
         if z3 is not None:
@@ -62,23 +66,28 @@ class Bench:
         return argv
 
     def audit(self, name: str, ids: Sequence[str], cache: Path, z3: str | None = None,
-              more: Sequence[str] = ()) -> tuple[Measured, Path]:
+              more: Sequence[str] = (), code: Path = ROOT) -> tuple[Measured, Path]:
+        """`python3 -m bot audit` of the package in `code` (this checkout's, or the reference's)."""
         folder, log, env = self.scenario(name)
         out = folder / "out"
-        m = measure([sys.executable, "-m", "bot", *self.audit_argv(ids, out, cache, z3, more)], ROOT, env, log)
+        m = measure([sys.executable, "-m", "bot", *self.audit_argv(ids, out, cache, z3, more, code)], code,
+                    _package_first(env, code), log)
         if m.returncode != 0:
             raise SystemExit(f"bench: the audit ({name}) failed with exit code {m.returncode}:\n{m.output}")
         say(f"{name}: {m.seconds:.1f} s, {m.verifier_runs} `dafny` runs, {m.servers} servers, "
             f"peak {m.peak_mib:.0f} MiB")
         return m, out
 
-    def record(self, ids: Sequence[str], cache: Path, more: Sequence[str] = ()) -> list[dict[str, Any]]:
+    def record(self, ids: Sequence[str], cache: Path, more: Sequence[str] = (),
+               code: Path = ROOT) -> list[dict[str, Any]]:
         """The distinct programs of an audit, in the order first asked, with the engine's outcomes and their own
         verification seconds (from the cache the cold run filled: that run's times)."""
         folder, _, env = self.scenario("record")
         record = folder / "programs.jsonl"
-        argv = [sys.executable, "-c", RECORDER, str(record), *self.audit_argv(ids, folder / "out", cache, more=more)]
-        proc = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+        argv = [sys.executable, "-c", RECORDER, str(record),
+                *self.audit_argv(ids, folder / "out", cache, more=more, code=code)]
+        proc = subprocess.run(argv, cwd=code, env=_package_first(env, code), capture_output=True, text=True,
+                              check=False)
         if proc.returncode != 0:
             raise SystemExit(f"bench: the recording run failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
         return _distinct(record)
@@ -160,8 +169,8 @@ class Bench:
             record = folder / "programs.jsonl"
             # run from the pull request's checkout: this checkout's package first on the path (an installed
             # `bot` may be another checkout's, or none: the recorder then failed with exit 1, read as the gate's)
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
-            proc = subprocess.run([sys.executable, "-c", RECORDER, str(record), "--action"], cwd=repo, env=env,
+            proc = subprocess.run([sys.executable, "-c", RECORDER, str(record), "--action"], cwd=repo,
+                                  env=_package_first(env, ROOT),
                                   capture_output=True, text=True, check=False)
             if proc.returncode not in (0, 1) or not record.is_file():
                 raise SystemExit(f"bench: the pull request's recording run failed ({proc.returncode}):\n"
@@ -171,6 +180,28 @@ class Bench:
         return m, comments, programs, _distinct(record)
 
 
+def reference_code(commit: str, into: Path) -> Path:
+    """The package (bot/) of `commit` in this checkout's history, unpacked under `into`: the reference the
+    benchmark also measures, in the same run. A clone without that commit (a shallow one) cannot be measured."""
+    folder = into / f"reference-{commit}"
+    if (folder / "bot").is_dir():
+        return folder
+    proc = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "bot"], capture_output=True,
+                          check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: --reference {commit}: not in this checkout's history (a shallow clone? "
+                         f"`git fetch --unshallow`, or --no-reference): {proc.stderr.decode(errors='replace')}")
+    folder.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def _package_first(env: dict[str, str], code: Path) -> dict[str, str]:
+    """The environment with `code`'s package first on the path (an installed `bot` may be another checkout's)."""
+    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(code), env.get("PYTHONPATH", "")]))}
+
+
 def _distinct(record: Path) -> list[dict[str, Any]]:
     """The distinct programs a recording run wrote, in the order first asked: text, outcome, seconds, phase."""
     seen: dict[str, dict[str, Any]] = {}
@@ -178,7 +209,8 @@ def _distinct(record: Path) -> list[dict[str, Any]]:
         item = json.loads(line)
         text = item["prelude"].rstrip() + "\n\n" + item["method"].strip() + "\n"
         seen.setdefault(text, {"text": text, "outcome": item["outcome"], "seconds": float(item["seconds"]),
-                               "phase": item.get("phase", "tests")})
+                               "phase": item.get("phase", "tests"), "prelude_chars": len(item["prelude"]),
+                               "method_chars": len(item["method"])})
     return list(seen.values())
 
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench import constants as b_constants
 from bench import machine as b_machine
 from bench import results as b_results
@@ -25,7 +27,7 @@ def machine(tasks: int = 40) -> object:
                          time_limit=20, python="3.11.7")
 
 
-def results(tasks: int = 40, cold: float = 80.0, warm: float = 4.0, pr: float = 12.0, comments: int = 1,
+def results(tasks: int = 40, cold: float = 80.0, warm: float = 4.0, pr: float = 8.0, comments: int = 1,
             small_peak: float = 300.0, cold_peak: float = 320.0, z3: object | None = None) -> object:
     rows = (
         b_results.Row("baseline", "(a) baseline, extrapolated", 6000.0, 3002, 3000, 250.0, 90.0, 40.0, 9000.0,
@@ -270,3 +272,70 @@ def test_the_questions_beyond_the_tests_are_a_target_of_their_own() -> None:
     assert not [t for t in b_results.targets(results()) if "beyond the tests" in t.name]  # not measured: not said
     for part in ("every-input", "with_everywhere", "spec_changes", "--action"):
         assert part in b_constants.RECORDER
+
+
+def test_the_reference_commit_is_compared_program_by_program() -> None:
+    def program(prelude: str, method: str, seconds: float, phase: str = "tests") -> dict[str, object]:
+        return {"text": prelude + method, "prelude_chars": len(prelude), "method_chars": len(method),
+                "seconds": seconds, "phase": phase}
+
+    now = b_results.Cost.of("this commit (abc1234)", 40.0, 70.0, [
+        program("P" * 100, "m" * 10, 10.0), program("P" * 100, "n" * 30, 6.0),
+        program("Q" * 40, "e" * 20, 4.0, "every-input")])
+    then = b_results.Cost.of("reference (7517177)", 30.0, 50.0, [program("P" * 100, "m" * 10, 12.0)])
+    assert (now.programs, now.preludes, now.beyond, now.own) == (3, 2, 1, 20.0)
+    assert (now.prelude_chars, now.method_chars) == (80.0, 20.0)
+    assert now.other(2) == 60.0 and now.busy(2) == 0.25  # 2 workers x 40 s, 20 s of them verifying
+    ref = b_results.Reference("7517177", now, then, "")
+    assert ref.speedup == 0.75
+    res = dataclasses.replace(results(), reference=ref)
+    target = next(t for t in b_results.targets(res) if "reference" in t.name)
+    assert target.met is False and target.value == "x0.75, verdicts the same"
+    faster = dataclasses.replace(res, reference=b_results.Reference("7517177", then, now, ""))
+    assert next(t for t in b_results.targets(faster) if "reference" in t.name).met is True
+    changed = dataclasses.replace(res, reference=b_results.Reference("7517177", then, now, "2 (verdict)"))
+    assert next(t for t in b_results.targets(changed) if "reference" in t.name).met is False  # faster, not the same
+    text = b_results.render_results(res)
+    assert "## Against the reference (7517177)" in text
+    assert "| reference (7517177) | 30.0 | 50.0 | 1 | 0 | 1 | 100 | 10 | 12.0 | 12.000 | 48.000 | 20% |" in text
+    assert "| this commit (abc1234) | 40.0 | 70.0 | 3 | 1 | 2 | 80 | 20 | 20.0 | 6.667 | 20.000 | 25% |" in text
+    assert "x0.75 (30.0 s against 40.0 s). Verdicts: the same in every task" in text
+    assert "DIFFERENT: 2 (verdict)" in b_results.render_results(changed)
+    assert "## Against the reference" not in b_results.render_results(results())
+
+
+def test_differing_verdicts_compare_what_must_stay_the_same(tmp_path: Path) -> None:
+    def task(tid: str, verdict: str = "weak", status: str = "verified", pin: str = "pinned",
+             note: str = "") -> dict[str, object]:
+        return {"task_id": tid, "verdict": verdict, "evaluated": True, "correctness": 1.0, "completeness": 0.5,
+                "unknown": {}, "note": note, "cases": [{"name": "T#1", "status": status, "determinacy": pin,
+                                                        "witness": note}]}
+
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"tasks": [task("2"), task("10"), task("7")]}))
+    # a note and a witness differ (not verdicts); task 10's verdict and task 7's pin do
+    b.write_text(json.dumps({"tasks": [task("2", note="x"), task("10", verdict="strong"),
+                                       task("7", pin="not-pinned")], "extra": 1}))
+    assert b_machine.differing_verdicts(a, b) == "7 (determinacy), 10 (verdict)"
+    assert b_machine.differing_verdicts(a, a) == ""
+    b.write_text(json.dumps({"tasks": [task("2"), task("10")]}))
+    assert b_machine.differing_verdicts(a, b) == "7 (task)"
+    assert b_machine.differing_verdicts(a, tmp_path / "missing.json") == "?"
+
+
+def test_the_reference_code_is_the_package_of_that_commit(tmp_path: Path) -> None:
+    from bench.scenarios import reference_code
+
+    present = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{b_constants.REFERENCE}^{{commit}}"],
+                             capture_output=True, check=False)
+    if present.returncode != 0:
+        pytest.skip(f"{b_constants.REFERENCE} is not in this clone's history (a shallow clone)")
+    code = reference_code(b_constants.REFERENCE, tmp_path)
+    assert (code / "bot" / "__main__.py").is_file() and not (code / "tests").exists()
+    assert reference_code(b_constants.REFERENCE, tmp_path) == code  # unpacked once
+    try:
+        reference_code("0" * 40, tmp_path)
+    except SystemExit as e:
+        assert "not in this checkout's history" in str(e) and "--no-reference" in str(e)
+    else:
+        raise AssertionError("a commit that is not in the history was unpacked")
