@@ -24,6 +24,7 @@ from bot.audit.changes import changes_md, changes_summary, should_fail
 from bot.audit.model import TaskResult, Verdict
 from bot.audit.request import AuditRequest, AuditUsageError
 from bot.config import Config, ConfigError
+from bot.dafny.dialect import Dialect
 from bot.dafny.spans import EnsuresSpan
 from bot.github.api import (
     ISSUES_PERMISSION_HINT,
@@ -72,7 +73,7 @@ from bot.symbolic.compare import compare
 from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.gate import UNREAD_CASE, pr_gate
 from bot.symbolic.results import CaseStatus, Gate, MethodScore, SpecChange
-from bot.symbolic.rounds import MethodJob, ScoreOptions, score_methods
+from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions, score_methods
 from bot.symbolic.spec_change_run import Pair, spec_changes
 from bot.symbolic.stages import run_stages
 from bot.symbolic.suggest.search import with_suggestions
@@ -281,15 +282,15 @@ def _after_scoring(config: Config, head_jobs: Sequence[MethodJob], base_jobs: Se
     suggested, everywhere = list(head_scores), list(head_scores)
     changes: list[SpecChange] = []
 
-    def suggest() -> None:  # base is only compared against: no suggestions for it
-        suggested[:] = with_suggestions(head_jobs, head_scores, verifier.engine, verifier.dialect, options)
+    def suggest(engine: EngineLike) -> None:  # base is only compared against: no suggestions for it
+        suggested[:] = with_suggestions(head_jobs, head_scores, engine, verifier.dialect, options)
 
-    def on_every_input() -> None:
-        everywhere[:] = with_everywhere_of(head_jobs, head_scores, asked, verifier)
+    def on_every_input(engine: EngineLike) -> None:
+        everywhere[:] = with_everywhere_of(head_jobs, head_scores, asked, engine, verifier.dialect)
 
-    def changed() -> None:  # what the pull request changed in each spec (their files differ at base)
-        changes[:] = spec_changes(_pairs(head_jobs, head_scores, base_jobs, base_scores), verifier.engine,
-                                  verifier.dialect, options)
+    def changed(engine: EngineLike) -> None:  # what the pull request changed in each spec (their files differ at base)
+        changes[:] = spec_changes(_pairs(head_jobs, head_scores, base_jobs, base_scores), engine, verifier.dialect,
+                                  options)
 
     run_stages(verifier.engine, [*([("suggestions", suggest)] if options.suggest else []),
                                  ("every input", on_every_input), ("spec changes", changed)], on_phase)
@@ -298,11 +299,10 @@ def _after_scoring(config: Config, head_jobs: Sequence[MethodJob], base_jobs: Se
 
 
 def with_everywhere_of(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], keys: set[tuple[str, str]],
-                       verifier: Verifier) -> list[MethodScore]:
+                       engine: EngineLike, dialect: Dialect) -> list[MethodScore]:
     """`scores` with `everywhere` asked for the methods of `keys` (file, qualified name) only."""
     picked = [k for k, job in enumerate(jobs) if method_key(job) in keys]
-    asked = with_everywhere([jobs[k] for k in picked], [scores[k] for k in picked], verifier.engine,
-                            verifier.dialect)
+    asked = with_everywhere([jobs[k] for k in picked], [scores[k] for k in picked], engine, dialect)
     out = list(scores)
     for k, s in zip(picked, asked, strict=True):
         out[k] = s

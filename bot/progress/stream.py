@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -71,37 +72,44 @@ class Ticker:
 
 class Live:
     """The run's progress, fed by its hooks: `programs` (the verifier's, per batch), `start` (each phase) and
-    `round` (after each scoring round, and before the first); `end` writes the last line."""
+    `round` (after each scoring round, and before the first); `end` writes the last line. The hooks come from the
+    threads of runs side by side (bot/symbolic/together.py): each holds the lock, so that none loses another's
+    update and the lines do not interleave."""
 
     def __init__(self, ticker: Ticker, draw: Callable[[Snapshot], str]) -> None:
         self.ticker = ticker
         self.draw = draw
         self.started = ticker.clock()
         self.snapshot = Snapshot()
+        self.lock = threading.Lock()
 
     def _show(self, final: bool = False) -> None:
         self.snapshot = replace(self.snapshot, elapsed=self.ticker.clock() - self.started, final=final)
         self.ticker.show(self.draw(self.snapshot), final)
 
     def start(self, phase: str) -> None:
-        number = self.snapshot.round + 1 if phase in ROUND_PHASES else 0
-        self.snapshot = replace(self.snapshot, phase=phase, round=number, programs=None)
-        self._show()
+        with self.lock:
+            number = self.snapshot.round + 1 if phase in ROUND_PHASES else 0
+            self.snapshot = replace(self.snapshot, phase=phase, round=number, programs=None)
+            self._show()
 
     def programs(self, done: int, total: int) -> None:
-        self.snapshot = replace(self.snapshot, programs=(done, total))
-        self._show()
+        with self.lock:
+            self.snapshot = replace(self.snapshot, programs=(done, total))
+            self._show()
 
     def round(self, methods: Sequence[MethodTally]) -> None:
-        self.snapshot = replace(self.snapshot, tally=Tally.of(methods))
-        self._show()
+        with self.lock:
+            self.snapshot = replace(self.snapshot, tally=Tally.of(methods))
+            self._show()
 
     def end(self) -> None:
         """The last line, with the final counts; none when nothing was scored (the run says why)."""
-        if self.snapshot.tally is None or not self.snapshot.tally.methods:
-            self.ticker.close()
-            return
-        self._show(final=True)
+        with self.lock:
+            if self.snapshot.tally is None or not self.snapshot.tally.methods:
+                self.ticker.close()
+                return
+            self._show(final=True)
 
 
 def score_progress(stream: TextIO, clock: Clock = time.monotonic, columns: int = 0) -> Live:

@@ -15,12 +15,11 @@ unnecessary are never asked.
 from __future__ import annotations
 
 import contextlib
-import contextvars
+import functools
 import itertools
 import re
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -76,6 +75,7 @@ from bot.symbolic.results import (
     Undecided,
     method_score,
 )
+from bot.symbolic.together import Stoppable, together
 from bot.symbolic.verdicts import (
     INCONSISTENT_MESSAGE,
     VACUOUS_MESSAGE,
@@ -1317,11 +1317,13 @@ class _Rounds:
         self.lock = threading.Lock()  # the hooks and `checks`, from the threads of `side_by_side`
         self.shown = -1  # the latest phase shown (side by side, a phase is shown when the first file reaches it)
 
-    def in_step(self, jobs: Sequence[int], extra: Sequence[Program] | None = None) -> None:
+    def in_step(self, jobs: Sequence[int], extra: Sequence[Program] | None = None,
+                engine: EngineLike | None = None) -> None:
         """The rounds of `jobs` (indices into `runs`): each round verifies what every case's current stage needs,
-        with `extra` (the background checks, default: all not yet asked) in the first. Side by side, everything
-        but the verifier's answer is done holding the lock: the groups share the hooks, and the only wait worth
-        overlapping is the verifier's."""
+        with `extra` (the background checks, default: all not yet asked) in the first, through `engine` (default:
+        the rounds' own). Side by side, everything but the verifier's answer is done holding the lock: the groups
+        share the hooks, and the only wait worth overlapping is the verifier's."""
+        engine = self.engine if engine is None else engine
         for number, phase in enumerate(itertools.chain(PHASES, itertools.repeat("last"))):
             with self.lock:
                 if self.options.budget is not None:
@@ -1337,7 +1339,7 @@ class _Rounds:
                 self.shown = max(self.shown, number)
                 asked = [p for p in (self.checked if extra is None else extra) if p not in self.checks] \
                     if number == 0 else []
-            results = self.engine.run([p.program for p in todo] + asked)
+            results = engine.run([p.program for p in todo] + asked)
             with self.lock:
                 self.checks.update({p: results[p] for p in asked})
                 for k in jobs:
@@ -1355,12 +1357,12 @@ class _Rounds:
         """The rounds of each group of jobs on their own, at most SIDE_BY_SIDE_PER_JOB groups per verifier
         process at once; `checks_of`: per group, the background checks that go with its first round."""
         width = max(1, SIDE_BY_SIDE_PER_JOB * int(getattr(self.engine, "jobs", 1)))
-        with ThreadPoolExecutor(max_workers=min(width, len(groups)), thread_name_prefix="rounds") as pool:
-            # each in the caller's context (what a caller keeps in context variables follows its rounds)
-            futures = [pool.submit(contextvars.copy_context().run, self.in_step, group, checks)
-                       for group, checks in zip(groups, checks_of, strict=True)]
-            for future in futures:
-                future.result()  # a failure in a group's rounds is the run's
+        # a failure in a group's rounds is the run's: it stops the others (bot/symbolic/together.py)
+        together(self.engine, [functools.partial(self._group, group, checks)
+                               for group, checks in zip(groups, checks_of, strict=True)], width)
+
+    def _group(self, group: Sequence[int], checks: Sequence[Program], engine: Stoppable) -> None:
+        self.in_step(group, checks, engine)
 
 
 def untested(job: MethodJob) -> bool:

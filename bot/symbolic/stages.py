@@ -5,25 +5,24 @@ stage's answer is its own, so they are the same either way."""
 
 from __future__ import annotations
 
-import contextvars
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-Stage = tuple[str, Callable[[], None]]  # its phase name (progress), and the call that asks and keeps its answers
+from bot.symbolic.together import together
+
+# its phase name (progress), and the call that asks through the engine it is given and keeps its answers
+Stage = tuple[str, Callable[[Any], None]]
 
 
-def run_stages(engine: object, stages: Sequence[Stage], on_phase: Callable[[str], None] | None = None) -> None:
-    """Each stage's call; `on_phase` gets each stage's name before it, or, at once, their names joined."""
+def run_stages(engine: Any, stages: Sequence[Stage], on_phase: Callable[[str], None] | None = None) -> None:
+    """Each stage's call with the engine to ask through; `on_phase` gets each stage's name before it, or, at once,
+    their names joined. Side by side, the first failure stops the other stages (bot/symbolic/together.py)."""
     if len(stages) > 1 and getattr(engine, "concurrent", False):
         if on_phase:
             on_phase(", ".join(name for name, _ in stages))
-        with ThreadPoolExecutor(max_workers=len(stages), thread_name_prefix="stage") as pool:
-            # each in the caller's context (what a caller keeps in context variables follows the stage)
-            futures = [pool.submit(contextvars.copy_context().run, call) for _, call in stages]
-            for future in futures:
-                future.result()  # a stage's failure is the run's
+        together(engine, [call for _, call in stages], len(stages))
         return
     for name, call in stages:
         if on_phase:
             on_phase(name)
-        call()
+        call(engine)

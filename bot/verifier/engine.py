@@ -21,11 +21,12 @@ once its own batches are over (the head and base of a pull request share every p
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 
@@ -107,6 +108,8 @@ class Engine:
         self._lock = threading.Lock()  # the stats, the costs seen and the progress of the runs going on
         self._slots = threading.Semaphore(self.jobs)  # a backend call holds one
         self._going: dict[int, tuple[int, int]] = {}  # per run going on (by id): programs done, programs in all
+        self._gathering = 0  # `gathered` blocks open: the runs that end keep their counts in the progress
+        self._ended = (0, 0)  # the counts of the runs that ended in them
         self._flights: dict[str, _Flight] = {}  # per cache key, the programs a run going on verifies
 
     @property
@@ -149,7 +152,8 @@ class Engine:
         owned: dict[str, _Flight] = {}  # what this run verifies, for the runs beside it that ask it too
         awaited: dict[str, _Flight] = {}  # what a run beside it verifies already: its answer is this run's
         with self._lock:
-            beside = len(self._going)  # other runs going on, whose batches fill the slots too
+            # other runs going on, whose batches fill the slots too (this one is among them once it reported)
+            beside = sum(1 for other in self._going if other != id(run))
             for key, program in unique.items():
                 if key in results or key in answered:
                     continue
@@ -163,6 +167,7 @@ class Engine:
                 # earlier one's), so a lower limit cannot ride on the method in a shared batch
                 group = (program.prelude, self.limit_of(program), bool(program.checks))
                 groups.setdefault(group, []).append(_Item(key, program))
+        run.owned = owned
         try:
             run.report()
             runs = run.execute(self._plan(list(groups.items()), max(1, self.jobs - beside))) if groups else 0
@@ -170,9 +175,9 @@ class Engine:
             with self._lock:
                 for key, flight in owned.items():
                     del self._flights[key]
-                    # a run that failed leaves a transient answer, never a verdict
-                    flight.result = results.get(key, Result(Outcome.ERROR, f"{CRASHED}the run asking it failed"))
-                    flight.done.set()
+                    if not flight.done.is_set():  # a run that failed leaves a transient answer, never a verdict
+                        flight.result = Result(Outcome.ERROR, f"{CRASHED}the run asking it failed")
+                        flight.done.set()
         try:
             # only once its own batches are over: a run waits for no other while it holds what others await
             for key, flight in awaited.items():
@@ -180,7 +185,9 @@ class Engine:
                 run.settle_shared(key, flight.result)
         finally:
             with self._lock:
-                self._going.pop(id(run), None)
+                ended = self._going.pop(id(run), None)
+                if ended is not None and self._gathering:
+                    self._ended = (self._ended[0] + ended[0], self._ended[1] + ended[1])
         with self._lock:
             s = self._stats
             self._stats = EngineStats(
@@ -193,11 +200,27 @@ class Engine:
         return {program: results[key] for program, key in keys.items()}
 
     def progressed(self, run: int, done: int, total: int) -> None:
-        """Run `run` has `done` of its `total` programs: the progress hook gets the sums over the runs going on."""
+        """Run `run` has `done` of its `total` programs: the progress hook gets the sums over the runs going on, and
+        in a `gathered` block those of the runs that ended in it too (so that no count goes back)."""
         with self._lock:
             self._going[run] = (done, total)
             if self.progress is not None:
-                self.progress(sum(d for d, _ in self._going.values()), sum(n for _, n in self._going.values()))
+                self.progress(self._ended[0] + sum(d for d, _ in self._going.values()),
+                              self._ended[1] + sum(n for _, n in self._going.values()))
+
+    @contextlib.contextmanager
+    def gathered(self) -> Iterator[None]:
+        """While open, the progress counts every program of the runs that go on in it, ended or not: runs side by
+        side (bot/symbolic/together.py) end at their own pace, and one ending would take its counts back."""
+        with self._lock:
+            self._gathering += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._gathering -= 1
+                if not self._gathering:
+                    self._ended = (0, 0)
 
     def slot(self) -> threading.Semaphore:
         """One of the `jobs` verifier slots the runs share: held around every backend call."""
@@ -289,6 +312,7 @@ class _EngineRound:
         self.done = sum(copies[key] for key in results)
         self.probes: dict[str, Result | None] = {}  # prelude -> probe result (None: still running)
         self.parked: dict[str, list[_Task]] = {}  # failed batches waiting for their prelude's probe
+        self.owned: dict[str, _Flight] = {}  # what runs beside this one await of it: each as soon as it is settled
 
     def report(self) -> None:
         self.engine.progressed(id(self), self.done, self.total)
@@ -371,6 +395,10 @@ class _EngineRound:
             self.done += self.copies[key]
             if cache is not None and not is_transient(result):
                 cache.put(key, result)
+            flight = self.owned.get(key)
+            if flight is not None:  # after the cache: a run beside it that asks it later finds it there
+                flight.result = result
+                flight.done.set()
         self.report()
 
     def settle_shared(self, key: str, result: Result) -> None:

@@ -103,3 +103,34 @@ def test_rounds_side_by_side_score_as_the_rounds_in_step() -> None:
     phases: list[str] = []
     score_methods(jobs(), Engine(concurrent=True), Dialect.DAFNY2, OPTIONS, on_phase=phases.append)
     assert phases == ["cases", "rejections"]  # a phase is shown once, when the first file reaches it
+
+
+def many_jobs(count: int) -> list[MethodJob]:
+    out = []
+    for i in range(count):
+        file = parse_file(SPEC + f"\nfunction Other{i}(): int {{ {i} }}\n", f"f{i}.dfy")
+        method = file.find("Inc")
+        assert method is not None
+        out.append(MethodJob(file, method, (TestCase("c1", "Inc", (IntV(5),), (IntV(6),), source="t.dfy", line=1),)))
+    return out
+
+
+def test_a_failure_in_one_file_s_rounds_stops_every_other_file_s() -> None:
+    class Failing(Engine):
+        def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+            if any("Other0()" in p.prelude for p in programs):
+                raise RuntimeError("the rounds of f0.dfy broke")
+            with self.lock:
+                self.runs.append(("any", len(programs)))
+            return {p: answer(p) for p in programs}
+
+    engine = Failing(concurrent=True)
+    try:
+        score_methods(many_jobs(40), engine, Dialect.DAFNY2, OPTIONS)
+    except RuntimeError as e:
+        assert "f0.dfy broke" in str(e)
+    else:
+        raise AssertionError("the failure was not raised")
+    # 8 files' rounds at once (4 per verifier process): only those begun beside the failing one asked anything,
+    # a round at most each; not the 39 other files' two rounds
+    assert len(engine.runs) <= 8, engine.runs

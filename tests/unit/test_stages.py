@@ -1,14 +1,21 @@
-"""bot/symbolic/stages.py: the questions after the rounds, at once on an engine that takes runs side by side, else
-one after the other."""
+"""bot/symbolic/stages.py and bot/symbolic/together.py: the questions after the rounds, at once on an engine that
+takes runs side by side, else one after the other; calls side by side stopped together by the first failure or an
+interrupt."""
 
 from __future__ import annotations
 
 import contextvars
+import signal
 import threading
+import time
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
+from bot.symbolic.program import Outcome, Program, Result
 from bot.symbolic.stages import run_stages
+from bot.symbolic.together import Stoppable, Stopped, together
 
 WAIT = 30.0
 
@@ -16,24 +23,35 @@ WAIT = 30.0
 class Concurrent:
     concurrent = True
 
+    def __init__(self) -> None:
+        self.runs = 0
+        self.lock = threading.Lock()
+
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+        with self.lock:
+            self.runs += 1
+        time.sleep(0.01)
+        return {p: Result(Outcome.VERIFIED, "", 0.0) for p in programs}
+
 
 def test_on_an_engine_that_takes_runs_side_by_side_the_stages_go_at_once() -> None:
     both = threading.Barrier(2, timeout=WAIT)  # each stage waits for the other to have begun: at once, or broken
     done: list[str] = []
     phases: list[str] = []
-    run_stages(Concurrent(), [("suggestions", lambda: (both.wait(), done.append("a"))[1]),
-                              ("every input", lambda: (both.wait(), done.append("b"))[1])], phases.append)
+    run_stages(Concurrent(), [("suggestions", lambda e: (both.wait(), done.append("a"))[1]),
+                              ("every input", lambda e: (both.wait(), done.append("b"))[1])], phases.append)
     assert sorted(done) == ["a", "b"]
     assert phases == ["suggestions, every input"]
 
 
 def test_elsewhere_one_after_the_other_each_phase_before_its_stage() -> None:
-    seen: list[str] = []
-    run_stages(object(), [("suggestions", lambda: seen.append("suggest")),
-                          ("every input", lambda: seen.append("everywhere"))], seen.append)
-    assert seen == ["suggestions", "suggest", "every input", "everywhere"]
+    seen: list[Any] = []
+    engine = object()
+    run_stages(engine, [("suggestions", lambda e: seen.append(("suggest", e))),
+                        ("every input", lambda e: seen.append(("everywhere", e)))], seen.append)
+    assert seen == ["suggestions", ("suggest", engine), "every input", ("everywhere", engine)]
     one: list[str] = []
-    run_stages(Concurrent(), [("every input", lambda: one.append("alone"))], one.append)
+    run_stages(Concurrent(), [("every input", lambda e: one.append("alone"))], one.append)
     assert one == ["every input", "alone"]  # a single stage needs no thread
 
 
@@ -41,11 +59,70 @@ def test_a_stage_keeps_the_caller_s_context_and_its_failure_is_the_run_s() -> No
     tag = contextvars.ContextVar("tag", default="none")
     tag.set("caller")
     seen: list[str] = []
-    run_stages(Concurrent(), [("a", lambda: seen.append(tag.get())), ("b", lambda: seen.append(tag.get()))])
+    run_stages(Concurrent(), [("a", lambda e: seen.append(tag.get())), ("b", lambda e: seen.append(tag.get()))])
     assert seen == ["caller", "caller"]
 
-    def fails() -> None:
+    def fails(engine: object) -> None:
         raise RuntimeError("stage broke")
 
     with pytest.raises(RuntimeError, match="stage broke"):
-        run_stages(Concurrent(), [("a", lambda: None), ("b", fails)])
+        run_stages(Concurrent(), [("a", lambda e: None), ("b", fails)])
+
+
+def asks_for_ever(engine: Stoppable) -> None:
+    """A call that asks run after run (as a file's rounds do) until it is stopped."""
+    program = Program("", "SpecScore_m", "method SpecScore_m() { }")
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        engine.run([program])
+    raise AssertionError("never stopped")
+
+
+def test_the_first_failure_stops_every_call_beside_it_and_is_raised_once_at_once() -> None:
+    engine = Concurrent()
+    started: list[int] = []
+
+    def fails(e: Stoppable) -> None:
+        e.run([])
+        raise RuntimeError("file 3 broke")
+
+    def queued(k: int) -> Any:
+        return lambda e: (started.append(k), asks_for_ever(e))
+
+    began = time.monotonic()
+    with pytest.raises(RuntimeError, match="file 3 broke"):
+        together(engine, [asks_for_ever, asks_for_ever, fails, *[queued(k) for k in range(20)]], width=3)
+    assert time.monotonic() - began < WAIT / 2  # not after every other call ran its course
+    assert started == []  # the calls still queued never start
+    runs = engine.runs
+    time.sleep(0.1)
+    assert engine.runs == runs  # nothing asks after it returned
+
+
+def test_an_interrupt_stops_every_call() -> None:
+    engine = Concurrent()
+    main = threading.get_ident()
+
+    def interrupts(e: Stoppable) -> None:
+        e.run([])
+        assert threading.get_ident() != main
+        signal.pthread_kill(main, signal.SIGINT)  # Ctrl-C, to the thread that waits for the calls
+
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        together(engine, [asks_for_ever, asks_for_ever, interrupts], width=3)
+        time.sleep(WAIT)  # reached only when the interrupt came after the calls returned
+    assert time.monotonic() - began < WAIT / 2
+    runs = engine.runs
+    time.sleep(0.1)
+    assert engine.runs == runs
+
+
+def test_a_stoppable_engine_raises_once_stopped_and_is_otherwise_the_engine() -> None:
+    engine = Concurrent()
+    stoppable = Stoppable(engine)
+    assert stoppable.concurrent is True and stoppable.run([]) == {}
+    stoppable.stopped.set()
+    with pytest.raises(Stopped):
+        stoppable.run([])
+    assert engine.run([]) == {}  # the engine itself serves what comes next

@@ -4,10 +4,13 @@ another does not cut its batches smaller to fill slots the other fills. An in-pr
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+from pathlib import Path
 
 from bot.symbolic.program import Outcome, Program, Result
 from bot.verifier import VerifierInfo, is_transient
+from bot.verifier.cache import ResultCache
 from bot.verifier.engine import Engine
 
 WAIT = 30.0  # seconds a test waits for a thread before it fails (a hang would be the bug)
@@ -29,7 +32,8 @@ class GatedBackend:
     def flags_id(self, time_limit: int) -> str:
         return f"fake /timeLimit:{time_limit}"
 
-    def verify_batch(self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int) -> dict[str, Result]:
+    def verify_batch(self, prelude: str, methods: Sequence[tuple[str, str]], time_limit: int,
+                     models: Collection[str] = frozenset()) -> dict[str, Result]:
         with self.lock:
             self.calls.append((prelude, len(methods)))
             self.running += 1
@@ -102,6 +106,41 @@ def test_a_run_alone_spreads_its_batches_over_every_slot() -> None:
     assert sorted(n for _, n in backend.calls) == [2, 2]
 
 
+def test_a_run_alone_with_a_cached_twin_still_spreads_its_batches(tmp_path: Path) -> None:
+    # answering a plain program from its cached model-wanting twin reports the run before its batches are planned:
+    # it is not a run beside itself
+    backend = GatedBackend()
+    engine = Engine(backend, jobs=2, cache=ResultCache(str(tmp_path)))
+    plain = Program("function G(): int { 2 }", "SpecScore_t", "method SpecScore_t() { }")
+    wanting = replace(plain, want_model=True)
+    engine.run([wanting])
+    backend.calls.clear()
+    engine.run([wanting, plain, *programs(4, "function F(): int { 1 }")])
+    assert sorted(n for _, n in backend.calls) == [2, 2]
+
+
+def test_in_a_gathered_block_no_count_goes_back_when_a_run_ends() -> None:
+    backend = GatedBackend()
+    engine = Engine(backend, jobs=2)
+    seen: list[tuple[int, int]] = []
+    engine.progress = lambda done, total: seen.append((done, total))
+    with engine.gathered():
+        waiting = threading.Thread(target=lambda: engine.run(programs(1, "function GATE(): int { 1 }")))
+        waiting.start()
+        assert backend.entered.wait(WAIT)
+        engine.run(programs(10, "function F(): int { 1 }"))  # ends while the gated run goes on
+        engine.run(programs(2, "function H(): int { 1 }"))  # and so does this one, after it
+        backend.gate.set()
+        waiting.join(WAIT)
+    dones = [d for d, _ in seen]
+    totals = [t for _, t in seen]
+    assert dones == sorted(dones) and totals == sorted(totals), seen
+    assert seen[-1] == (13, 13)
+    seen.clear()
+    engine.run(programs(2, "function K(): int { 1 }"))  # after the block: a run's own counts, as before
+    assert seen[0] == (0, 2) and seen[-1] == (2, 2)
+
+
 def test_the_progress_hook_sums_the_runs_going_on() -> None:
     backend = GatedBackend()
     engine = Engine(backend, jobs=2)
@@ -163,3 +202,23 @@ def test_a_run_that_fails_leaves_its_shared_programs_a_transient_answer() -> Non
     for t in (waiting, asking):
         t.join(WAIT)
     assert is_transient(first[shared[0]]) and is_transient(second[shared[0]])
+
+
+def test_a_shared_program_s_answer_is_given_once_settled_not_when_its_run_ends() -> None:
+    backend = GatedBackend()
+    engine = Engine(backend, jobs=2)
+    shared = programs(1, "function F(): int { 1 }")
+    owner = threading.Thread(target=lambda: engine.run(shared + programs(1, "function GATE(): int { 1 }")))
+    owner.start()
+    try:
+        assert backend.entered.wait(WAIT)  # the owner's run is held open by its gated batch
+        got: dict[Program, Result] = {}
+        asker = threading.Thread(target=lambda: got.update(engine.run(shared)))
+        asker.start()
+        asker.join(WAIT / 3)
+        assert not asker.is_alive(), "the shared program's answer waited for the owner's whole run"
+        assert got[shared[0]].outcome is Outcome.VERIFIED
+        assert sum(1 for prelude, _ in backend.calls if "F()" in prelude) == 1  # verified once
+    finally:
+        backend.gate.set()
+        owner.join(WAIT)

@@ -260,12 +260,12 @@ def score_suggest_everywhere(
     scores = score_methods(jobs, engine, dialect, options, on_phase, on_round)
     suggested, everywhere = list(scores), list(scores)
 
-    def suggest() -> None:
-        suggested[:] = with_suggestions(jobs, scores, engine, dialect, options, more)
+    def suggest(through: EngineLike) -> None:
+        suggested[:] = with_suggestions(jobs, scores, through, dialect, options, more)
 
-    def on_every_input() -> None:
+    def on_every_input(through: EngineLike) -> None:
         # looked up when asked: a wrapper put in its place (the benchmark's recorder tags its programs) is used
-        everywhere[:] = everywhere_run.with_everywhere(jobs, scores, engine, dialect)
+        everywhere[:] = everywhere_run.with_everywhere(jobs, scores, through, dialect)
 
     asks = options.suggest and any(weak(s) for s in scores)
     run_stages(engine, [*([("suggestions", suggest)] if asks else []), ("every input", on_every_input)], on_phase)

@@ -1,0 +1,80 @@
+"""Calls side by side on one engine, stopped together: the rounds of each spec file (bot/symbolic/rounds.py) and the
+stages after them (bot/symbolic/stages.py). The first failure, or an interrupt, stops them all: no call starts after
+it and each one going ends at its next verifier run, so the failure is raised once and at once, not after every
+other file's rounds."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from typing import Any, Protocol
+
+from bot.symbolic.program import Program, Result
+
+
+class _Engine(Protocol):  # rounds.EngineLike (which imports this module)
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]: ...
+
+
+class Stopped(Exception):
+    """A call beside this one failed, or the run was interrupted: nothing more is asked."""
+
+
+class Stoppable:
+    """`engine` for the calls of one `together`: a run raises Stopped once `stopped` is set. The engine itself is
+    untouched (an audit's next task uses it); its other attributes are its own."""
+
+    def __init__(self, engine: _Engine) -> None:
+        self.engine = engine
+        self.stopped = threading.Event()
+
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+        if self.stopped.is_set():
+            raise Stopped("a run beside this one failed or was interrupted")
+        return self.engine.run(programs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
+def together(engine: _Engine, calls: Sequence[Callable[[Stoppable], None]], width: int) -> None:
+    """Each call with the same Stoppable engine, at most `width` at once, each in the caller's context (what a caller
+    keeps in context variables follows its call). The engine's progress counts what every call asked while they go
+    (Engine.gathered: a call that ends takes nothing back). The first failure in the order of the calls is raised."""
+    stoppable = Stoppable(engine)
+    gathered = getattr(engine, "gathered", None)
+    with gathered() if callable(gathered) else contextlib.nullcontext():
+        pool = ThreadPoolExecutor(max_workers=max(1, min(width, len(calls))), thread_name_prefix="together")
+        futures: list[Future[None]] = []
+        try:
+            futures = [pool.submit(contextvars.copy_context().run, _guarded, call, stoppable) for call in calls]
+            wait(futures, return_when=FIRST_EXCEPTION)
+            failed = [f for f in futures if f.done() and not f.cancelled() and f.exception() is not None]
+            if failed:
+                stoppable.stopped.set()
+                pool.shutdown(wait=True, cancel_futures=True)
+                # the failure itself, not the Stopped of the calls it stopped
+                first = next((f for f in futures if f.done() and not f.cancelled()
+                              and f.exception() is not None and not isinstance(f.exception(), Stopped)), failed[0])
+                first.result()
+        except BaseException:  # an interrupt while waiting, or the failure raised above
+            stoppable.stopped.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        for future in futures:
+            future.result()
+
+
+def _guarded(call: Callable[[Stoppable], None], engine: Stoppable) -> None:
+    """`call`, unless the calls are stopped; a failure stops them before its thread takes the next call."""
+    if engine.stopped.is_set():
+        raise Stopped("a call beside this one failed or was interrupted")
+    try:
+        call(engine)
+    except BaseException:
+        engine.stopped.set()
+        raise
