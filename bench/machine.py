@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from bench.constants import ROOT, WHEEL_Z3, WHEEL_Z3_VERSION
 from bench.scenarios import say
@@ -100,24 +101,31 @@ def find_wheel_z3(install: bool) -> tuple[str | None, str]:
     return (found, "") if found else (None, f"{WHEEL_Z3} installed, but no z3 {WHEEL_Z3_VERSION} binary found in it")
 
 
+def _tasks(a: Path, b: Path) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The tasks of two results.json files by id (None when either cannot be read)."""
+    try:
+        return ({t["task_id"]: t for t in json.loads(a.read_text())["tasks"]},
+                {t["task_id"]: t for t in json.loads(b.read_text())["tasks"]})
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def differing_tasks(a: Path, b: Path) -> tuple[str, ...]:
     """Task ids whose entries differ between two results.json files (`?` when they cannot be read)."""
-    try:
-        left = {t["task_id"]: t for t in json.loads(a.read_text())["tasks"]}
-        right = {t["task_id"]: t for t in json.loads(b.read_text())["tasks"]}
-    except (OSError, ValueError, KeyError, TypeError):
+    both = _tasks(a, b)
+    if both is None:
         return ("?",)
+    left, right = both
     return tuple(sorted((k for k in left.keys() | right.keys() if left.get(k) != right.get(k)), key=_id_order))
 
 
 def differing_fields(a: Path, b: Path) -> str:
     """The tasks whose entries differ between two results.json files, each with the names of the fields that
     differ in it: `572 (killed_by), 632 (killed_by, note)` ("" when none; `?` when they cannot be read)."""
-    try:
-        left = {t["task_id"]: t for t in json.loads(a.read_text())["tasks"]}
-        right = {t["task_id"]: t for t in json.loads(b.read_text())["tasks"]}
-    except (OSError, ValueError, KeyError, TypeError):
+    both = _tasks(a, b)
+    if both is None:
         return "?"
+    left, right = both
     parts = []
     for k in differing_tasks(a, b):
         names = sorted(_fields_differing(left.get(k), right.get(k), "task"))
@@ -135,11 +143,10 @@ def differing_verdicts(a: Path, b: Path) -> str:
     what differs: a task's VERDICT_FIELDS, a case's CASE_FIELDS (cases matched by name), or `cases` when the two
     name other cases ("" when none; `?` when they cannot be read). Other fields (notes, witnesses, what a later
     commit adds) are left out: they may change with the code."""
-    try:
-        left = {t["task_id"]: t for t in json.loads(a.read_text())["tasks"]}
-        right = {t["task_id"]: t for t in json.loads(b.read_text())["tasks"]}
-    except (OSError, ValueError, KeyError, TypeError):
+    both = _tasks(a, b)
+    if both is None:
         return "?"
+    left, right = both
     parts = []
     for k in sorted(left.keys() | right.keys(), key=_id_order):
         x, y = left.get(k), right.get(k)

@@ -227,25 +227,6 @@ def _implementation(r: Result, qualified: str, name: str) -> str:
 MAX_SAID = 160  # characters of the verifier's words in an implementation verdict
 
 
-def score_and_suggest(
-    jobs: Sequence[MethodJob],
-    engine: EngineLike,
-    dialect: Dialect,
-    options: ScoreOptions,
-    on_phase: Callable[[str], None] | None = None,
-    more: Suggester | None = None,
-    on_round: Callable[[list[MethodTally]], None] | None = None,
-) -> list[MethodScore]:
-    """score_methods, then (options.suggest) the verified suggestions of the weak methods (`more`: an external
-    suggester's candidates, checked the same way)."""
-    scores = score_methods(jobs, engine, dialect, options, on_phase, on_round)
-    if not options.suggest:
-        return scores
-    if on_phase and any(weak(s) for s in scores):
-        on_phase("suggestions")
-    return with_suggestions(jobs, scores, engine, dialect, options, more)
-
-
 def score_suggest_everywhere(
     jobs: Sequence[MethodJob],
     engine: EngineLike,
@@ -255,8 +236,9 @@ def score_suggest_everywhere(
     more: Suggester | None = None,
     on_round: Callable[[list[MethodTally]], None] | None = None,
 ) -> list[MethodScore]:
-    """score_methods, then the suggestions of the weak methods (as score_and_suggest) and what each spec says on every
-    input (with_everywhere): both from the same scores, each setting a field of its own (bot/symbolic/stages.py)."""
+    """score_methods, then (options.suggest) the verified suggestions of the weak methods (`more`: an external
+    suggester's candidates, checked the same way) and what each spec says on every input (with_everywhere): both from
+    the same scores, each setting a field of its own (bot/symbolic/stages.py)."""
     scores = score_methods(jobs, engine, dialect, options, on_phase, on_round)
     suggested, everywhere = list(scores), list(scores)
 
