@@ -34,16 +34,9 @@ from bot.symbolic.rounds import (
     score_methods,
 )
 from bot.testcases.cases import TestCase
+from support.inc_spec import INC_SPEC
 
-SPEC = """
-method Inc(x: int) returns (r: int)
-  requires x >= 0
-  ensures r > x
-  ensures r == x + 1
-{
-  r := x + 1;
-}
-"""
+SPEC = INC_SPEC
 
 Answer = Callable[[Program], Result]
 

@@ -14,18 +14,11 @@ from bot.symbolic.program import RUN_FINISHED, Outcome, Program, Result
 from bot.symbolic.results import CaseStatus, MutantStatus
 from bot.symbolic.rounds import MethodJob, ScoreOptions, Strategy, score_methods
 from bot.testcases.cases import TestCase
+from support.inc_spec import INC_SPEC
 
 WAIT = 30.0  # seconds before a test fails instead of hanging
 
-SPEC = """
-method Inc(x: int) returns (r: int)
-  requires x >= 0
-  ensures r > x
-  ensures r == x + 1
-{
-  r := x + 1;
-}
-"""
+SPEC = INC_SPEC
 # the other file: the same method beside a function of its own, so its programs are told apart by their prelude
 OTHER = SPEC + "\nfunction Other(): int { 7 }\n"
 OPTIONS = ScoreOptions(mutants=3, pin=False, strategy=Strategy.EACH)

@@ -15,16 +15,9 @@ from bot.symbolic.program import RUN_FINISHED, Outcome, Program, Result
 from bot.symbolic.results import CaseStatus, MutantStatus
 from bot.symbolic.rounds import MethodJob, ScoreOptions, Strategy, score_methods
 from bot.testcases.cases import TestCase
+from support.inc_spec import INC_SPEC
 
-SPEC = """
-method Inc(x: int) returns (r: int)
-  requires x >= 0
-  ensures r > x
-  ensures r == x + 1
-{
-  r := x + 1;
-}
-"""
+SPEC = INC_SPEC
 
 
 def _python(clause: str) -> str:
