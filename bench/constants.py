@@ -56,8 +56,8 @@ original = engine.Engine.run
 # "every-input" while the questions beyond the tests are asked: a context variable, which the stages and rounds
 # that go side by side carry into their threads (the suggestions asked beside them stay "tests")
 phase = contextvars.ContextVar("phase", default="tests")
-def run(self, programs):
-    results = original(self, programs)
+def run(self, programs, *rest):  # rest: the methods' budgets (Allowance), on engines that take them
+    results = original(self, programs, *rest)
     with lock:
         for p in programs:
             out.write(json.dumps({"prelude": p.prelude, "method": p.method, "name": p.name, "phase": phase.get(),

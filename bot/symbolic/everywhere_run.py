@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import ArrayT
 from bot.dafny.values import ArrayV, SeqV
 from bot.symbolic import bounded
+from bot.symbolic.allowance import Allowance
 from bot.symbolic.everywhere import (
     Goal,
     Shown,
@@ -26,10 +28,11 @@ from bot.symbolic.everywhere import (
     witness,
 )
 from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOptions, make_prelude, refining_reason
+from bot.symbolic.ledger import Ledger
 from bot.symbolic.program import Goal as Asked
 from bot.symbolic.program import Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Everywhere, EverywhereStatus, MethodScore
-from bot.symbolic.rounds import BUDGET_NOTE, SLOW_METHOD_SECONDS, SLOW_NOTE, EngineLike, MethodJob
+from bot.symbolic.rounds import BUDGET_NOTE, SLOW_METHOD_SECONDS, SLOW_NOTE, BudgetedEngine, EngineLike, MethodJob
 from bot.symbolic.witness_search import Search, run_searches
 from bot.testcases.cases import TestCase
 
@@ -111,7 +114,8 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
         asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope, opened=opened,
                                                     time_limit=limit)
                                          for g in goals(job.method, shown_consistent(s))}, limit)
-    first = engine.run([p for a in asked.values() for p in a.programs.values()]) if asked else {}
+    first = _within(engine, {p: scores[k].ledger for k, a in asked.items() for p in a.programs.values()}) \
+        if asked else {}
     # a witness the tests already proved needs no search: its programs would only find another
     tested = {k: from_tests(scores[k]) for k in asked}
     searches = {k: _search(a, dialect) for k, a in asked.items() if tested[k] is None}
@@ -123,6 +127,16 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
         proved = shown(a.job.method, found) if found is not None else tested[k]
         answers[k] = judged(results, proved, search.why if search is not None else "", shown_consistent(scores[k]))
     return [replace(s, everywhere=answers[k]) for k, s in enumerate(scores)]
+
+
+def _within(engine: EngineLike, ledgers: dict[Program, Ledger | None]) -> dict[Program, Result]:
+    """The programs (the keys) verified within their methods' budgets (bot/symbolic/allowance.py), what the rounds
+    left of each, when the engine takes budgets: a method whose rounds spent it asks nothing more, its answers on
+    every input unknown."""
+    groups = {p: (ledger,) for p, ledger in ledgers.items() if ledger is not None}
+    if not groups or not getattr(engine, "budgeted", False):
+        return engine.run(list(ledgers))
+    return cast(BudgetedEngine, engine).run(list(ledgers), Allowance(groups))
 
 
 def _long(w: Witness) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bot.dafny.values import Value
+from bot.symbolic.ledger import Ledger
 
 
 class CaseStatus(Enum):
@@ -172,6 +173,9 @@ class MethodScore:
     # a program of the method timed out at the full limit, so its later ones were asked with a short one
     # (bot/symbolic/rounds.py ScoreOptions.slow_limit): its questions over every input get that limit too
     slow: bool = False
+    # what is left of the method's budget of verification (bot/symbolic/allowance.py), for the stages after the rounds
+    # (its suggestions' rescorings, its questions on every input); None: no budget. Never reported
+    ledger: Ledger | None = field(default=None, compare=False, repr=False)
 
     @property
     def surviving(self) -> tuple[Surviving, ...]:

@@ -19,12 +19,12 @@ import functools
 import itertools
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from bot.dafny.decls import DafnyFile, Decl
 from bot.dafny.dialect import Dialect
@@ -32,6 +32,7 @@ from bot.dafny.includes import included_files
 from bot.dafny.types import ArrayT, DafnyType, DatatypeT, RealT, SeqT, TupleT, constructors, unsupported_parts
 from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
 from bot.progress.lines import MethodTally
+from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
 from bot.symbolic.background import (
     BACKGROUND_METHOD,
     BACKGROUND_NAME,
@@ -58,6 +59,7 @@ from bot.symbolic.harness.programs import (
     split_values,
     target_tolerances,
 )
+from bot.symbolic.ledger import Ledger
 from bot.symbolic.mutants import Mutant, mutate, neighbours, same_elements
 from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.symbolic.proofs import Judged, Proof, judge
@@ -94,6 +96,12 @@ class EngineLike(Protocol):
     def run(self, programs: Sequence[Program]) -> dict[Program, Result]: ...
 
 
+class BudgetedEngine(Protocol):
+    """An engine whose `budgeted` attribute is true: its runs take the methods' budgets (bot/symbolic/allowance.py)."""
+
+    def run(self, programs: Sequence[Program], allowance: Allowance | None = None) -> dict[Program, Result]: ...
+
+
 class Strategy(Enum):
     """How many programs the rounds ask, and with which limits (the verdicts are the same proofs either way)."""
 
@@ -124,7 +132,7 @@ _CUT_SHORT = frozenset({ProgramKind.PIN, ProgramKind.MUTANT})  # what a slow met
 METHOD_BUDGET_LIMITS = 6
 BUDGET_NOTE = ("the method's budget of verification ran out: its programs not yet asked were not asked, and what "
                "they would have decided is unknown")
-BUDGET_MESSAGE = "not asked: the method's budget of verification ran out"
+BUDGET_MESSAGE = NOT_ASKED  # what run_out answers: the engine's words for a program it did not ask
 
 
 @dataclass(frozen=True)
@@ -149,15 +157,16 @@ class ScoreOptions:
     # tail of the published suites); a program cut short is unknown, never a verdict
     slow_limit: int | None = SLOW_METHOD_SECONDS
     # seconds of verification a method's programs may take in all, summed (None: no budget): past it, the programs
-    # it has not asked are not asked, each left unknown as a time-out would be, and the method counts as slow
+    # it has not asked are not asked, each left unknown as a time-out would be, and the method counts as slow. It is
+    # looked at between rounds, and inside one by an engine that takes it (bot/symbolic/allowance.py)
     budget: int | None = None
 
 
 _MOST_STAGES = 64  # a bound on a case's stages (each moves on; a case needs a dozen at most)
 EAGER_PIN_BELOW = 4000  # characters of the acceptance program: a case this small gets its pin check in round 1
-# ... when its method has a budget and at most this many cases: the budget is looked at between rounds, and in the first
-# round each case's acceptance and eager pin check may both time out at the full limit, so the eager pins could take a
-# method of more cases past its budget on their own (HumanEval-Dafny's 033, 8 cases: 7 eager pins timed out beside 8
+# ... when its method has a budget and at most this many cases: in the first round each case's acceptance and eager pin
+# check may both time out at the full limit, so the eager pins could spend the budget of a method of more cases on
+# their own, before its acceptances (HumanEval-Dafny's 033, 8 cases: 7 eager pins timed out beside 8
 # acceptances, 158 s of a first round of 321 s, every one of them read only after an acceptance that was never proved)
 EAGER_PIN_CASES = METHOD_BUDGET_LIMITS // 2
 GUESS_REJECTED = "the spec rejects the guessed expected value, which the test never states: this refutes nothing"
@@ -185,6 +194,9 @@ class MethodJob:
     # outputs to try as mutants besides the generated ones, by case name (a suggested clause's check: the wrong
     # outputs the original spec accepts)
     extra_outputs: tuple[tuple[str, tuple[tuple[Value, ...], ...]], ...] = ()
+    # the method's budget when another run spent some of it already (a suggestion's rescoring: its method's); None:
+    # a budget of its own (ScoreOptions.budget)
+    ledger: Ledger | None = field(default=None, compare=False, repr=False)
 
 
 def method_jobs(
@@ -1235,8 +1247,9 @@ def score_methods(
     checks: dict[Program, Result] = {}
     if on_round:
         on_round(_tally(jobs, runs))
-    spent = [0.0 for _ in jobs]  # per job: seconds its programs took (ScoreOptions.budget)
-    rounds = _Rounds(engine, options, runs, spent, checked, checks, on_phase,
+    # per job, its method's budget (ScoreOptions.budget): a rescored candidate spends its method's (MethodJob.ledger)
+    ledgers = [None if options.budget is None else job.ledger or Ledger(options.budget) for job in jobs]
+    rounds = _Rounds(engine, options, runs, ledgers, checked, checks, on_phase,
                      (lambda: on_round(_tally(jobs, runs))) if on_round else None)
     # an engine that takes runs side by side (Engine.concurrent) gets each spec file's rounds on their own: a
     # file's next round does not wait for every other file's slowest program, and both verifier processes stay
@@ -1253,14 +1266,14 @@ def score_methods(
         rounds.in_step(list(range(len(jobs))))
     if options.budget is not None:
         for k, job in enumerate(jobs):
-            if spent[k] > options.budget:  # no suggestion search, short questions on every input
+            if rounds.ran_out(k):  # no suggestion search, short questions on every input
                 slowness[id(job)][0] = True
     unasked = [p for p in checked if p not in checks]
     if unasked:  # no case at all (specs without tests): the checks go alone
         checks.update(engine.run(unasked))
 
     scores: list[MethodScore] = []
-    for job, row, checked_here in zip(jobs, runs, asked, strict=True):
+    for k, (job, row, checked_here) in enumerate(zip(jobs, runs, asked, strict=True)):
         cases = [r.result for r in row if r.result is not None] + _unsupported(job)
         note = prelude_errors.get(id(job.file), "")
         if untested(job) and not note:
@@ -1290,7 +1303,7 @@ def score_methods(
                 status,
                 message,
                 rests_on,
-            ), well_formed=proved, slow=slowness.get(id(job), [False])[0]))
+            ), well_formed=proved, slow=slowness.get(id(job), [False])[0], ledger=ledgers[k]))
     return scores
 
 
@@ -1303,13 +1316,14 @@ class _Rounds:
     file's jobs on their own, side by side (`side_by_side`). A case needs at most five rounds, and every stage
     moves on, so each loop ends."""
 
-    def __init__(self, engine: EngineLike, options: ScoreOptions, runs: list[list[_CaseRun]], spent: list[float],
+    def __init__(self, engine: EngineLike, options: ScoreOptions, runs: list[list[_CaseRun]],
+                 ledgers: list[Ledger | None],
                  checked: list[Program], checks: dict[Program, Result], on_phase: Callable[[str], None] | None,
                  on_round: Callable[[], None] | None) -> None:
         self.engine = engine
         self.options = options
         self.runs = runs
-        self.spent = spent
+        self.ledgers = ledgers
         self.checked = checked
         self.checks = checks
         self.on_phase = on_phase
@@ -1328,10 +1342,11 @@ class _Rounds:
             with self.lock:
                 if self.options.budget is not None:
                     for k in jobs:
-                        if self.spent[k] > self.options.budget:  # the method counts as slow once its rounds are over
+                        if self.ran_out(k):  # the method counts as slow once its rounds are over
                             for r in self.runs[k]:
                                 r.run_out()
-                todo = [p for k in jobs for r in self.runs[k] for p in r.programs()]
+                todo_of = {k: [p for r in self.runs[k] for p in r.programs()] for k in jobs}
+                todo = [p for k in jobs for p in todo_of[k]]
                 if not todo:
                     break
                 if self.on_phase and number > self.shown:
@@ -1339,19 +1354,46 @@ class _Rounds:
                 self.shown = max(self.shown, number)
                 asked = [p for p in (self.checked if extra is None else extra) if p not in self.checks] \
                     if number == 0 else []
-            results = engine.run([p.program for p in todo] + asked)
+            allowance = self._allowance(todo_of, engine)
+            if allowance is None:
+                results = engine.run([p.program for p in todo] + asked)
+            else:
+                results = cast(BudgetedEngine, engine).run([p.program for p in todo] + asked, allowance)
             with self.lock:
                 self.checks.update({p: results[p] for p in asked})
                 for k in jobs:
                     row = self.runs[k]
-                    # each program once: the engine answers a program two cases share once
-                    answered = {p.program for r in row for p in r._pending() if p.program in results}
-                    self.spent[k] += sum(results[p].seconds for p in answered)
+                    ledger = self.ledgers[k]
+                    if ledger is not None and allowance is None:  # else the engine charged it, answer by answer
+                        # each program once: the engine answers a program two cases share once
+                        answered = {p.program for r in row for p in r._pending() if p.program in results}
+                        ledger.charge(sum(results[p].seconds for p in answered))
                     for r in row:
                         if r.stage is not _Stage.DONE:
+                            if any(_over_budget(results[p.program]) for p in r._pending() if p.program in results):
+                                r.note = join_notes(r.note, BUDGET_NOTE) if BUDGET_NOTE not in r.note else r.note
                             r.absorb(results)
                 if self.on_round:
                     self.on_round()
+
+    def ran_out(self, k: int) -> bool:
+        """Whether job `k`'s method has used up its budget: its programs' seconds passed it, or the engine stopped
+        asking them inside a round (bot/symbolic/allowance.py)."""
+        ledger = self.ledgers[k]
+        return ledger is not None and ledger.spent()
+
+    def _allowance(self, todo_of: Mapping[int, Sequence[Planned]], engine: EngineLike) -> Allowance | None:
+        """The round's budgets for the engine, per job the seconds its method has left; None without a budget, or
+        with an engine that takes none (the budget is then looked at between rounds only)."""
+        if not getattr(engine, "budgeted", False):
+            return None
+        groups: dict[Program, dict[int, Ledger]] = {}
+        for k, planned in todo_of.items():
+            ledger = self.ledgers[k]
+            if ledger is not None:
+                for p in planned:
+                    groups.setdefault(p.program, {})[id(ledger)] = ledger
+        return Allowance({p: tuple(g.values()) for p, g in groups.items()}) if groups else None
 
     def side_by_side(self, groups: Sequence[Sequence[int]], checks_of: Sequence[Sequence[Program]]) -> None:
         """The rounds of each group of jobs on their own, at most SIDE_BY_SIDE_PER_JOB groups per verifier
@@ -1363,6 +1405,11 @@ class _Rounds:
 
     def _group(self, group: Sequence[int], checks: Sequence[Program], engine: Stoppable) -> None:
         self.in_step(group, checks, engine)
+
+
+def _over_budget(result: Result) -> bool:
+    """A time-out the engine answered for a program the method's budget did not let it ask or finish."""
+    return result.outcome is Outcome.TIMEOUT and result.message.startswith((NOT_ASKED, CUT_SHORT))
 
 
 def untested(job: MethodJob) -> bool:

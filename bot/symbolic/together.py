@@ -10,13 +10,18 @@ import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
+from bot.symbolic.allowance import Allowance
 from bot.symbolic.program import Program, Result
 
 
 class _Engine(Protocol):  # rounds.EngineLike (which imports this module)
     def run(self, programs: Sequence[Program]) -> dict[Program, Result]: ...
+
+
+class _Budgeted(Protocol):  # an engine that takes an Allowance (rounds.BudgetedEngine)
+    def run(self, programs: Sequence[Program], allowance: Allowance | None = None) -> dict[Program, Result]: ...
 
 
 class Stopped(Exception):
@@ -31,10 +36,12 @@ class Stoppable:
         self.engine = engine
         self.stopped = threading.Event()
 
-    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+    def run(self, programs: Sequence[Program], allowance: Allowance | None = None) -> dict[Program, Result]:
         if self.stopped.is_set():
             raise Stopped("a run beside this one failed or was interrupted")
-        return self.engine.run(programs)
+        if allowance is None:
+            return self.engine.run(programs)
+        return cast(_Budgeted, self.engine).run(programs, allowance)  # only when the engine is `budgeted`
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)

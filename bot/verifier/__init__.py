@@ -118,6 +118,7 @@ class Backend(Protocol):
         models: Collection[str] = frozenset(),
         *,
         checks: Sequence[str] = (),
+        wall: float | None = None,
     ) -> dict[str, Result]:
         """Verify `methods` ((name, text) pairs) as members of one file after `prelude`.
 
@@ -126,7 +127,9 @@ class Backend(Protocol):
         them); with none named, the command line is the same as without the argument. `checks`: these
         declarations of the prelude are verified too (a function against its `ensures` and for termination, a
         lemma's proof), and each name's result stands for all of them (`bot.verifier.output.whole_file_result`);
-        the engine passes it only when there are some.
+        the engine passes it only when there are some. `wall`: seconds the whole batch may take when fewer than the
+        backend's own wall-clock limit (a method's budget, bot/symbolic/allowance.py); the engine passes it only
+        then, and a batch stopped there answers what it concluded and `KILLED` for the rest, as at the own limit.
         """
         ...
 

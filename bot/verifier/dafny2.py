@@ -109,6 +109,7 @@ class Dafny2Backend:
         runner: Callable[[Sequence[str], str, float], ProcessRun] = run_process,
         *,
         checks: Sequence[str] = (),
+        wall: float | None = None,
     ) -> dict[str, Result]:
         """`runner(argv, folder, wall)` runs the command: a process of its own, or a kept-alive verifier
         (bot/verifier/server.py), whose run is read the same way. `checks`: declarations verified too; then each
@@ -117,7 +118,8 @@ class Dafny2Backend:
         if settled is not None:
             return settled
         # a checked declaration runs up to two procedures (a lemma: its well-formedness and its proof)
-        wall = self.wall_limit(time_limit, len(names) + 2 * len(checks))
+        own = self.wall_limit(time_limit, len(names) + 2 * len(checks))
+        wall = own if wall is None else min(own, wall)
         model_name = MODEL_FILE if wanted else None
         argv = self.command(names, time_limit, "report.xml", model_name, checks)
         layout, run, report, model = run_batch(prelude, methods, argv, wall, model_name, runner, wanted)

@@ -174,11 +174,13 @@ class Dafny4Backend:
         models: Collection[str] = frozenset(),
         *,
         checks: Sequence[str] = (),
+        wall: float | None = None,
     ) -> dict[str, Result]:
         names, wanted, settled = start_batch(prelude, methods, models)
         if settled is not None:
             return settled
-        wall = self.wall_limit(time_limit, len(names) + 2 * len(checks))
+        own = self.wall_limit(time_limit, len(names) + 2 * len(checks))
+        wall = own if wall is None else min(own, wall)
         argv = self.command(names, time_limit, "log.json", counterexamples=bool(wanted), whole=bool(checks))
         layout, run, data, _ = run_batch(prelude, methods, argv, wall)
         log = None if data is None else data.decode("utf-8", errors="replace")

@@ -17,6 +17,11 @@ slots, so the verifier processes stay at `jobs` however many runs wait, and a ru
 spreads its batches over every slot, while one beside others does not cut its batches smaller to fill slots the
 others fill. A program a run beside it is verifying already is not verified again: the run waits for that answer
 once its own batches are over (the head and base of a pull request share every program of a spec left as it was).
+
+A run may be given an Allowance (bot/symbolic/allowance.py): its methods' budgets of verification. A batch is then
+not started for a method with nothing left, and one started gets at most the seconds its methods have left (plus
+BUDGET_MARGIN): a round of twenty-second time-outs stops where the budget runs out, not at its end. What it did not
+ask, or cut short, is a time-out of the run (never cached); what the batch concluded before it was stopped stands.
 """
 
 from __future__ import annotations
@@ -29,10 +34,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
+from typing import Any
 
+from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
 from bot.symbolic.program import Outcome, Program, Result
 from bot.verifier import CRASHED, NO_RESULT, Backend, is_transient
 from bot.verifier.cache import ResultCache
+from bot.verifier.process import KILLED
 
 PROBE_NAME = "SpecScoreEnginePreludeProbe"
 # Dafny 2.3 makes no verification task of an empty body (measured): assert something.
@@ -46,6 +54,9 @@ SLOW_SECONDS = 2.0
 # cost 0.4 s of start-up each, 28 times on task 632 of the development audit
 SLOW_BATCH_SECONDS = 10.0
 SIZE_UNIT = 4000  # characters of harness text that count as one more default program, before anything is measured
+# seconds a batch started within a method's budget may take beyond what the budget has left: reading, resolving and
+# translating its file (0.7 s a batch measured on a server, 1.5 s more on the command line's mono start)
+BUDGET_MARGIN = 5.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,7 @@ class Engine:
     """Runs programs through a Backend; runs from several threads share its `jobs` verifier slots."""
 
     concurrent = True  # `run` may be called from several threads at once (bot/symbolic/rounds.py)
+    budgeted = True  # `run` takes an Allowance (bot/symbolic/allowance.py)
 
     def __init__(
         self,
@@ -116,7 +128,8 @@ class Engine:
     def stats(self) -> EngineStats:
         return self._stats
 
-    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+    def run(self, programs: Sequence[Program], allowance: Allowance | None = None) -> dict[Program, Result]:
+        """Each program's result; with `allowance`, within its methods' budgets (see the module's docstring)."""
         started = time.monotonic()
         flags = {limit: self.backend.flags_id(limit) for limit in {self.limit_of(p) for p in programs}}
         keys = {program: program.key(flags[self.limit_of(program)]) for program in programs}
@@ -134,6 +147,8 @@ class Engine:
                     results[key] = hit
                     self.observe(unique[key].prelude, [hit])
         hits = len(results)
+        if allowance is not None:  # a cached answer costs what it cost when verified: the same budget, cold or warm
+            allowance.charge({unique[key]: hit for key, hit in results.items()}, cut=False)
 
         # A plain program whose model-wanting twin is verified anyway is answered by the twin.
         wanting = {(p.prelude, p.name, p.method): key for key, p in unique.items() if p.want_model}
@@ -144,7 +159,7 @@ class Engine:
                 twins.setdefault(twin, []).append(key)
         answered = {key for plain in twins.values() for key in plain}
 
-        run = _EngineRound(self, copies, results, total=len(keys), twins=twins)
+        run = _EngineRound(self, copies, results, total=len(keys), twins=twins, allowance=allowance)
         for twin in twins:
             if twin in results:
                 run.settle_twins(twin, results[twin])
@@ -170,7 +185,9 @@ class Engine:
         run.owned = owned
         try:
             run.report()
-            runs = run.execute(self._plan(list(groups.items()), max(1, self.jobs - beside))) if groups else 0
+            plan = self._plan(list(groups.items()), max(1, self.jobs - beside),
+                              cheap_first=allowance is not None) if groups else []
+            runs = run.execute(plan) if plan else 0
         finally:
             with self._lock:
                 for key, flight in owned.items():
@@ -230,13 +247,19 @@ class Engine:
         """The time limit `program` is verified with: its own when lower than the engine's."""
         return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
 
-    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]], spread: int) -> list[_Task]:
+    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]], spread: int,
+              cheap_first: bool = False) -> list[_Task]:
         """Batches of at most batch_size, one prelude each; split further until `spread` workers have one.
 
         A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets small
         batches (about SLOW_BATCH_SECONDS of its programs each), and costly batches go first: a batch verifies
         its methods one after the other, so ten 20-second time-outs in one batch would keep one worker busy
         while the other idles.
+
+        `cheap_first` (a run within its methods' budgets): each prelude's programs shortest first, so that a budget
+        that runs out in a batch has bought as many answers as it could. On HumanEval-Dafny's `094-skjkasdkd`, in
+        the order of its tests, the first three cases' checks (the largest inputs) timed out one after the other
+        and spent the budget: none of its 9 cases was decided, where the small ones take under a second each.
         """
         batches: list[_Task] = []
         for (prelude, limit, whole), items in groups:
@@ -244,6 +267,8 @@ class Engine:
                 batches += [_Task(prelude, (item,), limit, item.program.checks) for item in items]
                 continue
             size = self._size(prelude)
+            if cheap_first:  # the harness's length stands for its cost, as in `_estimate`; ties keep their order
+                items = sorted(items, key=lambda item: len(item.program.method))
             batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
         while len(batches) < spread:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
@@ -303,8 +328,10 @@ class _EngineRound:
         results: dict[str, Result],
         total: int,
         twins: dict[str, list[str]] | None = None,
+        allowance: Allowance | None = None,
     ) -> None:
         self.engine = engine
+        self.allowance = allowance
         self.copies = copies
         self.results = results
         self.total = total
@@ -330,7 +357,9 @@ class _EngineRound:
                     methods = [(PROBE_NAME, PROBE_METHOD)]
                 wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
                 backend, slot = self.engine.backend, self.engine.slot()
-                if task.checks:
+                if self.allowance is not None and task.items and not task.checks:
+                    future = pool.submit(_within, slot, self.allowance, backend, task, wanted)
+                elif task.checks:
                     future = pool.submit(_held, slot, backend.verify_batch, task.prelude, methods, task.limit,
                                          checks=task.checks)
                 elif wanted:
@@ -363,7 +392,8 @@ class _EngineRound:
         if len(task.items) > 1 and all(r.outcome is Outcome.ERROR for r in found.values()):
             return self._after_failure(task)
         if not task.checks:  # a background check's time says nothing of its harness programs' time
-            self.engine.observe(task.prelude, list(found.values()))
+            # nor does a program the budget did not let run, or stopped
+            self.engine.observe(task.prelude, [r for r in found.values() if not _over_budget(r)])
         self._settle(found)
         return []
 
@@ -411,6 +441,39 @@ class _EngineRound:
     def settle_twins(self, key: str, result: Result) -> None:
         """Answer the plain twins of `key` (a program wanting models) with its result, without models."""
         self._settle({twin: replace(result, model="") for twin in self.twins.get(key, [])})
+
+
+def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, task: _Task,
+            wanted: frozenset[str]) -> dict[str, Result]:
+    """`task` verified holding a verifier slot, within the allowance of its methods as it stands once the slot is
+    taken (the batches before it have been charged by then): the programs of methods with nothing left are not
+    asked, and the batch gets at most the seconds left (the largest of its methods', plus BUDGET_MARGIN)."""
+    with slot:
+        ask, skip, seconds = allowance.open([item.program for item in task.items])
+        out = {p.name: Result(Outcome.TIMEOUT, NOT_ASKED) for p in skip}
+        if not ask:
+            return out
+        methods = [(p.name, p.method) for p in ask]
+        models = frozenset(p.name for p in ask if p.name in wanted)
+        extra: dict[str, Any] = {} if seconds is None else {"wall": max(0.0, seconds) + BUDGET_MARGIN}
+        if models:
+            found = backend.verify_batch(task.prelude, methods, task.limit, models, **extra)
+        else:
+            found = backend.verify_batch(task.prelude, methods, task.limit, **extra)
+        # a batch stopped at the budget's wall: what it did not conclude was cut short by the budget, not hung
+        cut = seconds is not None and any(r.message.startswith(KILLED) for r in found.values())
+        if cut:  # each program cut short gets its share of the batch's time the concluded ones did not take
+            killed = [name for name, r in found.items() if r.message.startswith(KILLED)]
+            took = max(r.seconds for r in found.values())  # a killed one's: the whole batch's
+            share = max(0.0, took - sum(r.seconds for name, r in found.items() if name not in killed)) / len(killed)
+            found = {**found, **{name: Result(Outcome.TIMEOUT, CUT_SHORT, share) for name in killed}}
+        allowance.charge({p: found[p.name] for p in ask if p.name in found}, cut)
+        return {**out, **found}
+
+
+def _over_budget(result: Result) -> bool:
+    """A result the budget made (bot/symbolic/allowance.py): nothing of the program's own cost."""
+    return result.outcome is Outcome.TIMEOUT and result.message.startswith((NOT_ASKED, CUT_SHORT))
 
 
 def _held(slot: threading.Semaphore, call: Callable[..., dict[str, Result]], *args: object,

@@ -9,6 +9,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED
 from bot.symbolic.program import Outcome, Result
 
 # Messages of results that say nothing about the program (crash, kill, our own failure): never cached.
@@ -23,7 +24,8 @@ OUT_OF_MEMORY = "verifier ran out of memory"
 # directive left in a program is a defect of the tool, and the program is not run.
 INCLUDE_LEFT = "not verified: the program holds an `include` directive, which the verifier would follow: "
 BAD_COMMAND_LINE = "verifier rejected its command line: "
-_TRANSIENT = (KILLED, CRASHED, NOT_RUN, NO_RESULT, OUT_OF_MEMORY, BAD_COMMAND_LINE)
+# ... and a method's programs the engine did not ask, or cut short, once its budget ran out (bot/symbolic/allowance.py)
+_TRANSIENT = (KILLED, CRASHED, NOT_RUN, NO_RESULT, OUT_OF_MEMORY, BAD_COMMAND_LINE, NOT_ASKED, CUT_SHORT)
 
 
 def is_transient(result: Result) -> bool:

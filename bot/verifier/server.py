@@ -62,6 +62,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
@@ -777,21 +778,21 @@ class DafnyServerBackend:
         models: Collection[str] = frozenset(),
         *,
         checks: Sequence[str] = (),
+        wall: float | None = None,
     ) -> dict[str, Result]:
         prelude_key = hashlib.sha256(prelude.encode("utf-8")).hexdigest()
         with self._lock:
             changing = prelude_key in self._changing
         line = self.command_line
+        # exactly the calls made before background checks and budgets existed, when there are none
+        extra: dict[str, Any] = {"checks": checks} if checks else {}
+        if wall is not None:
+            extra["wall"] = wall
 
         def command_line(runner: Callable[[Sequence[str], str, float], ProcessRun] | None = None) -> dict[str, Result]:
-            # exactly the calls made before background checks existed, when there are none
             if runner is None:
-                if checks:
-                    return line.verify_batch(prelude, methods, time_limit, models, checks=checks)
-                return line.verify_batch(prelude, methods, time_limit, models)
-            if checks:
-                return line.verify_batch(prelude, methods, time_limit, models, runner, checks=checks)
-            return line.verify_batch(prelude, methods, time_limit, models, runner)
+                return line.verify_batch(prelude, methods, time_limit, models, **extra)
+            return line.verify_batch(prelude, methods, time_limit, models, runner, **extra)
 
         if changing:
             return command_line()

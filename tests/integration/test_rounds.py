@@ -34,7 +34,11 @@ from bot.symbolic.rounds import (
     score_methods,
 )
 from bot.testcases.cases import TestCase
-from support.inc_spec import INC_SPEC
+from support.inc_spec import INC_SPEC, case, job, refuted_goal
+from support.inc_spec import goal_line as _goal_line
+from support.inc_spec import inc_answer as _inc_answer
+from support.inc_spec import is_rejection as _is_rejection
+from support.inc_spec import vacuity as _vacuity
 
 SPEC = INC_SPEC
 
@@ -58,24 +62,6 @@ EACH3 = ScoreOptions(mutants=3, pin=True, strategy=Strategy.EACH)
 EACH2 = ScoreOptions(mutants=2, pin=True, strategy=Strategy.EACH)
 
 
-def _is_rejection(p: Program) -> bool:
-    return "ensures !(" in p.method or "ensures (" in p.method and "==> !(" in p.method
-
-
-def _vacuity(p: Program) -> bool:
-    return "assert false;" in p.method
-
-
-def _goal_line(p: Program) -> int:
-    """The line of the program's opening brace, where a failed postcondition is reported."""
-    lines = p.text().splitlines()
-    return next(i for i, line in enumerate(lines, 1) if line == "{" and i > len(p.prelude.splitlines()))
-
-
-def refuted_goal(p: Program) -> Result:
-    return Result(Outcome.REFUTED, f"line {_goal_line(p)}: postcondition violation")
-
-
 def vacuity_fails(p: Program) -> Result:
     """The vacuity probe's `assert false` fails on its own line (a sequence output's probe has no goal line)."""
     line = next(k for k, text in enumerate(p.text().splitlines(), 1) if "assert false;" in text)
@@ -91,17 +77,6 @@ def score_one(spec: str, name: str, tc: TestCase, answer: Answer,
     engine = ScriptedEngine(answer)
     (case_result,) = score_methods([MethodJob(file, method, (tc,))], engine, Dialect.DAFNY2, options)[0].cases
     return engine, case_result
-
-
-def job(*cases: TestCase) -> MethodJob:
-    file = parse_file(SPEC, "inc.dfy")
-    method = file.find("Inc")
-    assert method is not None
-    return MethodJob(file, method, cases)
-
-
-def case(name: str, x: int, r: int) -> TestCase:
-    return TestCase(name, "Inc", (IntV(x),), (IntV(r),), source="t.dfy", line=1)
 
 
 def run(answer: Answer, *cases: TestCase, mutants: int = 3,
@@ -830,19 +805,6 @@ def test_a_method_whose_pin_times_out_asks_its_later_pins_and_mutants_with_the_s
     plain = ScriptedEngine(lambda p: refuted_goal(p) if p.want_model else answer(p))
     (fast,) = score_methods([job(case("c1", 5, 6))], plain, Dialect.DAFNY2, EACH3)
     assert not fast.slow and all(p.time_limit != SLOW_METHOD_SECONDS for r in plain.rounds for p in r)
-
-
-def _inc_answer(seconds: float, pin: Outcome = Outcome.REFUTED) -> Answer:
-    """Inc's programs as the verifier answers them for r == x + 1, each taking `seconds`; exact pin checks `pin`."""
-    def answer(p: Program) -> Result:
-        if p.want_model:  # an exact pin check
-            return replace(refuted_goal(p) if pin is Outcome.REFUTED else Result(pin), seconds=seconds)
-        if _vacuity(p):
-            return replace(refuted_goal(p), seconds=seconds)
-        right = "returns" not in p.method or "r := 6;" in p.method or "r := 10;" in p.method
-        proved = _is_rejection(p) != right
-        return replace(Result(Outcome.VERIFIED) if proved else refuted_goal(p), seconds=seconds)
-    return answer
 
 
 def test_a_method_past_its_budget_asks_nothing_more_and_keeps_what_it_decided() -> None:

@@ -23,6 +23,7 @@ from bot.github import action
 from bot.github.api import GitHubClient
 from bot.options import OPTIONS, Use, input_env_name
 from bot.runner import Verifier
+from bot.symbolic.allowance import Allowance
 from bot.symbolic.program import RUN_FINISHED, Outcome, Program, Result
 from bot.verifier import VerifierInfo
 from bot.verifier.engine import Engine
@@ -88,6 +89,7 @@ class FakeBackend:
         time_limit: int,
         models: Collection[str] = frozenset(),
         checks: Sequence[str] = (),
+        wall: float | None = None,  # a method's budget: the fake's answers take no time
     ) -> dict[str, Result]:
         if checks:  # the background check of the helpers a spec reaches: they verify here (not a harness program)
             return {name: Result(Outcome.VERIFIED, RUN_FINISHED) for name, _ in methods}
@@ -210,10 +212,11 @@ def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fake]:
 
     run = Engine.run
 
-    def recording_run(self: Engine, programs: Sequence[Program]) -> dict[Program, Result]:
+    def recording_run(self: Engine, programs: Sequence[Program],
+                      allowance: Allowance | None = None) -> dict[Program, Result]:
         # the fake decides by what each program asks: read from the programs, never decoded from their names
         backend.asked.update({p.name: asks(p) for p in programs if p.kind is not None})
-        return run(self, programs)
+        return run(self, programs, allowance)
 
     monkeypatch.setattr(runner, "detect", detect)
     monkeypatch.setattr(runner, "make_backend", make_backend)

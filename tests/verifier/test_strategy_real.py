@@ -12,6 +12,7 @@ import pytest
 
 from bot.cli import main
 from bot.symbolic import rounds
+from bot.symbolic.allowance import Allowance
 from bot.symbolic.program import Goal, Outcome, Program, ProgramKind, Result
 from bot.verifier import engine
 from support.paths import DATA
@@ -27,9 +28,10 @@ def scored(tmp_path: Path, spec: Path, strategy: str,
     asked: list[Program] = []
     run = engine.Engine.run
 
-    def recording(self: engine.Engine, programs: Sequence[Program]) -> dict[Program, Result]:
+    def recording(self: engine.Engine, programs: Sequence[Program],
+                  allowance: Allowance | None = None) -> dict[Program, Result]:
         asked.extend(programs)
-        return run(self, programs)
+        return run(self, programs, allowance)
 
     out = tmp_path / f"{spec.stem}-{strategy}.json"
     with monkeypatch.context() as patched:
@@ -72,9 +74,10 @@ def test_a_case_accepted_clause_by_clause_is_pinned_up_to_order_by_its_leading_c
     clause but the last. The case then reads as with the whole's pin checks."""
     run = engine.Engine.run
 
-    def first_limit_times_out(self: engine.Engine, programs: Sequence[Program]) -> dict[Program, Result]:
+    def first_limit_times_out(self: engine.Engine, programs: Sequence[Program],
+                              allowance: Allowance | None = None) -> dict[Program, Result]:
         short = [p for p in programs if p.time_limit == rounds.FIRST_ACCEPT_SECONDS]
-        results = run(self, [p for p in programs if p not in short])
+        results = run(self, [p for p in programs if p not in short], allowance)
         return results | {p: Result(Outcome.TIMEOUT, "timed out") for p in short}
 
     monkeypatch.setattr(rounds, "EAGER_PIN_BELOW", 10)  # every case is large: its acceptance gets the first limit

@@ -77,7 +77,8 @@ def strengthened(job: MethodJob, score: MethodScore, clause: str) -> MethodJob |
     if method is None or not same:
         return None  # e.g. a datatype from an included file no longer read: no suggestion rather than a wrong one
     extra = tuple((c.name, c.accepted_wrong) for c in score.cases if c.accepted_wrong)
-    return replace(job, file=file, method=method, extra_outputs=extra)
+    # its rescoring spends the method's budget, what its rounds left of it, shared with every other candidate
+    return replace(job, file=file, method=method, extra_outputs=extra, ledger=score.ledger)
 
 
 def _proved_better(new: MethodScore, cases: int, wrong: int) -> bool:
