@@ -93,6 +93,12 @@ def _search(a: _Asked, dialect: Dialect) -> Search[Witness]:
                   eager=any(isinstance(p.type, ArrayT) for p in m.params), unconfirmed=UNCONFIRMED)
 
 
+# of what a method's rounds left of its budget (bot/symbolic/ledger.py), the share its questions on every input spend
+# (its suggestions' rescorings, asked beside them, spend the rest: bot/symbolic/suggest/search.py SUGGESTION_SHARE).
+# On the development subset they take 0.2 s each; a share keeps one that times out from taking the task past its time
+EVERYWHERE_SHARE = 1 / 3
+
+
 def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], engine: EngineLike,
                     dialect: Dialect) -> list[MethodScore]:
     """`scores` (one per job, in order) with `everywhere` set."""
@@ -114,7 +120,8 @@ def with_everywhere(jobs: Sequence[MethodJob], scores: Sequence[MethodScore], en
         asked[k] = _Asked(job, prelude, {g: program(prelude, job.method, g, dialect, job.method.scope, opened=opened,
                                                     time_limit=limit)
                                          for g in goals(job.method, shown_consistent(s))}, limit)
-    first = _within(engine, {p: scores[k].ledger for k, a in asked.items() for p in a.programs.values()}) \
+    shares = {k: ledger.share(EVERYWHERE_SHARE) for k in asked if (ledger := scores[k].ledger) is not None}
+    first = _within(engine, {p: shares.get(k) for k, a in asked.items() for p in a.programs.values()}) \
         if asked else {}
     # a witness the tests already proved needs no search: its programs would only find another
     tested = {k: from_tests(scores[k]) for k in asked}

@@ -44,3 +44,8 @@ class Ledger:
         with self._lock:
             self._left = min(self._left, 0.0)
             self._over = True
+
+    def share(self, part: float) -> Ledger:
+        """A ledger of its own holding `part` of what is left now: a stage after the rounds spends its share only, so
+        that what one stage spends never changes what another, going beside it, may ask."""
+        return Ledger(max(0.0, self.left) * part)

@@ -18,10 +18,12 @@ spreads its batches over every slot, while one beside others does not cut its ba
 others fill. A program a run beside it is verifying already is not verified again: the run waits for that answer
 once its own batches are over (the head and base of a pull request share every program of a spec left as it was).
 
-A run may be given an Allowance (bot/symbolic/allowance.py): its methods' budgets of verification. A batch is then
-not started for a method with nothing left, and one started gets at most the seconds its methods have left (plus
-BUDGET_MARGIN): a round of twenty-second time-outs stops where the budget runs out, not at its end. What it did not
-ask, or cut short, is a time-out of the run (never cached); what the batch concluded before it was stopped stands.
+A run may be given an Allowance (bot/symbolic/allowance.py): its methods' budgets of verification. A batch then holds
+one method's programs, is not started for a method with nothing left, and once started gets at most the seconds its
+method has left (plus BUDGET_MARGIN): a round of twenty-second time-outs stops where the budget runs out, not at its
+end. What it did not ask, or cut short, is a time-out of the run (never cached); what the batch concluded before it
+was stopped stands. A run that awaited a program from a run beside it is charged what it cost, and asks it again
+when the other's budget left it unasked.
 """
 
 from __future__ import annotations
@@ -37,10 +39,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.verifier import CRASHED, NO_RESULT, Backend, is_transient
 from bot.verifier.cache import ResultCache
-from bot.verifier.process import KILLED
+from bot.verifier.output import killed_at
 
 PROBE_NAME = "SpecScoreEnginePreludeProbe"
 # Dafny 2.3 makes no verification task of an empty body (measured): assert something.
@@ -57,6 +59,7 @@ SIZE_UNIT = 4000  # characters of harness text that count as one more default pr
 # seconds a batch started within a method's budget may take beyond what the budget has left: reading, resolving and
 # translating its file (0.7 s a batch measured on a server, 1.5 s more on the command line's mono start)
 BUDGET_MARGIN = 5.0
+MOST_REDOS = 3  # times a run asks again what a run beside it left unasked (Engine.run)
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,10 @@ class Engine:
     def stats(self) -> EngineStats:
         return self._stats
 
-    def run(self, programs: Sequence[Program], allowance: Allowance | None = None) -> dict[Program, Result]:
-        """Each program's result; with `allowance`, within its methods' budgets (see the module's docstring)."""
+    def run(self, programs: Sequence[Program], allowance: Allowance | None = None, *,
+            redo: int = 0) -> dict[Program, Result]:
+        """Each program's result; with `allowance`, within its methods' budgets (see the module's docstring).
+        `redo`: how many runs deep this one asks again what a run beside it left unasked."""
         started = time.monotonic()
         flags = {limit: self.backend.flags_id(limit) for limit in {self.limit_of(p) for p in programs}}
         keys = {program: program.key(flags[self.limit_of(program)]) for program in programs}
@@ -163,7 +168,7 @@ class Engine:
         for twin in twins:
             if twin in results:
                 run.settle_twins(twin, results[twin])
-        groups: dict[tuple[str, int, bool], list[_Item]] = {}
+        groups: dict[tuple[str, int, bool, tuple[int, ...]], list[_Item]] = {}
         owned: dict[str, _Flight] = {}  # what this run verifies, for the runs beside it that ask it too
         awaited: dict[str, _Flight] = {}  # what a run beside it verifies already: its answer is this run's
         with self._lock:
@@ -173,14 +178,18 @@ class Engine:
                 if key in results or key in answered:
                     continue
                 flight = self._flights.get(key)
-                if flight is not None:
+                # one already answered "not asked" (its run's budget, not this one's) is asked by this run itself
+                if flight is not None and not (flight.done.is_set() and _over_budget(flight.result)):
                     awaited[key] = flight
                     continue
                 owned[key] = self._flights[key] = _Flight()
                 # one limit per batch: Dafny 2.3 honours a method's `{:timeLimit N}` only when it is the first one
                 # its prover checks (measured: later methods ran at the batch's limit, and a later one at the
                 # earlier one's), so a lower limit cannot ride on the method in a shared batch
-                group = (program.prelude, self.limit_of(program), bool(program.checks))
+                # within budgets, one method's programs per batch: a batch stopped at one method's budget cuts no
+                # other method's programs short, nor spends another's budget
+                owners = tuple(sorted(id(g) for g in allowance.groups(program))) if allowance is not None else ()
+                group = (program.prelude, self.limit_of(program), bool(program.checks), owners)
                 groups.setdefault(group, []).append(_Item(key, program))
         run.owned = owned
         try:
@@ -191,15 +200,26 @@ class Engine:
         finally:
             with self._lock:
                 for key, flight in owned.items():
-                    del self._flights[key]
+                    if self._flights.get(key) is flight:  # a run after it may have put its own in its place
+                        del self._flights[key]
                     if not flight.done.is_set():  # a run that failed leaves a transient answer, never a verdict
                         flight.result = Result(Outcome.ERROR, f"{CRASHED}the run asking it failed")
                         flight.done.set()
         try:
             # only once its own batches are over: a run waits for no other while it holds what others await
+            again: list[str] = []
             for key, flight in awaited.items():
                 flight.done.wait()
+                if _over_budget(flight.result) and redo < MOST_REDOS:
+                    again.append(key)  # the other run's budget ran out, not necessarily this one's: asked again
+                    continue
+                if allowance is not None:  # it costs this run what it would have cost it alone
+                    allowance.charge({unique[key]: flight.result}, cut=False)
                 run.settle_shared(key, flight.result)
+            if again:
+                answers = self.run([unique[key] for key in again], allowance, redo=redo + 1)
+                for key in again:
+                    run.settle_shared(key, answers[unique[key]])
         finally:
             with self._lock:
                 ended = self._going.pop(id(run), None)
@@ -247,7 +267,7 @@ class Engine:
         """The time limit `program` is verified with: its own when lower than the engine's."""
         return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
 
-    def _plan(self, groups: list[tuple[tuple[str, int, bool], list[_Item]]], spread: int,
+    def _plan(self, groups: list[tuple[tuple[str, int, bool, tuple[int, ...]], list[_Item]]], spread: int,
               cheap_first: bool = False) -> list[_Task]:
         """Batches of at most batch_size, one prelude each; split further until `spread` workers have one.
 
@@ -256,19 +276,20 @@ class Engine:
         its methods one after the other, so ten 20-second time-outs in one batch would keep one worker busy
         while the other idles.
 
-        `cheap_first` (a run within its methods' budgets): each prelude's programs shortest first, so that a budget
-        that runs out in a batch has bought as many answers as it could. On HumanEval-Dafny's `094-skjkasdkd`, in
-        the order of its tests, the first three cases' checks (the largest inputs) timed out one after the other
-        and spent the budget: none of its 9 cases was decided, where the small ones take under a second each.
+        `cheap_first` (a run within its methods' budgets): each prelude's programs that decide a case first, and the
+        shortest first, so that a budget that runs out in a batch has bought as many verdicts as it could. On
+        HumanEval-Dafny's `094-skjkasdkd`, in the order of its tests, the first three cases' checks (the largest
+        inputs) timed out one after the other and spent the budget: none of its 9 cases was decided, where the
+        small ones take under a second each.
         """
         batches: list[_Task] = []
-        for (prelude, limit, whole), items in groups:
+        for (prelude, limit, whole, _owners), items in groups:
             if whole:  # each verifies its whole file: one per batch
                 batches += [_Task(prelude, (item,), limit, item.program.checks) for item in items]
                 continue
             size = self._size(prelude)
             if cheap_first:  # the harness's length stands for its cost, as in `_estimate`; ties keep their order
-                items = sorted(items, key=lambda item: len(item.program.method))
+                items = sorted(items, key=_cheap_first)
             batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
         while len(batches) < spread:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
@@ -389,7 +410,10 @@ class _EngineRound:
                 follow += self._after_failure(parked)
             return follow
         found = {item.key: outcomes.get(item.program.name, missing) for item in task.items}
-        if len(task.items) > 1 and all(r.outcome is Outcome.ERROR for r in found.values()):
+        # what the batch asked (not what a spent budget left unasked) failing as a whole: one program that does not
+        # resolve fails every method of the file, so it is found by bisecting
+        asked = [r for r in found.values() if not _over_budget(r)]
+        if len(asked) > 1 and all(r.outcome is Outcome.ERROR for r in asked):
             return self._after_failure(task)
         if not task.checks:  # a background check's time says nothing of its harness programs' time
             # nor does a program the budget did not let run, or stopped
@@ -455,20 +479,36 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
             return out
         methods = [(p.name, p.method) for p in ask]
         models = frozenset(p.name for p in ask if p.name in wanted)
-        extra: dict[str, Any] = {} if seconds is None else {"wall": max(0.0, seconds) + BUDGET_MARGIN}
+        wall = None if seconds is None else max(0.0, seconds) + BUDGET_MARGIN
+        extra: dict[str, Any] = {} if wall is None else {"wall": wall}
         if models:
             found = backend.verify_batch(task.prelude, methods, task.limit, models, **extra)
         else:
             found = backend.verify_batch(task.prelude, methods, task.limit, **extra)
-        # a batch stopped at the budget's wall: what it did not conclude was cut short by the budget, not hung
-        cut = seconds is not None and any(r.message.startswith(KILLED) for r in found.values())
+        # a batch stopped at the budget's wall: what it did not conclude was cut short by the budget. One killed at
+        # the backend's own, lower limit hung: that is no budget's doing (its answers stay the backend's)
+        killed = [name for name, r in found.items() if _at(killed_at(r), wall)]
+        cut = bool(killed)
         if cut:  # each program cut short gets its share of the batch's time the concluded ones did not take
-            killed = [name for name, r in found.items() if r.message.startswith(KILLED)]
-            took = max(r.seconds for r in found.values())  # a killed one's: the whole batch's
-            share = max(0.0, took - sum(r.seconds for name, r in found.items() if name not in killed)) / len(killed)
+            batch = max(r.seconds for r in found.values())  # a killed one's: the whole batch's
+            share = max(0.0, batch - sum(r.seconds for name, r in found.items() if name not in killed)) / len(killed)
             found = {**found, **{name: Result(Outcome.TIMEOUT, CUT_SHORT, share) for name in killed}}
         allowance.charge({p: found[p.name] for p in ask if p.name in found}, cut)
         return {**out, **found}
+
+
+# what decides a case (its precondition, vacuity and acceptance or rejection) before what only adds to one decided
+_DETAILS = frozenset({ProgramKind.PIN, ProgramKind.MUTANT})
+
+
+def _cheap_first(item: _Item) -> tuple[bool, int]:
+    """The order of a budgeted run's programs: what decides a case first, then the shortest harness first."""
+    return item.program.kind in _DETAILS, len(item.program.method)
+
+
+def _at(limit: float | None, wall: float | None) -> bool:
+    """Whether a run killed at `limit` was stopped by the budget's `wall` (named to six digits, as `:g` writes it)."""
+    return limit is not None and wall is not None and abs(limit - wall) <= 1e-4 * max(1.0, wall)
 
 
 def _over_budget(result: Result) -> bool:

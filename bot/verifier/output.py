@@ -157,6 +157,18 @@ def run_failure(names: Sequence[str], run: ProcessRun, wall: float) -> dict[str,
 
 
 
+def killed_at(result: Result) -> float | None:
+    """The wall-clock limit a killed run's result names (run_failure's words), or None for any other result: which
+    limit stopped the run, the backend's own or one it was given (a method's budget, bot/verifier/engine.py)."""
+    if not result.message.startswith(KILLED):
+        return None
+    number = result.message[len(KILLED):].split(" s", 1)[0]
+    try:
+        return float(number)
+    except ValueError:
+        return None
+
+
 def ran_to_end(run: ProcessRun) -> bool:
     """The run ended by itself with a report of what it verified (not killed, not crashed, no resolution error)."""
     return run.returncode in (0, 4) and not run.killed and not run.start_error

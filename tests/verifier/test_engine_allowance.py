@@ -20,13 +20,16 @@ from bot.verifier.process import KILLED
 
 
 class TimedBackend:
-    """Each method `SLOW` takes 20 s of verification and times out, every other one 1 s and verifies; the batch's
-    `wall` is honoured as a verifier process's wall-clock limit is: methods past it are not concluded (KILLED)."""
+    """Each method `SLOW` takes 20 s of verification and times out, `HANG` hangs, `BAD` does not resolve (Dafny then
+    fails every method of the file), every other one takes 1 s and verifies; `BLOCK` waits for `gate` first. The
+    batch's wall-clock limit is the backend's own (30 s and the time limit per method, as Dafny2Backend's) or the
+    `wall` given when lower: methods past it are not concluded (KILLED), as in a verifier process killed there."""
 
     def __init__(self) -> None:
         self.info = VerifierInfo(("fake",), "1.0", 2)
         self.calls: list[tuple[tuple[str, ...], float | None]] = []
         self.lock = threading.Lock()
+        self.gate: threading.Event | None = None
 
     def flags_id(self, time_limit: int) -> str:
         return f"fake /timeLimit:{time_limit}"
@@ -36,12 +39,19 @@ class TimedBackend:
                      wall: float | None = None) -> dict[str, Result]:
         with self.lock:
             self.calls.append((tuple(name for name, _ in methods), wall))
+        if self.gate is not None and any("BLOCK" in text for _, text in methods):
+            self.gate.wait(10)
+        own = 30.0 + time_limit * len(methods)
+        limit = own if wall is None else min(own, wall)
+        if any("BAD" in text for _, text in methods):
+            return {name: Result(Outcome.ERROR, "t.dfy(3,4): Error: unresolved identifier: x", 0.5)
+                    for name, _ in methods}
         out: dict[str, Result] = {}
         clock = 0.0
         for name, text in methods:
-            cost = 20.0 if "SLOW" in text else 1.0
-            if wall is not None and clock + cost > wall:
-                out[name] = Result(Outcome.TIMEOUT, f"{KILLED}{wall:g} s (wall-clock limit)", wall)
+            cost = 1e9 if "HANG" in text else 20.0 if ("SLOW" in text or "BLOCK" in text) else 1.0
+            if clock + cost > limit:
+                out[name] = Result(Outcome.TIMEOUT, f"{KILLED}{limit:g} s (wall-clock limit)", limit)
                 continue
             clock += cost
             out[name] = Result(Outcome.TIMEOUT if cost > 1 else Outcome.VERIFIED, "", cost)
@@ -139,6 +149,88 @@ def test_without_an_allowance_nothing_changes() -> None:
 def dafny(dafny_command: str) -> VerifierInfo:
     """The real Dafny (conftest's dafny_command fails on CI when it is missing, skips elsewhere)."""
     return detect(dafny_command)
+
+
+# From the hostile review: one method's budget never cuts or spends another's, a hang is not a budget cut, a program
+# left unasked does not stop the bisection, and a run beside another neither adopts its "not asked" nor goes uncharged
+
+
+def prog(name: str, mark: str = "") -> Program:
+    return Program("function F(): int { 1 }", f"SpecScore_{name}", f"method SpecScore_{name}() {{ /* {mark} */ }}")
+
+
+def test_a_batch_cut_at_one_methods_budget_spends_no_other_methods() -> None:
+    """Two methods of one spec file share a prelude: within budgets their programs go in batches of their own, so A's
+    time-outs filling its 20 s leave B's 100 s alone."""
+    backend = TimedBackend()
+    a, b = [prog(f"SLOW{i}", "SLOW") for i in range(6)], [prog(f"b{i}") for i in range(2)]
+    la, lb = Ledger(20.0), Ledger(100.0)
+    results = Engine(backend, jobs=1, batch_size=40).run([*b, *a], Allowance({**{p: (la,) for p in a},
+                                                                              **{p: (lb,) for p in b}}))
+    assert [results[p].outcome for p in b] == [Outcome.VERIFIED] * 2
+    assert not lb.over and lb.left == 98.0
+    assert la.spent()
+    assert all(set(names) <= {p.name for p in a} or set(names) <= {p.name for p in b} for names, _ in backend.calls)
+
+
+def test_a_hang_at_the_backends_own_limit_is_no_budget_cut() -> None:
+    """A budget of 120 s gives the batch 125 s; the backend's own limit for one method is 50 s, where a hang is
+    killed: that stays the backend's answer, and the method's next program is asked."""
+    backend = TimedBackend()
+    hang, after = prog("h", "HANG"), prog("after")
+    ledger = Ledger(120.0)
+    engine = Engine(backend, jobs=1, batch_size=1)
+    results = engine.run([hang], Allowance({hang: (ledger,)}))
+    assert results[hang].message.startswith(KILLED) and not ledger.over
+    assert engine.run([after], Allowance({after: (ledger,)}))[after].outcome is Outcome.VERIFIED
+
+
+def test_a_program_left_unasked_does_not_stop_the_bisection(tmp_path: Path) -> None:
+    """A program that does not resolve fails every method of its file: the batch is bisected so the good one verifies
+    on its own, also when a spent method's program in the batch was not asked (and no wrong error is cached)."""
+    good, bad, other = prog("good"), prog("bad", "BAD"), prog("other")
+    spent, live = Ledger(0.0), Ledger(100.0)
+    spent.stop()
+    cache = ResultCache(tmp_path)
+    results = Engine(TimedBackend(), jobs=1, batch_size=40, cache=cache).run(
+        [other, good, bad], Allowance({other: (spent,), good: (live,), bad: (live,)}))
+    assert results[good].outcome is Outcome.VERIFIED and results[other].message == NOT_ASKED
+    assert Engine(TimedBackend(), jobs=1, cache=cache).run([good])[good].outcome is Outcome.VERIFIED
+
+
+def _beside(first_budget: float, second_budget: float, shared: Program) -> tuple[dict[Program, Result], Ledger]:
+    """Run A asks BLOCK (holding the only slot) and `shared`; run B, beside it, asks `shared` once A owns it."""
+    backend = TimedBackend()
+    backend.gate = threading.Event()
+    engine = Engine(backend, jobs=1, batch_size=1)
+    block = prog("BLOCK", "BLOCK")
+    la, lb = Ledger(first_budget), Ledger(second_budget)
+    out: dict[str, dict[Program, Result]] = {}
+    first = threading.Thread(target=lambda: out.__setitem__("a", engine.run(
+        [block, shared], Allowance({block: (la,), shared: (la,)}))))
+    first.start()
+    time.sleep(0.3)
+    second = threading.Thread(target=lambda: out.__setitem__("b", engine.run([shared], Allowance({shared: (lb,)}))))
+    second.start()
+    time.sleep(0.3)
+    backend.gate.set()
+    first.join(10)
+    second.join(10)
+    return out["b"], lb
+
+
+def test_a_run_beside_another_asks_again_what_the_others_budget_left_unasked() -> None:
+    shared = prog("shared")
+    results, ledger = _beside(5.0, 100.0, shared)
+    assert results[shared].outcome is Outcome.VERIFIED and not ledger.over
+
+
+def test_an_answer_awaited_from_a_run_beside_costs_what_it_would_alone() -> None:
+    shared = prog("SLOWshared", "SLOW")
+    _, ledger = _beside(100.0, 30.0, shared)
+    alone = Ledger(30.0)
+    Engine(TimedBackend(), jobs=1).run([shared], Allowance({shared: (alone,)}))
+    assert ledger.left == alone.left == 10.0
 
 
 # Real Dafny: a batch cut at the budget's wall on the real backend (a kept-alive server, killed there), what it

@@ -77,8 +77,7 @@ def strengthened(job: MethodJob, score: MethodScore, clause: str) -> MethodJob |
     if method is None or not same:
         return None  # e.g. a datatype from an included file no longer read: no suggestion rather than a wrong one
     extra = tuple((c.name, c.accepted_wrong) for c in score.cases if c.accepted_wrong)
-    # its rescoring spends the method's budget, what its rounds left of it, shared with every other candidate
-    return replace(job, file=file, method=method, extra_outputs=extra, ledger=score.ledger)
+    return replace(job, file=file, method=method, extra_outputs=extra)
 
 
 def _proved_better(new: MethodScore, cases: int, wrong: int) -> bool:
@@ -124,10 +123,12 @@ def with_suggestions(
         if score.slow:
             continue  # its programs timed out at the full limit: each candidate would ask them all again
         extra = more(job, score) if more is not None else ()
+        # every candidate's rescoring spends the method's share of what its rounds left of its budget, one for all
+        ledger = score.ledger.share(SUGGESTION_SHARE) if score.ledger is not None else None
         for cand in candidates(job.file, job.method, job.cases, extra):
             again = strengthened(job, score, cand.clause)
             if again is not None:
-                plans.append((k, cand, again))
+                plans.append((k, cand, replace(again, ledger=ledger)))
     if not plans:
         return list(scores)
     # no witness search (Strategy.LEAN): a suggestion is ranked by what the pins prove, never by a witness; and the
@@ -225,6 +226,9 @@ def _implementation(r: Result, qualified: str, name: str) -> str:
     return f"unknown: {r.outcome.value}" + (f" ({first})" if first else "")
 
 
+# of what a method's rounds left of its budget (bot/symbolic/ledger.py), the share its suggestions' rescorings spend;
+# its questions on every input, asked beside them, spend the rest (bot/symbolic/everywhere_run.py EVERYWHERE_SHARE)
+SUGGESTION_SHARE = 2 / 3
 MAX_SAID = 160  # characters of the verifier's words in an implementation verdict
 
 
