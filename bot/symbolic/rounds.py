@@ -389,6 +389,7 @@ class _CaseRun:
         self.stage = _Stage.CHECK
         self.planned: dict[Key, Planned] = {}
         self.judged: dict[Key, Judged] = {}
+        self.over_budget: set[Key] = set()  # keys whose programs the budget left unasked or cut short
         self.mutants: list[_Mutant] = []
         self.candidates: list[tuple[tuple[Value, ...], str]] = []  # other outputs to confirm, and their source
         self.result: CaseResult | None = None
@@ -495,11 +496,16 @@ class _CaseRun:
     def absorb(self, results: dict[Program, Result]) -> None:
         """Judge this stage's programs and move on."""
         asked = [p.program for p in self._pending()]  # what this round asked (programs() cut them before)
-        if any(results[p].outcome is Outcome.TIMEOUT and p.time_limit is None for p in asked):
-            self.slow[0] = True  # at the full limit: the method's later programs get the short one
+        # at the full limit: the method's later programs get the short one (what a budget left unasked or cut short
+        # did not time out)
+        if any(results[p].outcome is Outcome.TIMEOUT and p.time_limit is None and not _over_budget(results[p])
+               for p in asked):
+            self.slow[0] = True
         for key, p in self.planned.items():
             if key not in self.judged:
                 self.judged[key] = judge(results[p.program], p)
+                if _over_budget(results[p.program]):
+                    self.over_budget.add(key)
                 if key == _PIN:
                     self.pin_model = results[p.program].model  # read later, when candidates are planned
         if self.options.harness.hints and any(j.hint_unresolved for j in self.judged.values()):
@@ -535,6 +541,10 @@ class _CaseRun:
             self.planned[_PRE_REJECT] = rej
             self.stage = _Stage.PRECONDITION
             return None
+        if {_VACUITY, _CONSISTENCY} & self.over_budget:
+            # a check the budget left unasked says nothing: the acceptance beside it may rest on contradictory
+            # assumptions, so no verdict (a budget splits a round's programs over batches it may stop)
+            return self._finish(CaseStatus.UNKNOWN, Undecided.TIMEOUT, BUDGET_MESSAGE)
         if j[_VACUITY].proved:
             return self._finish(CaseStatus.VACUOUS, None, VACUOUS_MESSAGE)
         if self._proved(_CONSISTENCY):

@@ -131,10 +131,14 @@ class Engine:
     def stats(self) -> EngineStats:
         return self._stats
 
-    def run(self, programs: Sequence[Program], allowance: Allowance | None = None, *,
-            redo: int = 0) -> dict[Program, Result]:
-        """Each program's result; with `allowance`, within its methods' budgets (see the module's docstring).
-        `redo`: how many runs deep this one asks again what a run beside it left unasked."""
+    def run(self, programs: Sequence[Program], allowance: Allowance | None = None) -> dict[Program, Result]:
+        """Each program's result; with `allowance`, within its methods' budgets (see the module's docstring)."""
+        return self._run(programs, allowance, 0)
+
+    def _run(self, programs: Sequence[Program], allowance: Allowance | None, redo: int) -> dict[Program, Result]:
+        """`run`; `redo`: how many runs deep this one asks again what a run beside it left unasked (such a run is
+        part of the run that asks it: it reports no progress of its own, which would count its programs twice, and
+        a wrapper of `run`, such as the benchmark's recorder, sees the programs once)."""
         started = time.monotonic()
         flags = {limit: self.backend.flags_id(limit) for limit in {self.limit_of(p) for p in programs}}
         keys = {program: program.key(flags[self.limit_of(program)]) for program in programs}
@@ -164,7 +168,7 @@ class Engine:
                 twins.setdefault(twin, []).append(key)
         answered = {key for plain in twins.values() for key in plain}
 
-        run = _EngineRound(self, copies, results, total=len(keys), twins=twins, allowance=allowance)
+        run = _EngineRound(self, copies, results, total=len(keys), twins=twins, allowance=allowance, quiet=redo > 0)
         for twin in twins:
             if twin in results:
                 run.settle_twins(twin, results[twin])
@@ -217,7 +221,7 @@ class Engine:
                     allowance.charge({unique[key]: flight.result}, cut=False)
                 run.settle_shared(key, flight.result)
             if again:
-                answers = self.run([unique[key] for key in again], allowance, redo=redo + 1)
+                answers = self._run([unique[key] for key in again], allowance, redo + 1)
                 for key in again:
                     run.settle_shared(key, answers[unique[key]])
         finally:
@@ -299,6 +303,8 @@ class Engine:
             batches[largest : largest + 1] = [
                 _Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)
             ]
+        if cheap_first:  # the batches too: the first one's time-outs would spend what the next one's verdicts need
+            return sorted(batches, key=lambda t: min((_cheap_first(item) for item in t.items), default=(False, 0)))
         return sorted(batches, key=lambda t: -self._estimate(t))
 
     def observe(self, prelude: str, results: Sequence[Result]) -> None:
@@ -350,9 +356,11 @@ class _EngineRound:
         total: int,
         twins: dict[str, list[str]] | None = None,
         allowance: Allowance | None = None,
+        quiet: bool = False,
     ) -> None:
         self.engine = engine
         self.allowance = allowance
+        self.quiet = quiet  # a run asking again for another: its progress is that run's
         self.copies = copies
         self.results = results
         self.total = total
@@ -363,7 +371,8 @@ class _EngineRound:
         self.owned: dict[str, _Flight] = {}  # what runs beside this one await of it: each as soon as it is settled
 
     def report(self) -> None:
-        self.engine.progressed(id(self), self.done, self.total)
+        if not self.quiet:
+            self.engine.progressed(id(self), self.done, self.total)
 
     def execute(self, tasks: list[_Task]) -> int:
         runs = 0

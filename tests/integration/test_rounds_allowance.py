@@ -188,3 +188,24 @@ def test_the_stages_after_the_rounds_spend_shares_of_their_own() -> None:
     part = ledger.share(EVERYWHERE_SHARE)
     part.charge(3.0)
     assert ledger.left == 9.0 and part.left == 0.0
+
+
+class EverythingProves(AnsweringBackend):
+    """Contradictory assumptions: every program verifies (the vacuity check's `assert false` too), each in 10 s."""
+
+    def __init__(self) -> None:
+        super().__init__(10.0)
+        self.answer = lambda p: Result(Outcome.VERIFIED, "", 10.0)
+
+
+def test_a_vacuity_check_the_budget_left_unasked_leaves_the_case_unknown_never_verified() -> None:
+    """From the second hostile review: within a budget a round's programs go over batches the budget may stop, and an
+    acceptance proved beside an unasked vacuity check may rest on contradictory assumptions: unknown, not verified."""
+    (plenty,) = score_methods([job(case("c1", 5, 6))], Engine(EverythingProves(), jobs=1, batch_size=1),
+                              Dialect.DAFNY2, replace(EACH3, budget=10_000))
+    assert [c.status for c in plenty.cases] == [CaseStatus.VACUOUS]
+    for budget in range(5, 80, 5):
+        for size in (1, 2, 3):
+            (score,) = score_methods([job(case("c1", 5, 6))], Engine(EverythingProves(), jobs=1, batch_size=size),
+                                     Dialect.DAFNY2, replace(EACH3, budget=budget))
+            assert score.cases[0].status in (CaseStatus.VACUOUS, CaseStatus.UNKNOWN), (budget, size)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
 from bot.symbolic.ledger import Ledger
-from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.verifier import VerifierInfo, detect, is_transient, make_backend
 from bot.verifier.cache import ResultCache
 from bot.verifier.engine import BUDGET_MARGIN, Engine
@@ -135,6 +135,58 @@ def test_within_a_budget_the_shortest_programs_go_first() -> None:
     backend = TimedBackend()
     Engine(backend, jobs=1).run(sized)
     assert backend.calls[0][0] == tuple(p.name for p in sized)
+
+
+def test_within_a_budget_the_batch_that_decides_cases_goes_before_a_longer_one_of_details() -> None:
+    """From the second hostile review: batches too go cheap first, or long pin checks would spend the budget the
+    short decisive checks of the next batch need."""
+    decisive = [Program("function F(): int { 1 }", f"SpecScore_D{i}", f"method SpecScore_D{i}() {{ /* SLOW */ }}",
+                        kind=ProgramKind.CORRECTNESS) for i in range(2)]
+    details = [Program("function F(): int { 1 }", f"SpecScore_P{i}",
+                       f"method SpecScore_P{i}() {{ /* SLOW */ {'x' * 400} }}", kind=ProgramKind.PIN) for i in range(2)]
+    ledger = Ledger(35.0)  # two 20 s programs fit, with the margin, not four
+    results = Engine(TimedBackend(), jobs=1, batch_size=2).run(
+        details + decisive, Allowance({p: (ledger,) for p in details + decisive}))
+    assert all(results[p].message != NOT_ASKED for p in decisive)
+
+
+def test_a_run_asking_again_is_seen_once_by_a_wrapper_and_progress_never_goes_back() -> None:
+    """The run asking again what a run beside it left unasked is part of it: a wrapper of Engine.run (the benchmark's
+    recorder takes `(programs, *rest)`) is not called again, and the progress counts only grow."""
+    seen: list[tuple[int, int]] = []
+    calls: list[int] = []
+    original = Engine.run
+
+    def recorder(self: Engine, programs: Sequence[Program], *rest: Allowance | None) -> dict[Program, Result]:
+        calls.append(len(programs))
+        return original(self, programs, *rest)
+
+    Engine.run = recorder  # type: ignore[method-assign]
+    try:
+        backend = TimedBackend()
+        backend.gate = threading.Event()
+        engine = Engine(backend, jobs=1, batch_size=1, progress=lambda done, total: seen.append((done, total)))
+        block, shared = prog("BLOCK", "BLOCK"), prog("shared")
+        la, lb = Ledger(5.0), Ledger(100.0)
+        out: dict[str, dict[Program, Result]] = {}
+        first = threading.Thread(target=lambda: out.__setitem__("a", engine.run(
+            [block, shared], Allowance({block: (la,), shared: (la,)}))))
+        with engine.gathered():
+            first.start()
+            time.sleep(0.3)
+            second = threading.Thread(target=lambda: out.__setitem__("b", engine.run(
+                [shared], Allowance({shared: (lb,)}))))
+            second.start()
+            time.sleep(0.3)
+            backend.gate.set()
+            first.join(10)
+            second.join(10)
+    finally:
+        Engine.run = original  # type: ignore[method-assign]
+    assert out["b"][shared].outcome is Outcome.VERIFIED
+    assert calls == [2, 1]
+    assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in zip(seen, seen[1:], strict=False))
+    assert seen[-1] == (3, 3)
 
 
 def test_without_an_allowance_nothing_changes() -> None:

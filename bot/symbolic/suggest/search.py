@@ -123,14 +123,17 @@ def with_suggestions(
         if score.slow:
             continue  # its programs timed out at the full limit: each candidate would ask them all again
         extra = more(job, score) if more is not None else ()
-        # every candidate's rescoring spends the method's share of what its rounds left of its budget, one for all
-        ledger = score.ledger.share(SUGGESTION_SHARE) if score.ledger is not None else None
         for cand in candidates(job.file, job.method, job.cases, extra):
             again = strengthened(job, score, cand.clause)
             if again is not None:
-                plans.append((k, cand, replace(again, ledger=ledger)))
+                plans.append((k, cand, again))
     if not plans:
         return list(scores)
+    # each candidate's rescoring spends an even part of its method's share of what the rounds left of the budget: its
+    # own, so that which candidates are scored in full does not depend on which one the engine reaches first
+    count = {k: sum(1 for q, _, _ in plans if q == k) for k, _, _ in plans}
+    plans = [(k, cand, replace(again, ledger=ledger.share(SUGGESTION_SHARE / count[k]))
+              if (ledger := scores[k].ledger) is not None else again) for k, cand, again in plans]
     # no witness search (Strategy.LEAN): a suggestion is ranked by what the pins prove, never by a witness; and the
     # whole's pins, which the leading clauses' would not give (the suggested clause is the last)
     rescored = score_methods([p[2] for p in plans], engine, dialect, replace(
