@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
-from bot.symbolic.program import Outcome, Program, ProgramKind, Result
+from bot.symbolic.program import Outcome, Program, Result
 from bot.verifier import CRASHED, NO_RESULT, Backend, is_transient
 from bot.verifier.cache import ResultCache
 from bot.verifier.output import killed_at
@@ -199,7 +199,7 @@ class Engine:
         try:
             run.report()
             plan = self._plan(list(groups.items()), max(1, self.jobs - beside),
-                              cheap_first=allowance is not None) if groups else []
+                              in_order=allowance is not None) if groups else []
             runs = run.execute(plan) if plan else 0
         finally:
             with self._lock:
@@ -272,7 +272,7 @@ class Engine:
         return self.time_limit if program.time_limit is None else max(1, min(program.time_limit, self.time_limit))
 
     def _plan(self, groups: list[tuple[tuple[str, int, bool, tuple[int, ...]], list[_Item]]], spread: int,
-              cheap_first: bool = False) -> list[_Task]:
+              in_order: bool = False) -> list[_Task]:
         """Batches of at most batch_size, one prelude each; split further until `spread` workers have one.
 
         A prelude whose programs were slow in an earlier run (time-outs, several seconds each) gets small
@@ -280,11 +280,9 @@ class Engine:
         its methods one after the other, so ten 20-second time-outs in one batch would keep one worker busy
         while the other idles.
 
-        `cheap_first` (a run within its methods' budgets): each prelude's programs that decide a case first, and the
-        shortest first, so that a budget that runs out in a batch has bought as many verdicts as it could. On
-        HumanEval-Dafny's `094-skjkasdkd`, in the order of its tests, the first three cases' checks (the largest
-        inputs) timed out one after the other and spent the budget: none of its 9 cases was decided, where the
-        small ones take under a second each.
+        `in_order` (a run within its methods' budgets): the programs, and so the batches, in the order given (the
+        rounds give the cheapest cases first, bot/symbolic/rounds.py `_ordered`), so that a budget that runs out
+        has bought as many verdicts as it could, rather than the costliest batches first.
         """
         batches: list[_Task] = []
         for (prelude, limit, whole, _owners), items in groups:
@@ -292,8 +290,6 @@ class Engine:
                 batches += [_Task(prelude, (item,), limit, item.program.checks) for item in items]
                 continue
             size = self._size(prelude)
-            if cheap_first:  # the harness's length stands for its cost, as in `_estimate`; ties keep their order
-                items = sorted(items, key=_cheap_first)
             batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
         while len(batches) < spread:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
@@ -303,8 +299,8 @@ class Engine:
             batches[largest : largest + 1] = [
                 _Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)
             ]
-        if cheap_first:  # the batches too: the first one's time-outs would spend what the next one's verdicts need
-            return sorted(batches, key=lambda t: min((_cheap_first(item) for item in t.items), default=(False, 0)))
+        if in_order:  # the batches too: the first one's time-outs would spend what the next one's verdicts need
+            return batches
         return sorted(batches, key=lambda t: -self._estimate(t))
 
     def observe(self, prelude: str, results: Sequence[Result]) -> None:
@@ -504,15 +500,6 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
             found = {**found, **{name: Result(Outcome.TIMEOUT, CUT_SHORT, share) for name in killed}}
         allowance.charge({p: found[p.name] for p in ask if p.name in found}, cut)
         return {**out, **found}
-
-
-# what decides a case (its precondition, vacuity and acceptance or rejection) before what only adds to one decided
-_DETAILS = frozenset({ProgramKind.PIN, ProgramKind.MUTANT})
-
-
-def _cheap_first(item: _Item) -> tuple[bool, int]:
-    """The order of a budgeted run's programs: what decides a case first, then the shortest harness first."""
-    return item.program.kind in _DETAILS, len(item.program.method)
 
 
 def _at(limit: float | None, wall: float | None) -> bool:

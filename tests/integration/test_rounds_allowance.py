@@ -34,6 +34,7 @@ class AnsweringBackend:
         self.info = VerifierInfo(("fake",), "1.0", 2)
         self.answer = inc_answer(seconds)
         self.asked: list[str] = []
+        self.order: list[str] = []  # the texts of the first batch's methods, in the order asked
         self.spent = 0.0
 
     def flags_id(self, time_limit: int) -> str:
@@ -46,6 +47,8 @@ class AnsweringBackend:
             return {name: Result(Outcome.VERIFIED, RUN_FINISHED) for name, _ in methods}
         out: dict[str, Result] = {}
         clock = 0.0
+        if not self.order:
+            self.order = [text for _, text in methods]
         for name, text in methods:
             result = self.answer(Program(prelude, name, text, want_model=name in models))
             if wall is not None and clock + result.seconds > wall:
@@ -209,3 +212,14 @@ def test_a_vacuity_check_the_budget_left_unasked_leaves_the_case_unknown_never_v
             (score,) = score_methods([job(case("c1", 5, 6))], Engine(EverythingProves(), jobs=1, batch_size=size),
                                      Dialect.DAFNY2, replace(EACH3, budget=budget))
             assert score.cases[0].status in (CaseStatus.VACUOUS, CaseStatus.UNKNOWN), (budget, size)
+
+
+def test_within_a_budget_the_smallest_cases_are_asked_first_each_case_together() -> None:
+    """The rounds hand a budgeted engine the method's cases smallest first (the largest inputs cost the most), each
+    case's programs together and in its own order."""
+    backend = AnsweringBackend(1.0)
+    cases = [case("big", 123456789, 123456790), case("small", 5, 6)]
+    score_methods([job(*cases)], Engine(backend, jobs=1, batch_size=40), Dialect.DAFNY2, replace(EACH3, budget=1000))
+    big = ["123456789" in text for text in backend.order]
+    assert big and not big[0] and big[-1]
+    assert big == sorted(big)  # the small case's programs, then the big one's, each together
