@@ -14,10 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.symbolic.ledger import Ledger
-from bot.symbolic.program import Program, Result
+from bot.symbolic.program import Outcome, Program, Result
 
 NOT_ASKED = "not asked: the method's budget of verification ran out"
 CUT_SHORT = "cut short: the method's budget of verification ran out while it was verified"
+
+
+def over_budget(result: Result) -> bool:
+    """A time-out the engine answered for a program the method's budget did not let it ask or finish."""
+    return result.outcome is Outcome.TIMEOUT and result.message.startswith((NOT_ASKED, CUT_SHORT))
 
 
 class Allowance:

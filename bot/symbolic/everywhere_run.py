@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import cast
 
 from bot.dafny.dialect import Dialect
 from bot.dafny.types import ArrayT
@@ -32,7 +31,7 @@ from bot.symbolic.ledger import Ledger
 from bot.symbolic.program import Goal as Asked
 from bot.symbolic.program import Program, Result
 from bot.symbolic.results import BackgroundStatus, CaseStatus, Everywhere, EverywhereStatus, MethodScore
-from bot.symbolic.rounds import BUDGET_NOTE, SLOW_METHOD_SECONDS, SLOW_NOTE, BudgetedEngine, EngineLike, MethodJob
+from bot.symbolic.rounds import BUDGET_NOTE, SLOW_METHOD_SECONDS, SLOW_NOTE, EngineLike, MethodJob, run_within
 from bot.symbolic.witness_search import Search, run_searches
 from bot.testcases.cases import TestCase
 
@@ -141,9 +140,7 @@ def _within(engine: EngineLike, ledgers: dict[Program, Ledger | None]) -> dict[P
     left of each, when the engine takes budgets: a method whose rounds spent it asks nothing more, its answers on
     every input unknown."""
     groups = {p: (ledger,) for p, ledger in ledgers.items() if ledger is not None}
-    if not groups or not getattr(engine, "budgeted", False):
-        return engine.run(list(ledgers))
-    return cast(BudgetedEngine, engine).run(list(ledgers), Allowance(groups))
+    return run_within(engine, list(ledgers), Allowance(groups) if groups else None)
 
 
 def _long(w: Witness) -> bool:

@@ -32,7 +32,7 @@ from bot.dafny.includes import included_files
 from bot.dafny.types import ArrayT, DafnyType, DatatypeT, RealT, SeqT, TupleT, constructors, unsupported_parts
 from bot.dafny.values import ArrayV, RealV, SeqV, Value, show
 from bot.progress.lines import MethodTally
-from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
+from bot.symbolic.allowance import NOT_ASKED, Allowance, over_budget
 from bot.symbolic.background import (
     BACKGROUND_METHOD,
     BACKGROUND_NAME,
@@ -498,13 +498,13 @@ class _CaseRun:
         asked = [p.program for p in self._pending()]  # what this round asked (programs() cut them before)
         # at the full limit: the method's later programs get the short one (what a budget left unasked or cut short
         # did not time out)
-        if any(results[p].outcome is Outcome.TIMEOUT and p.time_limit is None and not _over_budget(results[p])
+        if any(results[p].outcome is Outcome.TIMEOUT and p.time_limit is None and not over_budget(results[p])
                for p in asked):
             self.slow[0] = True
         for key, p in self.planned.items():
             if key not in self.judged:
                 self.judged[key] = judge(results[p.program], p)
-                if _over_budget(results[p.program]):
+                if over_budget(results[p.program]):
                     self.over_budget.add(key)
                 if key == _PIN:
                     self.pin_model = results[p.program].model  # read later, when candidates are planned
@@ -918,6 +918,11 @@ class _CaseRun:
         elif self.stage is _Stage.PIN and _PIN in self.judged:
             self._advance({})  # the pin check was answered with the case's checks: on to the mutants
 
+    def note_budget(self) -> None:
+        """The case says, once, that the method's budget left some of its programs unasked."""
+        if BUDGET_NOTE not in self.note:
+            self.note = join_notes(self.note, BUDGET_NOTE)
+
     def run_out(self) -> None:
         """The method's budget ran out: every program this case still needs is answered as a time-out without being
         asked (each stage moves on from a time-out, to unknown), until the case is done."""
@@ -925,8 +930,7 @@ class _CaseRun:
             todo = self._pending()  # as they are: none is asked, so none is cut short (nor said to be)
             if not todo:
                 break
-            if BUDGET_NOTE not in self.note:
-                self.note = join_notes(self.note, BUDGET_NOTE)
+            self.note_budget()
             self.absorb({p.program: Result(Outcome.TIMEOUT, BUDGET_MESSAGE) for p in todo})
 
     def _pin_parts(self) -> dict[Key, Planned]:
@@ -1364,11 +1368,8 @@ class _Rounds:
                 self.shown = max(self.shown, number)
                 asked = [p for p in (self.checked if extra is None else extra) if p not in self.checks] \
                     if number == 0 else []
-            allowance = self._allowance(todo_of, engine)
-            if allowance is None:
-                results = engine.run([p.program for p in todo] + asked)
-            else:
-                results = cast(BudgetedEngine, engine).run([p.program for p in todo] + asked, allowance)
+            allowance = self._allowance(todo_of, engine)  # None unless the engine takes budgets
+            results = run_within(engine, [p.program for p in todo] + asked, allowance)
             with self.lock:
                 self.checks.update({p: results[p] for p in asked})
                 for k in jobs:
@@ -1380,8 +1381,8 @@ class _Rounds:
                         ledger.charge(sum(results[p].seconds for p in answered))
                     for r in row:
                         if r.stage is not _Stage.DONE:
-                            if any(_over_budget(results[p.program]) for p in r._pending() if p.program in results):
-                                r.note = join_notes(r.note, BUDGET_NOTE) if BUDGET_NOTE not in r.note else r.note
+                            if any(over_budget(results[p.program]) for p in r._pending() if p.program in results):
+                                r.note_budget()
                             r.absorb(results)
                 if self.on_round:
                     self.on_round()
@@ -1428,9 +1429,11 @@ class _Rounds:
         self.in_step(group, checks, engine)
 
 
-def _over_budget(result: Result) -> bool:
-    """A time-out the engine answered for a program the method's budget did not let it ask or finish."""
-    return result.outcome is Outcome.TIMEOUT and result.message.startswith((NOT_ASKED, CUT_SHORT))
+def run_within(engine: EngineLike, programs: Sequence[Program], allowance: Allowance | None) -> dict[Program, Result]:
+    """`engine.run(programs)`, within the methods' budgets of `allowance` when the engine takes them."""
+    if allowance is None or not getattr(engine, "budgeted", False):
+        return engine.run(programs)
+    return cast(BudgetedEngine, engine).run(programs, allowance)
 
 
 def untested(job: MethodJob) -> bool:

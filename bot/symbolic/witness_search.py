@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED
+from bot.symbolic.allowance import over_budget
 from bot.symbolic.bounded import BOUND
 from bot.symbolic.program import Outcome, Program, ProgramKind, Result
 from bot.symbolic.rounds import EngineLike
@@ -37,7 +37,7 @@ NO_SHORT_WITNESS = f"a search among values whose arrays and sequences are at mos
 def failed_proof(r: Result) -> str:
     """Why a proof gave no answer, in words: a time-out, or a program the verifier could not check (its first
     line: e.g. the spec file does not resolve)."""
-    if r.outcome is Outcome.TIMEOUT and r.message.startswith((NOT_ASKED, CUT_SHORT)):
+    if over_budget(r):
         return "the method's budget of verification ran out"  # its rounds spent it (bot/symbolic/allowance.py)
     if r.outcome is Outcome.TIMEOUT:
         return "the proof timed out"

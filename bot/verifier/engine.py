@@ -38,7 +38,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
+from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance, over_budget
 from bot.symbolic.program import Outcome, Program, Result
 from bot.verifier import CRASHED, NO_RESULT, Backend, is_transient
 from bot.verifier.cache import ResultCache
@@ -183,7 +183,7 @@ class Engine:
                     continue
                 flight = self._flights.get(key)
                 # one already answered "not asked" (its run's budget, not this one's) is asked by this run itself
-                if flight is not None and not (flight.done.is_set() and _over_budget(flight.result)):
+                if flight is not None and not (flight.done.is_set() and over_budget(flight.result)):
                     awaited[key] = flight
                     continue
                 owned[key] = self._flights[key] = _Flight()
@@ -214,7 +214,7 @@ class Engine:
             again: list[str] = []
             for key, flight in awaited.items():
                 flight.done.wait()
-                if _over_budget(flight.result) and redo < MOST_REDOS:
+                if over_budget(flight.result) and redo < MOST_REDOS:
                     again.append(key)  # the other run's budget ran out, not necessarily this one's: asked again
                     continue
                 if allowance is not None:  # it costs this run what it would have cost it alone
@@ -417,12 +417,12 @@ class _EngineRound:
         found = {item.key: outcomes.get(item.program.name, missing) for item in task.items}
         # what the batch asked (not what a spent budget left unasked) failing as a whole: one program that does not
         # resolve fails every method of the file, so it is found by bisecting
-        asked = [r for r in found.values() if not _over_budget(r)]
+        asked = [r for r in found.values() if not over_budget(r)]
         if len(asked) > 1 and all(r.outcome is Outcome.ERROR for r in asked):
             return self._after_failure(task)
         if not task.checks:  # a background check's time says nothing of its harness programs' time
             # nor does a program the budget did not let run, or stopped
-            self.engine.observe(task.prelude, [r for r in found.values() if not _over_budget(r)])
+            self.engine.observe(task.prelude, [r for r in found.values() if not over_budget(r)])
         self._settle(found)
         return []
 
@@ -505,11 +505,6 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
 def _at(limit: float | None, wall: float | None) -> bool:
     """Whether a run killed at `limit` was stopped by the budget's `wall` (named to six digits, as `:g` writes it)."""
     return limit is not None and wall is not None and abs(limit - wall) <= 1e-4 * max(1.0, wall)
-
-
-def _over_budget(result: Result) -> bool:
-    """A result the budget made (bot/symbolic/allowance.py): nothing of the program's own cost."""
-    return result.outcome is Outcome.TIMEOUT and result.message.startswith((NOT_ASKED, CUT_SHORT))
 
 
 def _held(slot: threading.Semaphore, call: Callable[..., dict[str, Result]], *args: object,
