@@ -494,10 +494,8 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
         # the backend's own, lower limit hung: that is no budget's doing (its answers stay the backend's)
         killed = [name for name, r in found.items() if _at(killed_at(r), wall)]
         cut = bool(killed)
-        if cut:  # each program cut short gets its share of the batch's time the concluded ones did not take
-            batch = max(r.seconds for r in found.values())  # a killed one's: the whole batch's
-            share = max(0.0, batch - sum(r.seconds for name, r in found.items() if name not in killed)) / len(killed)
-            found = {**found, **{name: Result(Outcome.TIMEOUT, CUT_SHORT, share) for name in killed}}
+        if cut:  # each keeps the share of the batch's time the backend gave it (output.for_all)
+            found = {**found, **{name: Result(Outcome.TIMEOUT, CUT_SHORT, found[name].seconds) for name in killed}}
         allowance.charge({p: found[p.name] for p in ask if p.name in found}, cut)
         return {**out, **found}
 
