@@ -114,6 +114,20 @@ def test_a_clause_dafny_would_reject_as_ill_formed_is_never_offered(tmp_path: Pa
     assert m["completeness"] < 1.0 and m["suggestions"] == []
 
 
+def test_when_the_best_ranked_clause_is_ill_formed_the_next_ones_body_is_checked(tmp_path: Path,
+                                                                                dafny_command: str) -> None:
+    # both clauses pin the output; the shorter ranks first but Dafny rejects it (`a[0]` on an empty `a`): its body
+    # check, asked beside the well-formedness checks, is not the one reported; the guarded clause's is asked after
+    spec = tmp_path / "first.dfy"
+    spec.write_text("method First(a: seq<int>) returns (r: int)\n  ensures r in a || |a| == 0\n"
+                    "{ if |a| > 0 { r := a[0]; } else { r := 0; } }\n"
+                    "method T1() { var r := First([3, 4, 5]); expect r == 3; }\n"
+                    "method T2() { var r := First([7, 1]); expect r == 7; }\n")
+    m = score(tmp_path, spec, "--suggester", suggesting(tmp_path, "r == a[0]", "|a| > 0 ==> r == a[0]"))["methods"][0]
+    assert [s["clause"] for s in m["suggestions"]] == ["ensures |a| > 0 ==> r == a[0]"]
+    assert m["suggestions"][0]["implementation"] == "verifies"
+
+
 def test_a_clause_resting_on_an_unchecked_helper_is_never_offered(tmp_path: Path, dafny_command: str) -> None:
     # Half's `ensures` is false for odd x and trusted (no body): any clause about Half is provable of the tests
     spec = tmp_path / "half.dfy"

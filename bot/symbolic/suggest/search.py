@@ -147,16 +147,29 @@ def with_suggestions(
         trusted = set(new.axioms) <= set(scores[k].axioms)
         if _proved_better(new, len(scores[k].cases), wrong) and trusted:
             passed.append((k, cand, again, new, wrong))
-    formed = _well_formed([again for _, _, again, _, _ in passed], engine, dialect)
+    lines = {k: max((jobs[k].file.end_line(c) for c in jobs[k].method.clauses), default=jobs[k].method.line)
+             for k, *_ in passed}  # after the line the last specification clause ends on (one may span several)
+    offered = [(k, _suggestion(cand, new, wrong, lines[k]), again) for k, cand, again, new, wrong in passed]
+    # per method, the candidate ranked first: its body is checked in the same engine run as every candidate's
+    # well-formedness, so the PR waits for one more round trip, not two (one that turns out ill-formed has the best
+    # well-formed one's body checked after, alone)
+    first: dict[int, tuple[Suggestion, MethodJob]] = {}
+    for k, s, again in offered:
+        if k not in first or _rank(s) < _rank(first[k][0]):
+            first[k] = (s, again)
+    forms = [_check(again, dialect) for _, _, again in offered]
+    bodies, said = _bodies({k: again for k, (_, again) in first.items()}, dialect)
+    asked = list(dict.fromkeys([*(p for p in forms if isinstance(p, Program)), *bodies.values()]))
+    results = engine.run(asked) if asked else {}
     found: dict[int, list[tuple[Suggestion, MethodJob]]] = {}
-    for (k, cand, again, new, wrong), ok in zip(passed, formed, strict=True):
-        if ok:
-            # after the line the last specification clause ends on (one may go on over several lines)
-            line = max((jobs[k].file.end_line(c) for c in jobs[k].method.clauses), default=jobs[k].method.line)
-            found.setdefault(k, []).append((_suggestion(cand, new, wrong, line), again))
+    for (k, s, again), form in zip(offered, forms, strict=True):
+        if isinstance(form, Program) and _well(results[form], again):
+            found.setdefault(k, []).append((s, again))
     ranked = {k: [g for g, _ in sorted(found[k], key=lambda pair: _rank(pair[0]))] for k in found}
     best = {k: min(found[k], key=lambda pair: _rank(pair[0]))[1] for k in found}
-    checked = _implementations(best, engine, dialect)
+    checked = {k: _implementation(results[bodies[k]], job.method.qualified, job.method.name) if k in bodies
+               else said[k] for k, job in best.items() if job is first[k][1]}
+    checked.update(_implementations({k: job for k, job in best.items() if k not in checked}, engine, dialect))
     return [replace(s, suggestions=(replace(ranked[k][0], implementation=checked[k]), *ranked[k][1:]))
             if k in ranked else s for k, s in enumerate(scores)]
 
@@ -193,6 +206,16 @@ def _check(job: MethodJob, dialect: Dialect, keep_body: bool = False) -> Program
 def _implementations(best: dict[int, MethodJob], engine: EngineLike, dialect: Dialect) -> dict[int, str]:
     """Per method, whether its own body verifies against the spec with the best suggestion added: the strongest
     evidence that the clause says what the code does. One program each, all in one engine run."""
+    programs, said = _bodies(best, dialect)
+    results = engine.run(list(programs.values())) if programs else {}
+    for k, program in programs.items():
+        said[k] = _implementation(results[program], best[k].method.qualified, best[k].method.name)
+    return said
+
+
+def _bodies(best: dict[int, MethodJob], dialect: Dialect) -> tuple[dict[int, Program], dict[int, str]]:
+    """Per method, the program that checks its body against its strengthened spec; or, for those that have none,
+    the verdict already known (no body, or why the program cannot be made)."""
     programs: dict[int, Program] = {}
     said: dict[int, str] = {}
     for k, job in best.items():
@@ -204,10 +227,7 @@ def _implementations(best: dict[int, MethodJob], engine: EngineLike, dialect: Di
             said[k] = f"unknown: {made}"
         else:
             programs[k] = made
-    results = engine.run(list(programs.values())) if programs else {}
-    for k, program in programs.items():
-        said[k] = _implementation(results[program], best[k].method.qualified, best[k].method.name)
-    return said
+    return programs, said
 
 
 def _implementation(r: Result, qualified: str, name: str) -> str:
