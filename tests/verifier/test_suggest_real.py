@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.cli import main
+from bot.symbolic.program import Program, Result
+from bot.verifier.engine import Engine
 from support.paths import DATA, ROOT
 
 pytestmark = pytest.mark.dafny
@@ -95,6 +98,26 @@ def test_the_implementation_is_checked_against_the_best_suggestion(weak: dict[st
     assert weak["Sum"]["suggestions"][0]["implementation"] == "verifies"  # r := a + b with `ensures r == a + b`
     assert weak["Second"]["suggestions"][0]["implementation"] == "verifies"
     assert weak["Unique"]["suggestions"][0]["implementation"] == "no body"
+
+
+def test_the_body_check_goes_in_the_well_formedness_checks_run(tmp_path: Path, dafny_command: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # one round trip for both at the end of the scoring, not one each
+    runs: list[list[Program]] = []
+    real = Engine.run
+
+    def recorded(self: Engine, programs: Sequence[Program], *rest: Any) -> dict[Program, Result]:
+        runs.append(list(programs))
+        return real(self, programs, *rest)
+
+    monkeypatch.setattr(Engine, "run", recorded)
+    m = score(tmp_path, DATA / "suggest" / "weak.dfy", "--method", "Sum")["methods"][0]
+    assert m["suggestions"][0]["clause"] == "ensures r == a + b"
+    assert m["suggestions"][0]["implementation"] == "verifies"
+    body = [k for k, run in enumerate(runs) if any(p.checks and "r := a + b;" in p.prelude for p in run)]
+    assert len(body) == 1
+    assert any(p.checks == ("Sum",) and "r := a + b;" not in p.prelude and "ensures r == a + b" in p.prelude
+               for p in runs[body[0]])  # the strengthened spec's well-formedness, beside it
 
 
 def suggesting(tmp_path: Path, *clauses: str) -> str:
