@@ -119,6 +119,7 @@ class Backend(Protocol):
         *,
         checks: Sequence[str] = (),
         wall: float | None = None,
+        background: str = "",
     ) -> dict[str, Result]:
         """Verify `methods` ((name, text) pairs) as members of one file after `prelude`.
 
@@ -130,6 +131,9 @@ class Backend(Protocol):
         the engine passes it only when there are some. `wall`: seconds the whole batch may take when fewer than the
         backend's own wall-clock limit (a method's budget, bot/symbolic/allowance.py); the engine passes it only
         then, and a batch stopped there answers what it concluded and `KILLED` for the rest, as at the own limit.
+        `background` (with `checks`): the one method whose result stands for the checks; every other gets its own
+        result, as in a batch without checks. The engine passes it only to a backend whose `mixed_checks` is true
+        (read with getattr: a backend without the attribute gets a background check's batch of its own).
         """
         ...
 

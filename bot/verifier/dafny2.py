@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from bot.symbolic.program import Outcome, Result
 from bot.verifier.output import (
@@ -75,6 +76,9 @@ class Dafny2Backend:
     z3_path: str | None = None
     wall_base: float = 30.0
     wall_per_method: float | None = None
+    # a background check may share its batch with harness methods (`verify_batch`'s `background`): `/proc` names
+    # each procedure, and the report names each procedure's outcome
+    mixed_checks: ClassVar[bool] = True
 
     def flags_id(self, time_limit: int) -> str:
         # the cache key: written from the flags `command` passes, so the two cannot disagree
@@ -110,10 +114,12 @@ class Dafny2Backend:
         *,
         checks: Sequence[str] = (),
         wall: float | None = None,
+        background: str = "",
     ) -> dict[str, Result]:
         """`runner(argv, folder, wall)` runs the command: a process of its own, or a kept-alive verifier
         (bot/verifier/server.py), whose run is read the same way. `checks`: declarations verified too; then each
-        name's result stands for all of them (`whole_file_result`)."""
+        name's result stands for all of them (`whole_file_result`), or with `background` (one of the names) that
+        name's alone, and every other method of the batch gets its own, as without checks."""
         names, wanted, settled = start_batch(prelude, methods, models)
         if settled is not None:
             return settled
@@ -123,9 +129,11 @@ class Dafny2Backend:
         model_name = MODEL_FILE if wanted else None
         argv = self.command(names, time_limit, "report.xml", model_name, checks)
         layout, run, report, model = run_batch(prelude, methods, argv, wall, model_name, runner, wanted)
-        if checks:
+        if checks and not background:
             return self._whole(layout, names, run, report, time_limit, wall)
-        results = self._results(layout, names, run, report, time_limit, wall)
+        results = self._results(layout, [n for n in names if n != background], run, report, time_limit, wall)
+        if background:
+            results[background] = self._beside(layout, names, background, run, report, time_limit, wall)
         if not wanted or model is None or report is None:
             return results
         found = attribute_models(parse_boogie_xml(report), model.decode("utf-8", errors="replace"))
@@ -166,8 +174,23 @@ class Dafny2Backend:
             return {**concluded, **crash_message(rest, run, "no /xml report was written\n" + output)}
         return {**concluded, **{name: Result(Outcome.ERROR, NO_RESULT, 0.0) for name in rest}}
 
+    def _beside(
+        self, layout: Layout, names: Sequence[str], background: str, run: ProcessRun, report: bytes | None,
+        time_limit: int, wall: float,
+    ) -> Result:
+        """The background check's result in a batch with harness methods: what its declarations' procedures
+        concluded, as in a batch of its own (the harness methods' procedures, lines and warnings left out). A run
+        that was killed answers as a killed run (a transient time-out, never a partial report cached): which of its
+        procedures would have come after the kill is not known."""
+        failed = run_failure([background], run, wall)
+        if failed is not None:
+            return failed[background]
+        return self._whole(layout, names, run, report, time_limit, wall, [n for n in names if n != background])[
+            background]
+
     def _whole(
-        self, layout: Layout, names: Sequence[str], run: ProcessRun, report: bytes | None, time_limit: int, wall: float
+        self, layout: Layout, names: Sequence[str], run: ProcessRun, report: bytes | None, time_limit: int,
+        wall: float, beside: Sequence[str] = (),
     ) -> dict[str, Result]:
         """Every procedure of the report but the named methods' (`CheckWellformed$$`: a function against its
         `ensures` and for termination; `Impl$$`: a lemma's proof) as one result for each name
@@ -184,7 +207,9 @@ class Dafny2Backend:
             concluded.append((boogie_declaration(m.full), why))
         if not concluded and not ran_to_end(run):
             return self._results(layout, names, run, report, time_limit, wall)
-        return dict.fromkeys(names, whole_file_result(concluded, run, sum(m.seconds for m in methods)))
+        harness = {mangle(name) for name in beside}  # `beside`: harness methods in the batch, with their own results
+        seconds = sum(m.seconds for m in methods if m.name not in harness)
+        return dict.fromkeys(names, whole_file_result(concluded, run, seconds, [layout.ranges[n] for n in beside]))
 
     @staticmethod
     def _conclusion(layout: Layout, name: str, method: BoogieMethod, time_limit: int) -> Result:

@@ -27,6 +27,7 @@ import os
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from bot.symbolic.modeltext import console_counterexamples
 from bot.symbolic.program import Outcome, Result
@@ -109,6 +110,9 @@ class Dafny4Backend:
     wall_base: float = 30.0
     wall_per_method: float | None = None
     options: frozenset[str] | None = field(default=None)
+    # a run with checks verifies the whole file, and its console errors name no symbol: a background check and
+    # harness methods are not read from one run (`verify_batch`'s `background`)
+    mixed_checks: ClassVar[bool] = False
 
     def _has(self, option: str) -> bool:
         return option in (MODERN_OPTIONS if self.options is None else self.options)
@@ -175,7 +179,16 @@ class Dafny4Backend:
         *,
         checks: Sequence[str] = (),
         wall: float | None = None,
+        background: str = "",
     ) -> dict[str, Result]:
+        """`background` (a batch holding a background check and harness methods, which the engine makes only for a
+        backend with `mixed_checks`): the check and the rest in a run each, since a run with checks verifies the
+        whole file and its console errors are not attributed to symbols."""
+        if background:
+            alone = [m for m in methods if m[0] == background]
+            rest = [m for m in methods if m[0] != background]
+            theirs = self.verify_batch(prelude, rest, time_limit, models, wall=wall) if rest else {}
+            return {**theirs, **self.verify_batch(prelude, alone, time_limit, checks=checks, wall=wall)}
         names, wanted, settled = start_batch(prelude, methods, models)
         if settled is not None:
             return settled

@@ -18,6 +18,11 @@ spreads its batches over every slot, while one beside others does not cut its ba
 others fill. A program a run beside it is verifying already is not verified again: the run waits for that answer
 once its own batches are over (the head and base of a pull request share every program of a spec left as it was).
 
+A background check (`Program.checks`) goes in the first batch of harness programs with its prelude and limit when the
+backend reads the two apart (`mixed_checks`: the backend is told which method is the check's), else in a batch of its
+own: a batch costs a start, the file's resolution and a canary. Such a batch that fails as a whole is bisected with
+the check in the half that holds its program; where the prelude fails on its own, the check is asked alone.
+
 A run may be given an Allowance (bot/symbolic/allowance.py): its methods' budgets of verification. A batch then holds
 one method's programs, is not started for a method with nothing left, and once started gets at most the seconds its
 method has left (plus BUDGET_MARGIN): a round of twenty-second time-outs stops where the budget runs out, not at its
@@ -92,7 +97,23 @@ class _Task:
     prelude: str
     items: tuple[_Item, ...]  # empty for a prelude probe
     limit: int  # the verifier's time limit for every program of the batch
-    checks: tuple[str, ...] = ()  # a background check (`Program.checks`): alone in its batch
+    # a background check's (`Program.checks`): alone in its batch, or the first of its items (`background`)
+    checks: tuple[str, ...] = ()
+
+    @property
+    def background(self) -> str:
+        """The name of the background check's program in a batch it shares with harness programs, or ""."""
+        if not self.checks or len(self.items) < 2:
+            return ""
+        return next(item.program.name for item in self.items if item.program.checks)
+
+    def parts(self, count: int) -> list[_Task]:
+        """The batch cut in `count` (`_even`), the background check with the part that holds its program."""
+        out = []
+        for part in _even(list(self.items), count):
+            checks = next((item.program.checks for item in part if item.program.checks), ())
+            out.append(_Task(self.prelude, part, self.limit, checks))
+        return out
 
 
 class Engine:
@@ -285,20 +306,29 @@ class Engine:
         has bought as many verdicts as it could, rather than the costliest batches first.
         """
         batches: list[_Task] = []
+        checked: list[tuple[int, _Item]] = []
         for (prelude, limit, whole, _owners), items in groups:
-            if whole:  # each verifies its whole file: one per batch
-                batches += [_Task(prelude, (item,), limit, item.program.checks) for item in items]
+            if whole:  # background checks: each with harness programs of its prelude (below), or alone
+                checked += [(limit, item) for item in items]
                 continue
             size = self._size(prelude)
             batches += [_Task(prelude, part, limit) for part in _even(items, math.ceil(len(items) / size))]
-        while len(batches) < spread:
+        while batches and len(batches) < spread:
             largest = max(range(len(batches)), key=lambda i: len(batches[i].items))
             task = batches[largest]
             if len(task.items) < 2:
                 break
-            batches[largest : largest + 1] = [
-                _Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)
-            ]
+            batches[largest : largest + 1] = task.parts(2)
+        mixed = getattr(self.backend, "mixed_checks", False) is True
+        for limit, item in checked:
+            # the first batch of its prelude and limit (the first the rounds give, within budgets): a batch of its own
+            # costs a start, the prelude's resolution and a canary (0.28 s measured), once per spec file
+            at = next((i for i, b in enumerate(batches) if mixed and b.items and not b.checks
+                       and b.prelude == item.program.prelude and b.limit == limit), None)
+            if at is None:
+                batches.append(_Task(item.program.prelude, (item,), limit, item.program.checks))
+            else:
+                batches[at] = _Task(batches[at].prelude, (item, *batches[at].items), limit, item.program.checks)
         if in_order:  # the batches too: the first one's time-outs would spend what the next one's verdicts need
             return batches
         return sorted(batches, key=lambda t: -self._estimate(t))
@@ -383,8 +413,11 @@ class _EngineRound:
                     methods = [(PROBE_NAME, PROBE_METHOD)]
                 wanted = frozenset(item.program.name for item in task.items if item.program.want_model)
                 backend, slot = self.engine.backend, self.engine.slot()
-                if self.allowance is not None and task.items and not task.checks:
+                if self.allowance is not None and task.items and (task.background or not task.checks):
                     future = pool.submit(_within, slot, self.allowance, backend, task, wanted)
+                elif task.background:
+                    future = pool.submit(_held, slot, backend.verify_batch, task.prelude, methods, task.limit, wanted,
+                                         checks=task.checks, background=task.background)
                 elif task.checks:
                     future = pool.submit(_held, slot, backend.verify_batch, task.prelude, methods, task.limit,
                                          checks=task.checks)
@@ -420,9 +453,10 @@ class _EngineRound:
         asked = [r for r in found.values() if not over_budget(r)]
         if len(asked) > 1 and all(r.outcome is Outcome.ERROR for r in asked):
             return self._after_failure(task)
-        if not task.checks:  # a background check's time says nothing of its harness programs' time
-            # nor does a program the budget did not let run, or stopped
-            self.engine.observe(task.prelude, [r for r in found.values() if not over_budget(r)])
+        # a background check's time says nothing of its harness programs' time, nor does a program the budget did not
+        # let run, or stopped
+        self.engine.observe(task.prelude, [found[item.key] for item in task.items
+                                           if not item.program.checks and not over_budget(found[item.key])])
         self._settle(found)
         return []
 
@@ -439,9 +473,12 @@ class _EngineRound:
         if probe is not None and probe.outcome is Outcome.ERROR:
             # A prelude that crashes the verifier on its own will crash it in every half too.
             blame = probe if is_transient(probe) else Result(Outcome.ERROR, PRELUDE_BROKEN + probe.message)
-            self._settle({item.key: blame for item in task.items})
-            return []
-        return [_Task(task.prelude, part, task.limit) for part in _even(list(task.items), 2)]
+            self._settle({item.key: blame for item in task.items if not item.program.checks})
+            # a background check's answer is what a batch of its own says (its own text: proofs a harness leaves out)
+            alone = [item for item in task.items if item.program.checks]
+            return [_Task(task.prelude, (item,), task.limit, item.program.checks) for item in alone
+                    if len(task.items) > 1]
+        return task.parts(2)
 
     def _settle(self, found: dict[str, Result]) -> None:
         found = dict(found)
@@ -478,14 +515,23 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
     taken (the batches before it have been charged by then): the programs of methods with nothing left are not
     asked, and the batch gets at most the seconds left (the largest of its methods', plus BUDGET_MARGIN)."""
     with slot:
-        ask, skip, seconds = allowance.open([item.program for item in task.items])
+        # a background check the batch holds is no method's: always asked, alone when the rest is not (and then
+        # with no wall, as in a batch of its own); with the rest, in their budget's wall
+        checked = [item.program for item in task.items if item.program.checks]
+        ask, skip, seconds = allowance.open([item.program for item in task.items if not item.program.checks])
         out = {p.name: Result(Outcome.TIMEOUT, NOT_ASKED) for p in skip}
-        if not ask:
+        if not ask and not checked:
             return out
+        if not ask:
+            methods = [(p.name, p.method) for p in checked]
+            return {**out, **backend.verify_batch(task.prelude, methods, task.limit, checks=task.checks)}
+        ask = [*checked, *ask]
         methods = [(p.name, p.method) for p in ask]
         models = frozenset(p.name for p in ask if p.name in wanted)
         wall = None if seconds is None else max(0.0, seconds) + BUDGET_MARGIN
         extra: dict[str, Any] = {} if wall is None else {"wall": wall}
+        if checked:
+            extra.update(checks=task.checks, background=checked[0].name)
         if models:
             found = backend.verify_batch(task.prelude, methods, task.limit, models, **extra)
         else:

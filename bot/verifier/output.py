@@ -174,7 +174,8 @@ def ran_to_end(run: ProcessRun) -> bool:
     return run.returncode in (0, 4) and not run.killed and not run.start_error
 
 
-def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: ProcessRun, seconds: float) -> Result:
+def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: ProcessRun, seconds: float,
+                      others: Collection[tuple[int, int]] = ()) -> Result:
     """One result for a background check: every procedure the run reported, by declaration.
 
     `concluded` holds (qualified declaration name, "" when proved, else the failure) for each reported check;
@@ -182,12 +183,13 @@ def whole_file_result(concluded: Sequence[tuple[str, str | None]], run: ProcessR
     (bot/symbolic/rounds.py reads them with CHECK_LINE; Dafny 2.3 reports no procedure for a declaration with nothing to
     prove, such as a function without `ensures` whose body is a plain expression), then `check-run: finished` when
     the run ended by itself (`ran_to_end`). The run's warnings (e.g. a loop without a body, which Dafny takes on
-    trust) follow as `warning line N: TEXT`. Proved failures make it REFUTED; else a run that did not finish, or a
-    check not concluded, a TIMEOUT.
+    trust) follow as `warning line N: TEXT`, but for those on the lines of `others` (the line ranges of the harness
+    methods a batch verified beside the check: theirs, not the checked declarations'). Proved failures make it
+    REFUTED; else a run that did not finish, or a check not concluded, a TIMEOUT.
     """
     finished = ran_to_end(run)
     warnings = [f"warning line {d.line}: {d.text}" for d in diagnostics(filter_noise(run.output))
-                if d.kind == "Warning"]
+                if d.kind == "Warning" and not any(first <= d.line <= last for first, last in others)]
     lines = [f"check {name}: " + ("ok" if why == "" else "not concluded" if why is None else f"failed: {why}")
              for name, why in concluded]
     message = "\n".join([*lines, *([RUN_FINISHED] if finished else []), *warnings])

@@ -62,7 +62,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
@@ -734,6 +734,8 @@ class DafnyServerBackend:
     reports, results and cache keys) with a runner that asks a server instead of starting a process per batch.
     See the module docstring."""
 
+    mixed_checks: ClassVar[bool] = True  # as the command line's (Dafny2Backend)
+
     def __init__(
         self,
         info: VerifierInfo,
@@ -779,6 +781,7 @@ class DafnyServerBackend:
         *,
         checks: Sequence[str] = (),
         wall: float | None = None,
+        background: str = "",
     ) -> dict[str, Result]:
         prelude_key = hashlib.sha256(prelude.encode("utf-8")).hexdigest()
         with self._lock:
@@ -788,6 +791,8 @@ class DafnyServerBackend:
         extra: dict[str, Any] = {"checks": checks} if checks else {}
         if wall is not None:
             extra["wall"] = wall
+        if background:
+            extra["background"] = background
 
         def command_line(runner: Callable[[Sequence[str], str, float], ProcessRun] | None = None) -> dict[str, Result]:
             if runner is None:
