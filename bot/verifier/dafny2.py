@@ -180,11 +180,7 @@ class Dafny2Backend:
     ) -> Result:
         """The background check's result in a batch with harness methods: what its declarations' procedures
         concluded, as in a batch of its own (the harness methods' procedures, lines and warnings left out). A run
-        that was killed answers as a killed run (a transient time-out, never a partial report cached): which of its
-        procedures would have come after the kill is not known."""
-        failed = run_failure([background], run, wall)
-        if failed is not None:
-            return failed[background]
+        that did not finish answers as such a run (`_whole`)."""
         return self._whole(layout, names, run, report, time_limit, wall, [n for n in names if n != background])[
             background]
 
@@ -205,8 +201,10 @@ class Dafny2Backend:
                 f"line {line}: {text}" + "".join(f" (related location: line {r})" for r in rel)
                 for line, text, rel in m.errors)
             concluded.append((boogie_declaration(m.full), why))
-        if not concluded and not ran_to_end(run):
-            return self._results(layout, names, run, report, time_limit, wall)
+        if not ran_to_end(run) or any(marker in filter_noise(run.output) for marker in CRASH_MARKERS):
+            # killed, crashed or not resolved: the run's failure (transient but for a resolution error), never a
+            # partial report, which would be cached: which procedures would have come after is not known
+            return self._results(layout, names, run, None, time_limit, wall)
         harness = {mangle(name) for name in beside}  # `beside`: harness methods in the batch, with their own results
         seconds = sum(m.seconds for m in methods if m.name not in harness)
         return dict.fromkeys(names, whole_file_result(concluded, run, seconds, [layout.ranges[n] for n in beside]))

@@ -4,17 +4,17 @@ own, and where a method's budget stops the batch."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
 from bot.symbolic.ledger import Ledger
 from bot.symbolic.program import RUN_FINISHED, Outcome, Program, Result
-from bot.verifier import VerifierInfo, is_transient
+from bot.verifier import Dafny2Backend, VerifierInfo, is_transient
 from bot.verifier.cache import ResultCache
 from bot.verifier.engine import BUDGET_MARGIN, PRELUDE_BROKEN, PROBE_NAME, Engine
-from bot.verifier.process import KILLED
+from bot.verifier.process import KILLED, ProcessRun
 
 PRELUDE = "function F(): int { 1 }"
 CHECKED = f"check F: ok\n{RUN_FINISHED}"
@@ -157,3 +157,26 @@ def test_a_mixed_batch_the_budget_cuts_leaves_the_check_cut_short_and_uncached(t
     again = MixingBackend()
     Engine(again, jobs=1, cache=cache).run([check])
     assert again.calls == [Call(("SpecScoreBackground",), ("F",), "", None)]  # the cut answer was not cached
+
+
+def _partial_run(returncode: int | None, killed: bool, output: str = "") -> Callable[..., ProcessRun]:
+    """A verifier run that concluded one checked procedure, then was killed or crashed (the report written so far)."""
+    def runner(argv: Sequence[str], folder: str, wall: float) -> ProcessRun:
+        xml = next(a for a in argv if a.startswith("/xml:"))[len("/xml:"):]
+        done = '<conclusion outcome="correct" duration="0.1"/></method>'
+        Path(folder, xml).write_text(
+            f'<root><file><method name="CheckWellformed$$_module.__default.F">{done}</file></root>')
+        return ProcessRun(returncode, output, 1.0, killed=killed)
+    return runner
+
+
+def test_a_background_check_whose_run_did_not_finish_is_transient_never_a_partial_report() -> None:
+    backend = Dafny2Backend(VerifierInfo(("dafny",), "2.3.0.10506", 2))
+    methods = [("SpecScoreBackground", "method SpecScoreBackground() { assert true; }"),
+               ("SpecScore_0", "method SpecScore_0() { }")]
+    for runner in (_partial_run(None, True), _partial_run(134, False, "Fatal error: z3 crashed")):
+        for batch, background in ((methods[:1], ""), (methods, "SpecScoreBackground")):
+            found = backend.verify_batch(PRELUDE, batch, 20, frozenset(), runner, checks=("F",),
+                                         background=background)
+            assert is_transient(found["SpecScoreBackground"]), found["SpecScoreBackground"]
+            assert all(is_transient(r) for r in found.values())
