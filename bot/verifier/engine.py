@@ -21,7 +21,9 @@ once its own batches are over (the head and base of a pull request share every p
 A background check (`Program.checks`) goes in the first batch of harness programs with its prelude and limit when the
 backend reads the two apart (`mixed_checks`: the backend is told which method is the check's), else in a batch of its
 own: a batch costs a start, the file's resolution and a canary. Such a batch that fails as a whole is bisected with
-the check in the half that holds its program; where the prelude fails on its own, the check is asked alone.
+the check in the half that holds its program; where the prelude fails on its own, the check is asked alone. Within
+budgets the check is always asked (it is no method's): it adds BUDGET_MARGIN to its batch's wall, and when the budget
+stops the batch it is asked again, alone.
 
 A run may be given an Allowance (bot/symbolic/allowance.py): its methods' budgets of verification. A batch then holds
 one method's programs, is not started for a method with nothing left, and once started gets at most the seconds its
@@ -528,7 +530,9 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
         ask = [*checked, *ask]
         methods = [(p.name, p.method) for p in ask]
         models = frozenset(p.name for p in ask if p.name in wanted)
-        wall = None if seconds is None else max(0.0, seconds) + BUDGET_MARGIN
+        # a background check riding along is verified first (its declarations come first in the file): its own
+        # margin, so that the methods' programs get what they would get without it
+        wall = None if seconds is None else max(0.0, seconds) + BUDGET_MARGIN * (2 if checked else 1)
         extra: dict[str, Any] = {} if wall is None else {"wall": wall}
         if checked:
             extra.update(checks=task.checks, background=checked[0].name)
@@ -543,6 +547,10 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
         if cut:  # each keeps the share of the batch's time the backend gave it (output.for_all)
             found = {**found, **{name: Result(Outcome.TIMEOUT, CUT_SHORT, found[name].seconds) for name in killed}}
         allowance.charge({p: found[p.name] for p in ask if p.name in found}, cut)
+        for p in checked:
+            if p.name in killed:  # the check is no method's: the methods' budget does not stop it, alone it goes on
+                found[p.name] = backend.verify_batch(task.prelude, [(p.name, p.method)], task.limit,
+                                                     checks=task.checks)[p.name]
         return {**out, **found}
 
 

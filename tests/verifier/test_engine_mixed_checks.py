@@ -12,7 +12,6 @@ from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance
 from bot.symbolic.ledger import Ledger
 from bot.symbolic.program import RUN_FINISHED, Outcome, Program, Result
 from bot.verifier import Dafny2Backend, VerifierInfo, is_transient
-from bot.verifier.cache import ResultCache
 from bot.verifier.engine import BUDGET_MARGIN, PRELUDE_BROKEN, PROBE_NAME, Engine
 from bot.verifier.process import KILLED, ProcessRun
 
@@ -50,9 +49,10 @@ class MixingBackend:
             return {name: Result(Outcome.ERROR, "t.dfy(3,4): Error: unresolved identifier: x", 0.5)
                     for name, _ in methods}
         limit = 1e9 if wall is None else wall
-        clock = 1.0 if checks else 0.0  # the checked declarations come first in the file
+        # the checked declarations come first in the file
+        clock = (4.0 if "SLOWCHECK" in prelude else 1.0) if checks else 0.0
         killed = Result(Outcome.TIMEOUT, f"{KILLED}{limit:g} s (wall-clock limit)", limit)
-        check = Result(Outcome.VERIFIED, CHECKED, 1.0) if clock <= limit else killed
+        check = Result(Outcome.VERIFIED, CHECKED, clock) if clock <= limit else killed
         if checks and not background:
             return {name: check for name, _ in methods}
         out = {background: check} if background else {}
@@ -134,7 +134,7 @@ def test_within_a_budget_the_mixed_batch_has_the_methods_wall_and_the_check_is_a
     ledger = Ledger(30.0)
     Engine(backend, jobs=1).run([*cases, check], Allowance({p: (ledger,) for p in cases}))
     assert backend.calls == [Call(("SpecScoreBackground", *(p.name for p in cases)), ("F",),
-                                  "SpecScoreBackground", 30.0 + BUDGET_MARGIN)]
+                                  "SpecScoreBackground", 30.0 + 2 * BUDGET_MARGIN)]
     spent = Ledger(1.0)
     spent.charge(1.0, cut=False)
     backend = MixingBackend()
@@ -144,19 +144,28 @@ def test_within_a_budget_the_mixed_batch_has_the_methods_wall_and_the_check_is_a
     assert [results[p].message for p in cases] == [NOT_ASKED, NOT_ASKED]
 
 
-def test_a_mixed_batch_the_budget_cuts_leaves_the_check_cut_short_and_uncached(tmp_path: Path) -> None:
-    cache = ResultCache(tmp_path)
+def test_a_mixed_batch_the_budget_cuts_asks_the_check_again_alone() -> None:
     cases, check = harness(3, mark="SLOW"), background()
-    ledger = Ledger(0.5)  # the checks (1 s) end within the margin, the first 20 s time-out is cut there
+    ledger = Ledger(0.5)  # the first 20 s time-out is cut at the wall
     backend = MixingBackend()
-    results = Engine(backend, jobs=1, cache=cache).run([*cases, check], Allowance({p: (ledger,) for p in cases}))
-    assert [c.wall for c in backend.calls] == [0.5 + BUDGET_MARGIN]
-    assert results[check].message == CUT_SHORT and is_transient(results[check])
-    assert all(results[p].message == CUT_SHORT for p in cases)
+    results = Engine(backend, jobs=1).run([*cases, check], Allowance({p: (ledger,) for p in cases}))
+    assert [c.wall for c in backend.calls] == [0.5 + 2 * BUDGET_MARGIN, None]
+    assert backend.calls[1] == Call(("SpecScoreBackground",), ("F",), "", None)
+    assert results[check] == Result(Outcome.VERIFIED, CHECKED, 1.0)  # as in a batch of its own: no method's budget
+    assert all(results[p].message == CUT_SHORT and is_transient(results[p]) for p in cases)
     assert ledger.over
-    again = MixingBackend()
-    Engine(again, jobs=1, cache=cache).run([check])
-    assert again.calls == [Call(("SpecScoreBackground",), ("F",), "", None)]  # the cut answer was not cached
+
+
+def test_the_checks_riding_along_bring_their_own_margin_to_the_methods_wall() -> None:
+    # the checks take 4 s, first in the file; the methods have 3 s left: apart, their five 1 s programs end within
+    # the budget's margin (8 s), and so they do beside the checks
+    slow_checks = "function F(): int { 1 } // SLOWCHECK"
+    cases, check = harness(5, prelude=slow_checks), background(slow_checks)
+    ledger = Ledger(3.0)
+    results = Engine(MixingBackend(), jobs=1).run([*cases, check], Allowance({p: (ledger,) for p in cases}))
+    assert [results[p].outcome for p in cases] == [Outcome.VERIFIED] * 5
+    assert results[check].outcome is Outcome.VERIFIED
+    assert not ledger.over
 
 
 def _partial_run(returncode: int | None, killed: bool, output: str = "") -> Callable[..., ProcessRun]:
