@@ -109,6 +109,11 @@ class _Task:
             return ""
         return next(item.program.name for item in self.items if item.program.checks)
 
+    @staticmethod
+    def alone(item: _Item, limit: int) -> _Task:
+        """A background check's batch of its own (a start, the prelude's resolution and a canary: it costs that)."""
+        return _Task(item.program.prelude, (item,), limit, item.program.checks)
+
     def parts(self, count: int) -> list[_Task]:
         """The batch cut in `count` (`_even`), the background check with the part that holds its program."""
         out = []
@@ -328,7 +333,7 @@ class Engine:
             at = next((i for i, b in enumerate(batches) if mixed and b.items and not b.checks
                        and b.prelude == item.program.prelude and b.limit == limit), None)
             if at is None:
-                batches.append(_Task(item.program.prelude, (item,), limit, item.program.checks))
+                batches.append(_Task.alone(item, limit))
             else:
                 batches[at] = _Task(batches[at].prelude, (item, *batches[at].items), limit, item.program.checks)
         if in_order:  # the batches too: the first one's time-outs would spend what the next one's verdicts need
@@ -478,8 +483,7 @@ class _EngineRound:
             self._settle({item.key: blame for item in task.items if not item.program.checks})
             # a background check's answer is what a batch of its own says (its own text: proofs a harness leaves out)
             alone = [item for item in task.items if item.program.checks]
-            return [_Task(task.prelude, (item,), task.limit, item.program.checks) for item in alone
-                    if len(task.items) > 1]
+            return [_Task.alone(item, task.limit) for item in alone if len(task.items) > 1]
         return task.parts(2)
 
     def _settle(self, found: dict[str, Result]) -> None:
@@ -525,8 +529,7 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
         if not ask and not checked:
             return out
         if not ask:
-            methods = [(p.name, p.method) for p in checked]
-            return {**out, **backend.verify_batch(task.prelude, methods, task.limit, checks=task.checks)}
+            return {**out, **{p.name: _check_alone(backend, task, p) for p in checked}}
         ask = [*checked, *ask]
         methods = [(p.name, p.method) for p in ask]
         models = frozenset(p.name for p in ask if p.name in wanted)
@@ -549,9 +552,14 @@ def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, t
         allowance.charge({p: found[p.name] for p in ask if p.name in found}, cut)
         for p in checked:
             if p.name in killed:  # the check is no method's: the methods' budget does not stop it, alone it goes on
-                found[p.name] = backend.verify_batch(task.prelude, [(p.name, p.method)], task.limit,
-                                                     checks=task.checks)[p.name]
+                found[p.name] = _check_alone(backend, task, p)
         return {**out, **found}
+
+
+def _check_alone(backend: Backend, task: _Task, program: Program) -> Result:
+    """The background check `program` of `task` asked in a batch of its own, with no wall: it is no method's."""
+    found = backend.verify_batch(task.prelude, [(program.name, program.method)], task.limit, checks=task.checks)
+    return found.get(program.name, Result(Outcome.ERROR, NO_RESULT))
 
 
 def _at(limit: float | None, wall: float | None) -> bool:
