@@ -1209,6 +1209,11 @@ def _stuck_clause(message: str) -> str:
     return m.group(1) if m else ""
 
 
+# what follows a spec file's rounds (score_methods `then`): its jobs, their scores and the engine to ask through, to
+# their scores with its answers
+Then = Callable[[Sequence["MethodJob"], Sequence[MethodScore], EngineLike], Sequence[MethodScore]]
+
+
 def score_methods(
     jobs: Sequence[MethodJob],
     engine: EngineLike,
@@ -1216,9 +1221,17 @@ def score_methods(
     options: ScoreOptions = ScoreOptions(),
     on_phase: Callable[[str], None] | None = None,
     on_round: Callable[[list[MethodTally]], None] | None = None,
+    then: Then | None = None,
 ) -> list[MethodScore]:
     """`on_phase`: each round's name, before it; `on_round`: each method's cases done so far, before the first
-    round and after each (progress for a person to follow: it changes nothing scored)."""
+    round and after each (progress for a person to follow: it changes nothing scored).
+
+    `then`: what follows a spec file's rounds (the questions asked from its scores: bot/symbolic/stages.py), given
+    its jobs, their scores and the engine to ask through; it returns their scores with its answers. Side by side, a
+    file's follow each file's rounds as soon as they are over, so that they fill the verifier slots the slowest
+    files' last rounds leave idle (the development audit: 20 worker-seconds of one slot idle, before 43 batches on
+    every input that waited for the last file); else they follow every file's rounds, once, with all the jobs. Each
+    question's programs and answers are the same either way: only which batch carries them differs."""
     options = replace(options, harness=replace(options.harness, dialect=dialect))
     preludes: dict[int, str] = {}
     prelude_errors: dict[int, str] = {}
@@ -1269,25 +1282,25 @@ def score_methods(
     # file's next round does not wait for every other file's slowest program, and both verifier processes stay
     # busy until the last one. Each file's rounds ask what they asked in step with the others: the same programs,
     # so the same verdicts (a program's result is its own, whichever batch carries it)
-    by_file: dict[int, list[int]] = {}
-    for k, job in enumerate(jobs):
-        by_file.setdefault(id(job.file), []).append(k)
-    if getattr(engine, "concurrent", False) and len(by_file) > 1:
-        theirs = [backgrounds.get(id(jobs[group[0]].file)) for group in by_file.values()]
-        rounds.side_by_side(list(by_file.values()), [[m] if isinstance(m, Program) and m in checked else []
-                                                     for m in theirs])
-    else:
-        rounds.in_step(list(range(len(jobs))))
-    if options.budget is not None:
-        for k, job in enumerate(jobs):
-            if rounds.ran_out(k):  # no suggestion search, short questions on every input
-                slowness[id(job)][0] = True
-    unasked = [p for p in checked if p not in checks]
-    if unasked:  # no case at all (specs without tests): the checks go alone
-        checks.update(engine.run(unasked))
+    scores: dict[int, MethodScore] = {}
 
-    scores: list[MethodScore] = []
-    for k, (job, row, checked_here) in enumerate(zip(jobs, runs, asked, strict=True)):
+    def finish(group: Sequence[int], through: EngineLike) -> None:
+        """The scores of `group`'s jobs once their rounds are over, and what `then` adds to them."""
+        if options.budget is not None:
+            for k in group:
+                if rounds.ran_out(k):  # no suggestion search, short questions on every input
+                    slowness[id(jobs[k])][0] = True
+        theirs = [backgrounds.get(id(jobs[k].file)) for k in group]
+        unasked = list(dict.fromkeys(p for p in theirs if isinstance(p, Program) and p in checked and p not in checks))
+        if unasked:  # no case at all (specs without tests): the checks go alone
+            checks.update(through.run(unasked))
+        mine = [score_of(k) for k in group]
+        if then is not None:
+            mine = list(then([jobs[k] for k in group], mine, through))
+        scores.update(zip(group, mine, strict=True))
+
+    def score_of(k: int) -> MethodScore:
+        job, row, checked_here = jobs[k], runs[k], asked[k]
         cases = [r.result for r in row if r.result is not None] + _unsupported(job)
         note = prelude_errors.get(id(job.file), "")
         if untested(job) and not note:
@@ -1306,7 +1319,7 @@ def score_methods(
             if status is BackgroundStatus.VERIFIED:
                 status, message = BackgroundStatus.UNKNOWN, (f"the check of `{untied[0]}` did not pass, and it may be "
                                                              "this spec's own or a helper's")
-        scores.append(replace(
+        return replace(
             method_score(
                 job.display_path or job.file.path,
                 job.method.qualified,
@@ -1317,8 +1330,19 @@ def score_methods(
                 status,
                 message,
                 rests_on,
-            ), well_formed=proved, slow=slowness.get(id(job), [False])[0], ledger=ledgers[k]))
-    return scores
+            ), well_formed=proved, slow=slowness.get(id(job), [False])[0], ledger=ledgers[k])
+
+    by_file: dict[int, list[int]] = {}
+    for k, job in enumerate(jobs):
+        by_file.setdefault(id(job.file), []).append(k)
+    if getattr(engine, "concurrent", False) and len(by_file) > 1:
+        theirs = [backgrounds.get(id(jobs[group[0]].file)) for group in by_file.values()]
+        rounds.side_by_side(list(by_file.values()), [[m] if isinstance(m, Program) and m in checked else []
+                                                     for m in theirs], finish)
+    else:
+        rounds.in_step(list(range(len(jobs))))
+        finish(list(range(len(jobs))), engine)
+    return [scores[k] for k in range(len(jobs))]
 
 
 PHASES = ("cases", "rejections", "mutants", "survivors")  # the rounds' names, then "last" for every later one
@@ -1417,16 +1441,20 @@ class _Rounds:
                     groups.setdefault(p.program, {})[id(ledger)] = ledger
         return Allowance({p: tuple(g.values()) for p, g in groups.items()}) if groups else None
 
-    def side_by_side(self, groups: Sequence[Sequence[int]], checks_of: Sequence[Sequence[Program]]) -> None:
+    def side_by_side(self, groups: Sequence[Sequence[int]], checks_of: Sequence[Sequence[Program]],
+                     after: Callable[[Sequence[int], EngineLike], None]) -> None:
         """The rounds of each group of jobs on their own, at most SIDE_BY_SIDE_PER_JOB groups per verifier
-        process at once; `checks_of`: per group, the background checks that go with its first round."""
+        process at once; `checks_of`: per group, the background checks that go with its first round; `after`: what
+        follows a group's rounds, in its place."""
         width = max(1, SIDE_BY_SIDE_PER_JOB * int(getattr(self.engine, "jobs", 1)))
         # a failure in a group's rounds is the run's: it stops the others (bot/symbolic/together.py)
-        together(self.engine, [functools.partial(self._group, group, checks)
+        together(self.engine, [functools.partial(self._group, group, checks, after)
                                for group, checks in zip(groups, checks_of, strict=True)], width)
 
-    def _group(self, group: Sequence[int], checks: Sequence[Program], engine: Stoppable) -> None:
+    def _group(self, group: Sequence[int], checks: Sequence[Program],
+               after: Callable[[Sequence[int], EngineLike], None], engine: Stoppable) -> None:
         self.in_step(group, checks, engine)
+        after(group, engine)
 
 
 def run_within(engine: EngineLike, programs: Sequence[Program], allowance: Allowance | None) -> dict[Program, Result]:

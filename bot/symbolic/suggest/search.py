@@ -18,6 +18,7 @@ by what the pin check proves with them (pinned, then up to order, then as a set)
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -266,17 +267,30 @@ def score_suggest_everywhere(
 ) -> list[MethodScore]:
     """score_methods, then (options.suggest) the verified suggestions of the weak methods (`more`: an external
     suggester's candidates, checked the same way) and what each spec says on every input (with_everywhere): both from
-    the same scores, each setting a field of its own (bot/symbolic/stages.py)."""
-    scores = score_methods(jobs, engine, dialect, options, on_phase, on_round)
-    suggested, everywhere = list(scores), list(scores)
+    the same scores, each setting a field of its own (bot/symbolic/stages.py). On an engine that takes runs side by
+    side, a spec file's follow its own rounds, as soon as they are over (score_methods `then`)."""
+    shown: set[str] = set()
+    lock = threading.Lock()
 
-    def suggest(through: EngineLike) -> None:
-        suggested[:] = with_suggestions(jobs, scores, through, dialect, options, more)
+    def once(phase: str) -> None:  # each file's stages name the same phases: a phase is shown once, as the rounds'
+        with lock:
+            first = phase not in shown
+            shown.add(phase)
+        if first and on_phase is not None:
+            on_phase(phase)
 
-    def on_every_input(through: EngineLike) -> None:
-        # looked up when asked: a wrapper put in its place (the benchmark's recorder tags its programs) is used
-        everywhere[:] = everywhere_run.with_everywhere(jobs, scores, through, dialect)
+    def stages(part: Sequence[MethodJob], scores: Sequence[MethodScore], engine: EngineLike) -> list[MethodScore]:
+        suggested, everywhere = list(scores), list(scores)
 
-    asks = options.suggest and any(weak(s) for s in scores)
-    run_stages(engine, [*([("suggestions", suggest)] if asks else []), ("every input", on_every_input)], on_phase)
-    return [replace(e, suggestions=s.suggestions) for s, e in zip(suggested, everywhere, strict=True)]
+        def suggest(through: EngineLike) -> None:
+            suggested[:] = with_suggestions(part, scores, through, dialect, options, more)
+
+        def on_every_input(through: EngineLike) -> None:
+            # looked up when asked: a wrapper put in its place (the benchmark's recorder tags its programs) is used
+            everywhere[:] = everywhere_run.with_everywhere(part, scores, through, dialect)
+
+        asks = options.suggest and any(weak(s) for s in scores)
+        run_stages(engine, [*([("suggestions", suggest)] if asks else []), ("every input", on_every_input)], once)
+        return [replace(e, suggestions=s.suggestions) for s, e in zip(suggested, everywhere, strict=True)]
+
+    return score_methods(jobs, engine, dialect, options, on_phase, on_round, then=stages)
