@@ -81,6 +81,7 @@ class Live:
         self.draw = draw
         self.started = ticker.clock()
         self.snapshot = Snapshot()
+        self.rounds = 0  # round phases started so far
         self.lock = threading.Lock()
 
     def _show(self, final: bool = False) -> None:
@@ -89,7 +90,10 @@ class Live:
 
     def start(self, phase: str) -> None:
         with self.lock:
-            number = self.snapshot.round + 1 if phase in ROUND_PHASES else 0
+            # the rounds' count goes on past a phase after them: side by side, one file's questions after its rounds
+            # may start before another file's next round (bot/symbolic/suggest/search.py, score_suggest_everywhere)
+            self.rounds += phase in ROUND_PHASES
+            number = self.rounds if phase in ROUND_PHASES else 0
             self.snapshot = replace(self.snapshot, phase=phase, round=number, programs=None)
             self._show()
 

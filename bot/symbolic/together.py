@@ -47,6 +47,16 @@ class Stoppable:
         return getattr(self.engine, name)
 
 
+def stop_if_stopped(engine: object) -> None:
+    """Raise Stopped when `engine` is a Stoppable whose calls were stopped, or wraps one (calls side by side within
+    a call side by side): for what a call does between its verifier runs that takes long (an external
+    suggester's command, up to a minute)."""
+    while isinstance(engine, Stoppable):
+        if engine.stopped.is_set():
+            raise Stopped("a run beside this one failed or was interrupted")
+        engine = engine.engine
+
+
 def together(engine: _Engine, calls: Sequence[Callable[[Stoppable], None]], width: int) -> None:
     """Each call with the same Stoppable engine, at most `width` at once, each in the caller's context (what a caller
     keeps in context variables follows its call). The engine's progress counts what every call asked while they go

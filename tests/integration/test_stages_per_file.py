@@ -6,15 +6,23 @@ no verifier."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 
-from integration.test_rounds_side_by_side import OPTIONS, WAIT, answer, jobs
+import pytest
+from integration.test_rounds_side_by_side import OPTIONS, SPEC, WAIT, _is_rejection, answer, jobs, many_jobs
 
 from bot.dafny.dialect import Dialect
+from bot.dafny.parser import parse_file
+from bot.dafny.values import IntV
 from bot.symbolic.everywhere import PREFIX
-from bot.symbolic.program import Program, Result
-from bot.symbolic.results import EverywhereStatus
+from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.results import EverywhereStatus, MethodScore
+from bot.symbolic.rounds import MethodJob, ScoreOptions, Strategy
+from bot.symbolic.suggest import search
 from bot.symbolic.suggest.search import score_suggest_everywhere
+from bot.symbolic.suggest.templates import Candidate
+from bot.testcases.cases import TestCase
 
 
 class Engine:
@@ -60,3 +68,96 @@ def test_the_stages_per_file_give_the_scores_of_the_stages_after_every_file() ->
     # in step, the questions on every input come once, for both files, after both files' rounds
     assert in_step.runs[-1] == ("both", "every input")
     assert ("both", "every input") not in side.runs
+
+
+class Plain:
+    concurrent = True
+    jobs = 2
+
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+        return {p: answer(p) for p in programs}
+
+
+def test_an_external_suggester_is_asked_one_call_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "weak", lambda s: True)  # every method worth a suggestion: the suggester is asked
+    lock = threading.Lock()
+    going, most, asked = [0], [0], []
+
+    def more(job: MethodJob, score: MethodScore) -> Sequence[Candidate]:
+        with lock:
+            going[0] += 1
+            most[0] = max(most[0], going[0])
+            asked.append(job.file.path)
+        time.sleep(0.05)
+        with lock:
+            going[0] -= 1
+        return []
+
+    score_suggest_everywhere(many_jobs(4), Plain(), Dialect.DAFNY2, OPTIONS, more=more)
+    assert sorted(asked) == [f"f{i}.dfy" for i in range(4)]
+    assert most[0] == 1  # each file's stages in a thread of their own, the command still one call at a time
+
+
+def test_a_failure_beside_stops_the_suggester_calls_still_to_come(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "weak", lambda s: True)
+    first = threading.Event()
+    asked: list[str] = []
+
+    class Failing(Plain):
+        def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+            if any("Other3()" in p.prelude for p in programs):  # the last file's rounds break during the first call
+                assert first.wait(WAIT)
+                raise RuntimeError("the last file's rounds broke")
+            return super().run(programs)
+
+    def more(job: MethodJob, score: MethodScore) -> Sequence[Candidate]:
+        asked.append(job.file.path)
+        first.set()
+        time.sleep(0.3)  # a command taking its time: the failure comes meanwhile
+        return []
+
+    with pytest.raises(RuntimeError, match="rounds broke"):
+        score_suggest_everywhere(many_jobs(4), Failing(), Dialect.DAFNY2, OPTIONS, more=more)
+    assert len(asked) == 1, asked  # the calls waiting for it were stopped, not asked
+
+
+class Mixed:
+    """Weak files (`Weak` in the prelude) accept wrong outputs; every program takes 4 s of a budget."""
+
+    jobs = 2
+
+    def __init__(self, concurrent: bool) -> None:
+        self.concurrent = concurrent
+
+    def run(self, programs: Sequence[Program]) -> dict[Program, Result]:
+        out = {}
+        for p in programs:
+            r = answer(p)
+            if "Weak" in p.prelude and _is_rejection(p) and not p.checks:
+                r = Result(Outcome.REFUTED, "line 1: postcondition violation")
+            out[p] = Result(r.outcome, r.message, seconds=4.0)
+        return out
+
+
+@pytest.mark.parametrize("budget", [None, 10])
+def test_per_file_stages_score_a_mix_as_the_stages_after_every_file(budget: int | None) -> None:
+    # tested and untested files, two equal files of each, weak methods (suggestions), and a budget the rounds spend
+    def case(n: int) -> TestCase:
+        return TestCase("c1", "Inc", (IntV(n),), (IntV(n + 1),), source="t.dfy", line=1)
+
+    texts = [("a.dfy", SPEC, (case(5),)), ("b.dfy", SPEC, (case(5),)),
+             ("c.dfy", SPEC + "\nfunction Weak(): int { 1 }\n", (case(5), case(7))),
+             ("d.dfy", SPEC + "\nfunction U(): int { 2 }\n", ()), ("e.dfy", SPEC + "\nfunction U(): int { 2 }\n", ()),
+             ("f.dfy", SPEC + "\nfunction Weak2(): int { 1 }\n", (case(1),))]
+    made = []
+    for name, text, cases in texts:
+        file = parse_file(text, name)
+        method = file.find("Inc")
+        assert method is not None
+        made.append(MethodJob(file, method, cases))
+    options = ScoreOptions(mutants=3, pin=True, strategy=Strategy.LEAN, budget=budget)
+    a = score_suggest_everywhere(made, Mixed(concurrent=False), Dialect.DAFNY2, options)
+    b = score_suggest_everywhere(made, Mixed(concurrent=True), Dialect.DAFNY2, options)
+    assert a == b
+    assert all(s.everywhere is not None for s in a)
+    assert any(s.slow for s in a) is (budget is not None)

@@ -139,6 +139,19 @@ def test_phases_number_the_rounds_and_name_what_follows() -> None:
     assert "; suggestions 1/2 programs" in drawn[-1] and "round 7" not in out.getvalue()
 
 
+def test_a_round_after_a_phase_that_follows_the_rounds_keeps_its_number() -> None:
+    # side by side, one file's questions after its rounds start before another file's next round
+    out, clock = TTYStringIO(), Clock()
+    live = score_progress(out, clock, columns=200)
+    live.round(METHODS)
+    for k, phase in enumerate(("cases", "rejections", "every input", "mutants")):
+        clock.t = float(k)
+        live.start(phase)
+        clock.t += 0.5
+        live.programs(1, 2)
+    assert "round 3 (mutants) 1/2 programs" in out.getvalue().split("\r")[-1], out.getvalue()
+
+
 def test_audit_progress_is_one_bar_that_never_restarts() -> None:
     out, clock = TTYStringIO(), Clock()
     live = audit_progress(out, tasks=4, clock=clock, columns=200)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,6 +88,27 @@ def test_a_deleted_clause_is_restored_and_the_restored_text_is_base(tmp_path: Pa
     assert (c.relation, c.accepted_by) == (Relation.WEAKER, "head") and c.inputs.startswith("x = -"), c
     assert c.restore == ("  ensures x >= 0 ==> r == x", "  ensures x < 0 ==> r == -x")
     assert applied(head, c) == base
+
+
+def test_a_restoration_its_rescoring_proved_well_formed_asks_no_check_of_its_spec_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rescoring's background check checks the restored method's own clauses (rounds.py `_background_checks`):
+    # a check of the spec alone would ask them again; where the rescoring did not prove them it is still asked (the
+    # ill-formed suggestions of test_suggest_real.py)
+    import bot.symbolic.suggest.search as search
+
+    alone: list[str] = []
+    check = search._check
+
+    def recorded(job: Any, dialect: Any, keep_body: bool = False) -> Any:
+        alone.append(job.method.name)
+        return check(job, dialect, keep_body)
+
+    monkeypatch.setattr(search, "_check", recorded)
+    base, head = (ABS / "abs_base.dfy").read_text(), (ABS / "abs_weaker.dfy").read_text()
+    c = change(base, head, tmp_path)
+    assert c.restore == ("  ensures x >= 0 ==> r == x", "  ensures x < 0 ==> r == -x")
+    assert alone == []
 
 
 def test_a_loosened_clause_is_restored_in_place(tmp_path: Path) -> None:

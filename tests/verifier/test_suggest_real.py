@@ -100,9 +100,9 @@ def test_the_implementation_is_checked_against_the_best_suggestion(weak: dict[st
     assert weak["Unique"]["suggestions"][0]["implementation"] == "no body"
 
 
-def test_the_body_check_goes_in_the_well_formedness_checks_run(tmp_path: Path, dafny_command: str,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    # one round trip for both at the end of the scoring, not one each
+def test_the_body_check_goes_alone_when_the_rescoring_proved_the_spec_well_formed(
+        tmp_path: Path, dafny_command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one round trip at the end of the scoring, for the body alone
     runs: list[list[Program]] = []
     real = Engine.run
 
@@ -111,13 +111,27 @@ def test_the_body_check_goes_in_the_well_formedness_checks_run(tmp_path: Path, d
         return real(self, programs, *rest)
 
     monkeypatch.setattr(Engine, "run", recorded)
+    import bot.symbolic.suggest.search as search
+
+    alone: list[bool] = []  # per check of the method's own spec made: whether it keeps the body
+    check = search._check
+
+    def made(job: Any, dialect: Any, keep_body: bool = False) -> Any:
+        alone.append(keep_body)
+        return check(job, dialect, keep_body)
+
+    monkeypatch.setattr(search, "_check", made)
     m = score(tmp_path, DATA / "suggest" / "weak.dfy", "--method", "Sum")["methods"][0]
     assert m["suggestions"][0]["clause"] == "ensures r == a + b"
     assert m["suggestions"][0]["implementation"] == "verifies"
     body = [k for k, run in enumerate(runs) if any(p.checks and "r := a + b;" in p.prelude for p in run)]
     assert len(body) == 1
-    assert any(p.checks == ("Sum",) and "r := a + b;" not in p.prelude and "ensures r == a + b" in p.prelude
-               for p in runs[body[0]])  # the strengthened spec's well-formedness, beside it
+    # the strengthened spec's well-formedness: proved by its rescoring's background check, which checks the method's
+    # own clauses too (with the file's proofs kept), so no check of the spec alone is made, beside it or after
+    rescoring = [p for run in runs[:body[0]] for p in run if p.checks and "ensures r == a + b" in p.prelude]
+    assert rescoring and all("Sum" in p.checks for p in rescoring)
+    assert alone == [True]  # the body's check only (keep_body)
+    assert [p.checks for p in runs[body[0]]] == [("Sum",)]
 
 
 def suggesting(tmp_path: Path, *clauses: str) -> str:

@@ -29,7 +29,7 @@ from bot.symbolic.harness.programs import CaseHarness, HarnessError, HarnessOpti
 from bot.symbolic.program import Goal, Outcome, Program
 from bot.symbolic.results import BackgroundStatus, CaseStatus, MethodScore
 from bot.symbolic.rounds import EngineLike, MethodJob, ScoreOptions, score_methods
-from bot.symbolic.suggest.search import _well_formed
+from bot.symbolic.suggest.search import _well_formed, proved_well_formed
 from bot.testcases.cases import TestCase
 
 RESTORE_CASE = "restoring witness"
@@ -160,7 +160,8 @@ def _accepts_every_test(new: MethodScore, old: MethodScore) -> bool:
 def restorations(wanted: Sequence[Wanted], engine: EngineLike, dialect: Dialect,
                  options: ScoreOptions) -> list[tuple[str, ...]]:
     """Per weakening, the restoring lines when every proof above holds of them; () otherwise. All methods are
-    rescored in one run, their witnesses' programs in another, their well-formedness in a third."""
+    rescored in one run, their witnesses' programs in another, their well-formedness in a third where the rescoring
+    did not prove it (search.proved_well_formed)."""
     plans: list[tuple[int, MethodJob, tuple[str, ...]]] = []
     for k, w in enumerate(wanted):
         if own_checking_off(w.head.method, w.head.file):
@@ -174,16 +175,17 @@ def restorations(wanted: Sequence[Wanted], engine: EngineLike, dialect: Dialect,
         return out
     rescored = score_methods([job for _, job, _ in plans], engine, dialect, replace(
         options, mutants=0, suggest=False, witnesses=False, pin=False, first_limit=None, leading_pins=False))
-    checks: list[tuple[int, MethodJob, tuple[str, ...], tuple[Program, ...]]] = []
+    checks: list[tuple[int, MethodJob, tuple[str, ...], tuple[Program, ...], MethodScore]] = []
     for (k, job, lines), new in zip(plans, rescored, strict=True):
         programs = _witness(job, wanted[k], dialect)
         if programs is not None and _accepts_every_test(new, wanted[k].head_score):
-            checks.append((k, job, lines, programs))
-    results = engine.run([q for *_, qs in checks for q in qs]) if checks else {}
-    proved = [(k, job, lines) for k, job, lines, qs in checks if all(results[q].outcome is Outcome.VERIFIED
-                                                                      for q in qs)]
-    formed = _well_formed([job for _, job, _ in proved], engine, dialect) if proved else []
-    for (k, _, lines), ok in zip(proved, formed, strict=True):
+            checks.append((k, job, lines, programs, new))
+    results = engine.run([q for *_, qs, _ in checks for q in qs]) if checks else {}
+    proved = [(k, job, lines, new) for k, job, lines, qs, new in checks
+              if all(results[q].outcome is Outcome.VERIFIED for q in qs)]
+    formed = _well_formed([job for _, job, _, _ in proved], engine, dialect,
+                          [proved_well_formed(new) for *_, new in proved]) if proved else []
+    for (k, _, lines, _), ok in zip(proved, formed, strict=True):
         if ok:
             out[k] = lines
     return out

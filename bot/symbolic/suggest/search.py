@@ -33,6 +33,7 @@ from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, Meth
 from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, Strategy, score_methods
 from bot.symbolic.stages import run_stages
 from bot.symbolic.suggest.templates import Candidate, candidates
+from bot.symbolic.together import stop_if_stopped
 
 # an external suggester: candidate clauses for a weak method (bot/verifier/suggester.py runs one)
 Suggester = Callable[[MethodJob, MethodScore], Sequence[Candidate]]
@@ -123,6 +124,7 @@ def with_suggestions(
             continue  # a method Dafny does not check as written: no clause, body or well-formedness claim
         if score.slow:
             continue  # its programs timed out at the full limit: each candidate would ask them all again
+        stop_if_stopped(engine)  # a failure beside it stops it before a suggester's minute, not after
         extra = more(job, score) if more is not None else ()
         for cand in candidates(job.file, job.method, job.cases, extra):
             again = strengthened(job, score, cand.clause)
@@ -151,6 +153,7 @@ def with_suggestions(
     lines = {k: max((jobs[k].file.end_line(c) for c in jobs[k].method.clauses), default=jobs[k].method.line)
              for k, *_ in passed}  # after the line the last specification clause ends on (one may span several)
     offered = [(k, _suggestion(cand, new, wrong, lines[k]), again) for k, cand, again, new, wrong in passed]
+    formed = [proved_well_formed(new) for *_, new, _ in passed]
     # per method, the candidate ranked first: its body is checked in the same engine run as every candidate's
     # well-formedness, so the PR waits for one more round trip, not two (one that turns out ill-formed has the best
     # well-formed one's body checked after, alone)
@@ -158,13 +161,13 @@ def with_suggestions(
     for k, s, again in offered:
         if k not in first or _rank(s) < _rank(first[k][0]):
             first[k] = (s, again)
-    forms = [_check(again, dialect) for _, _, again in offered]
+    forms = [None if known else _check(again, dialect) for (_, _, again), known in zip(offered, formed, strict=True)]
     bodies, said = _bodies({k: again for k, (_, again) in first.items()}, dialect)
     asked = list(dict.fromkeys([*(p for p in forms if isinstance(p, Program)), *bodies.values()]))
     results = engine.run(asked) if asked else {}
     found: dict[int, list[tuple[Suggestion, MethodJob]]] = {}
-    for (k, s, again), form in zip(offered, forms, strict=True):
-        if isinstance(form, Program) and _well(results[form], again):
+    for (k, s, again), form, known in zip(offered, forms, formed, strict=True):
+        if known or isinstance(form, Program) and _well(results[form], again):
             found.setdefault(k, []).append((s, again))
     ranked = {k: [g for g, _ in sorted(found[k], key=lambda pair: _rank(pair[0]))] for k in found}
     best = {k: min(found[k], key=lambda pair: _rank(pair[0]))[1] for k in found}
@@ -175,15 +178,25 @@ def with_suggestions(
             if k in ranked else s for k, s in enumerate(scores)]
 
 
-def _well_formed(jobs: Sequence[MethodJob], engine: EngineLike, dialect: Dialect) -> list[bool]:
+def _well_formed(jobs: Sequence[MethodJob], engine: EngineLike, dialect: Dialect,
+                 known: Sequence[bool]) -> list[bool]:
     """Whether each strengthened spec is well-formed as the user would write it (every index in range, every call
     within its `requires`): harness programs skip that check, so a clause such as `r == a[0]` could be proved of
     the tests and still be rejected by Dafny in the spec. One program per job (the method's spec, its body left
-    out), all in one engine run."""
-    programs = [_check(job, dialect) for job in jobs]
+    out), all in one engine run; none for a job `known` well-formed (proved_well_formed of its rescoring)."""
+    programs = [None if ok else _check(job, dialect) for job, ok in zip(jobs, known, strict=True)]
     made = [p for p in programs if isinstance(p, Program)]
     results = engine.run(made) if made else {}
-    return [isinstance(p, Program) and _well(results[p], job) for p, job in zip(programs, jobs, strict=True)]
+    return [ok or isinstance(p, Program) and _well(results[p], job)
+            for p, job, ok in zip(programs, jobs, known, strict=True)]
+
+
+def proved_well_formed(new: MethodScore) -> bool:
+    """Whether a rescoring already proved its strengthened spec well-formed: its background check verified, and it
+    checks every scored method's own spec too (rounds.py `_background_checks`: the file as written, its proofs
+    kept), which reported the method's clauses checked (background.py `well_formed`). The check of its spec alone
+    (`_check`) would ask the same clauses again."""
+    return new.background is BackgroundStatus.VERIFIED and new.well_formed is True
 
 
 def _well(r: Result, job: MethodJob) -> bool:
@@ -271,6 +284,9 @@ def score_suggest_everywhere(
     side, a spec file's follow its own rounds, as soon as they are over (score_methods `then`)."""
     shown: set[str] = set()
     lock = threading.Lock()
+    # an external suggester is one command at a time, as when the stages followed every file's rounds: each file's
+    # stages ask from their own thread, and a command written for one call at a time may share a file or a model
+    asking = threading.Lock()
 
     def once(phase: str) -> None:  # each file's stages name the same phases: a phase is shown once, as the rounds'
         with lock:
@@ -282,8 +298,15 @@ def score_suggest_everywhere(
     def stages(part: Sequence[MethodJob], scores: Sequence[MethodScore], engine: EngineLike) -> list[MethodScore]:
         suggested, everywhere = list(scores), list(scores)
 
+        def one_at_a_time(job: MethodJob, score: MethodScore) -> Sequence[Candidate]:
+            assert more is not None
+            with asking:
+                stop_if_stopped(engine)  # stopped while it waited for another file's call
+                return more(job, score)
+
         def suggest(through: EngineLike) -> None:
-            suggested[:] = with_suggestions(part, scores, through, dialect, options, more)
+            suggested[:] = with_suggestions(part, scores, through, dialect, options,
+                                            one_at_a_time if more is not None else None)
 
         def on_every_input(through: EngineLike) -> None:
             # looked up when asked: a wrapper put in its place (the benchmark's recorder tags its programs) is used
