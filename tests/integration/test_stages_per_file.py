@@ -161,3 +161,36 @@ def test_per_file_stages_score_a_mix_as_the_stages_after_every_file(budget: int 
     assert a == b
     assert all(s.everywhere is not None for s in a)
     assert any(s.slow for s in a) is (budget is not None)
+
+
+def test_a_file_s_own_stage_failing_stops_its_suggester_call_waiting_for_another_s(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.symbolic import everywhere_run
+
+    monkeypatch.setattr(search, "weak", lambda s: True)
+    first = threading.Event()
+    lock = threading.Lock()
+    started: list[str] = []
+
+    def more(job: MethodJob, score: MethodScore) -> Sequence[Candidate]:
+        with lock:
+            started.append(job.file.path)
+        first.set()
+        time.sleep(0.5)  # the other file's call holds the suggester meanwhile
+        return []
+
+    real = everywhere_run.with_everywhere
+
+    def with_everywhere(part: Sequence[MethodJob], scores: Sequence[MethodScore], through: object,
+                        dialect: Dialect) -> list[MethodScore]:
+        assert first.wait(WAIT)
+        with lock:
+            waiting = part[0].file.path not in started
+        if waiting:  # this file's suggestions wait for the other's call: its own stage beside them fails
+            raise RuntimeError(f"every input of {part[0].file.path} broke")
+        return real(part, scores, through, dialect)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(everywhere_run, "with_everywhere", with_everywhere)
+    with pytest.raises(RuntimeError, match="every input of"):
+        score_suggest_everywhere(many_jobs(2), Plain(), Dialect.DAFNY2, OPTIONS, more=more)
+    assert len(started) == 1, started  # the failed file's call was never made

@@ -165,6 +165,24 @@ def test_when_the_best_ranked_clause_is_ill_formed_the_next_ones_body_is_checked
     assert m["suggestions"][0]["implementation"] == "verifies"
 
 
+def test_a_namesake_that_fails_refuses_the_clause_as_the_check_of_the_spec_alone_does(tmp_path: Path,
+                                                                                      dafny_command: str) -> None:
+    # `Other.Sum` is ill-formed; the check of Sum's spec alone verifies every procedure named Sum and refuses the
+    # clause; the rescoring's background reads Sum's own only, so a file with a namesake still asks the check alone
+    spec = tmp_path / "sum.dfy"
+    spec.write_text("method Sum(a: int, b: int) returns (r: int)\n  ensures r <= a + b\n{ r := a + b; }\n"
+                    "module Other {\n  method Sum(s: seq<int>) returns (r: int)\n    ensures r == s[0]\n}\n"
+                    "method T1() { var r := Sum(2, 3); expect r == 5; }\n"
+                    "method T2() { var r := Sum(-1, 7); expect r == 6; }\n")
+    m = score(tmp_path, spec)["methods"][0]
+    assert m["method"] == "Sum" and m["completeness"] < 1.0 and m["suggestions"] == [], m["suggestions"]
+    alone = tmp_path / "alone.dfy"  # the same without the namesake: the clause is offered
+    alone.write_text(spec.read_text().replace("module Other {\n  method Sum(s: seq<int>) returns (r: int)\n"
+                                              "    ensures r == s[0]\n}\n", ""))
+    m = score(tmp_path, alone)["methods"][0]
+    assert [s["clause"] for s in m["suggestions"]] == ["ensures r == a + b"]
+
+
 def test_a_clause_resting_on_an_unchecked_helper_is_never_offered(tmp_path: Path, dafny_command: str) -> None:
     # Half's `ensures` is false for odd x and trusted (no body): any clause about Half is provable of the tests
     spec = tmp_path / "half.dfy"

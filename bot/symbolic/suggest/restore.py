@@ -184,7 +184,7 @@ def restorations(wanted: Sequence[Wanted], engine: EngineLike, dialect: Dialect,
     proved = [(k, job, lines, new) for k, job, lines, qs, new in checks
               if all(results[q].outcome is Outcome.VERIFIED for q in qs)]
     formed = _well_formed([job for _, job, _, _ in proved], engine, dialect,
-                          [proved_well_formed(new) for *_, new in proved]) if proved else []
+                          [proved_well_formed(new, job) for _, job, _, new in proved]) if proved else []
     for (k, _, lines, _), ok in zip(proved, formed, strict=True):
         if ok:
             out[k] = lines

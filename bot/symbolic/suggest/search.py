@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bot.dafny.dialect import Dialect
+from bot.dafny.includes import included_files
 from bot.dafny.parser import DafnyParseError, parse_file
 from bot.progress.lines import MethodTally
 from bot.symbolic import everywhere_run
@@ -153,7 +154,7 @@ def with_suggestions(
     lines = {k: max((jobs[k].file.end_line(c) for c in jobs[k].method.clauses), default=jobs[k].method.line)
              for k, *_ in passed}  # after the line the last specification clause ends on (one may span several)
     offered = [(k, _suggestion(cand, new, wrong, lines[k]), again) for k, cand, again, new, wrong in passed]
-    formed = [proved_well_formed(new) for *_, new, _ in passed]
+    formed = [proved_well_formed(new, again) for _, _, again, new, _ in passed]
     # per method, the candidate ranked first: its body is checked in the same engine run as every candidate's
     # well-formedness, so the PR waits for one more round trip, not two (one that turns out ill-formed has the best
     # well-formed one's body checked after, alone)
@@ -191,12 +192,23 @@ def _well_formed(jobs: Sequence[MethodJob], engine: EngineLike, dialect: Dialect
             for p, job, ok in zip(programs, jobs, known, strict=True)]
 
 
-def proved_well_formed(new: MethodScore) -> bool:
+def proved_well_formed(new: MethodScore, job: MethodJob) -> bool:
     """Whether a rescoring already proved its strengthened spec well-formed: its background check verified, and it
     checks every scored method's own spec too (rounds.py `_background_checks`: the file as written, its proofs
     kept), which reported the method's clauses checked (background.py `well_formed`). The check of its spec alone
-    (`_check`) would ask the same clauses again."""
-    return new.background is BackgroundStatus.VERIFIED and new.well_formed is True
+    (`_check`) would ask the same clauses again, but for one thing: it verifies every procedure of the method's
+    name (Dafny's `/proc` pattern) and needs them all, so a namesake elsewhere (`Other.M`, `C.M`) that fails
+    refuses the clause there; where the method's name is not its own alone, that check is still asked."""
+    return new.background is BackgroundStatus.VERIFIED and new.well_formed is True and _sole_name(job)
+
+
+def _sole_name(job: MethodJob) -> bool:
+    """Whether no other declaration of any kind in the spec file or the files it includes has the method's name."""
+    try:
+        files = [job.file, *included_files(job.file, job.include_root, job.spec_path)]
+    except ValueError:
+        return False
+    return sum(d.name == job.method.name for f in files for d in (*f.decls, *f.others)) == 1
 
 
 def _well(r: Result, job: MethodJob) -> bool:
@@ -298,13 +310,15 @@ def score_suggest_everywhere(
     def stages(part: Sequence[MethodJob], scores: Sequence[MethodScore], engine: EngineLike) -> list[MethodScore]:
         suggested, everywhere = list(scores), list(scores)
 
-        def one_at_a_time(job: MethodJob, score: MethodScore) -> Sequence[Candidate]:
-            assert more is not None
-            with asking:
-                stop_if_stopped(engine)  # stopped while it waited for another file's call
-                return more(job, score)
-
         def suggest(through: EngineLike) -> None:
+            def one_at_a_time(job: MethodJob, score: MethodScore) -> Sequence[Candidate]:
+                assert more is not None
+                with asking:
+                    # stopped while it waited for another file's call: by this file's stage beside it, or by
+                    # another file (`through` wraps both, bot/symbolic/together.py)
+                    stop_if_stopped(through)
+                    return more(job, score)
+
             suggested[:] = with_suggestions(part, scores, through, dialect, options,
                                             one_at_a_time if more is not None else None)
 
