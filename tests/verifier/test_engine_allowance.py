@@ -299,8 +299,10 @@ def test_real_batch_is_cut_at_the_budget_and_keeps_what_it_concluded(dafny: Veri
     # what the report held when the batch was stopped stands; nothing else is a verdict
     assert results[fast[0]].outcome is Outcome.VERIFIED
     assert all(results[p].outcome is Outcome.VERIFIED or results[p].message == CUT_SHORT for p in fast)
-    assert all(results[p].outcome is Outcome.TIMEOUT for p in slow)
-    assert all(results[p].message == CUT_SHORT for p in slow[2:])
+    # the first slow ones end at the verifier's limit: a time-out, or z3 giving up on the nonlinear goal first
+    # (read as a failed proof: "assertion violation", seen once on a loaded machine); never a proof
+    assert all(results[p].outcome in (Outcome.TIMEOUT, Outcome.REFUTED) for p in slow)
+    assert all(results[p].outcome is Outcome.TIMEOUT and results[p].message == CUT_SHORT for p in slow[2:])
     assert took < 5 * 3  # not the five time-outs in a row
     # what was cut is asked again by a later run; what was concluded is answered by the cache
     again = Engine(make_backend(dafny), jobs=1, time_limit=3, cache=cache)
