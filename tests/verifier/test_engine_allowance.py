@@ -298,7 +298,10 @@ def test_real_batch_is_cut_at_the_budget_and_keeps_what_it_concluded(dafny: Veri
     took = time.monotonic() - started
     # what the report held when the batch was stopped stands; nothing else is a verdict
     assert results[fast[0]].outcome is Outcome.VERIFIED
-    assert all(results[p].outcome is Outcome.VERIFIED or results[p].message == CUT_SHORT for p in fast)
+    # each true goal proved, or unknown because the budget cut it (or left it unasked on a loaded machine): never
+    # anything that reads as a verdict against it
+    assert all(results[p].outcome in (Outcome.VERIFIED, Outcome.TIMEOUT) for p in fast), \
+        [results[p] for p in fast if results[p].outcome not in (Outcome.VERIFIED, Outcome.TIMEOUT)]
     # the first slow ones end at the verifier's limit: a time-out, or z3 giving up on the nonlinear goal first
     # (read as a failed proof: "assertion violation", seen once on a loaded machine); never a proof
     assert all(results[p].outcome in (Outcome.TIMEOUT, Outcome.REFUTED) for p in slow)
