@@ -71,9 +71,8 @@ def together(engine: _Engine, calls: Sequence[Callable[[Stoppable], None]], widt
         futures: list[Future[None]] = []
         try:
             futures = [pool.submit(contextvars.copy_context().run, _guarded, call, stoppable) for call in calls]
-            # woken every WAKE_SECONDS: CPython runs a signal's handler in this thread between bytecodes, so a Ctrl-C
-            # that lands just as it goes to sleep would wait for the next call to end (measured: a test's interrupt
-            # waited 30 s, once, on a loaded machine)
+            # woken every WAKE_SECONDS: CPython runs a signal's handler in this thread between bytecodes, so that a
+            # Ctrl-C never waits for the next call to end, however the platform resumes an interrupted wait
             while True:
                 done, left = wait(futures, timeout=WAKE_SECONDS, return_when=FIRST_EXCEPTION)
                 if not left or any(not f.cancelled() and f.exception() is not None for f in done):
