@@ -47,9 +47,6 @@ class Stoppable:
         return getattr(self.engine, name)
 
 
-WAKE_SECONDS = 0.5  # how often the caller of `together` looks at its signals while its calls go
-
-
 def stop_if_stopped(engine: object) -> None:
     """Raise Stopped when `engine` is a Stoppable whose calls were stopped, or wraps one (calls side by side within
     a call side by side): for what a call does between its verifier runs that takes long (an external
@@ -71,12 +68,7 @@ def together(engine: _Engine, calls: Sequence[Callable[[Stoppable], None]], widt
         futures: list[Future[None]] = []
         try:
             futures = [pool.submit(contextvars.copy_context().run, _guarded, call, stoppable) for call in calls]
-            # woken every WAKE_SECONDS: CPython runs a signal's handler in this thread between bytecodes, so that a
-            # Ctrl-C never waits for the next call to end, however the platform resumes an interrupted wait
-            while True:
-                done, left = wait(futures, timeout=WAKE_SECONDS, return_when=FIRST_EXCEPTION)
-                if not left or any(not f.cancelled() and f.exception() is not None for f in done):
-                    break
+            wait(futures, return_when=FIRST_EXCEPTION)
             failed = [f for f in futures if f.done() and not f.cancelled() and f.exception() is not None]
             if failed:
                 stoppable.stopped.set()
