@@ -5,10 +5,12 @@ stage's answer is its own, so they are the same either way."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.symbolic.together import together
+from bot.symbolic.urgency import URGENCY
 
 # its phase name (progress), and the call that asks through the engine it is given and keeps its answers
 Stage = tuple[str, Callable[[Any], None]]
@@ -20,9 +22,17 @@ def run_stages(engine: Any, stages: Sequence[Stage], on_phase: Callable[[str], N
     if len(stages) > 1 and getattr(engine, "concurrent", False):
         if on_phase:
             on_phase(", ".join(name for name, _ in stages))
-        together(engine, [call for _, call in stages], len(stages))
+        together(engine, [functools.partial(_urgent, rank, call) for rank, (_, call) in enumerate(stages)],
+                 len(stages))
         return
     for name, call in stages:
         if on_phase:
             on_phase(name)
         call(engine)
+
+
+def _urgent(rank: int, call: Callable[[Any], None], engine: Any) -> None:
+    """`call`, its batches waiting for a verifier slot behind those of the stages before it (bot/symbolic/urgency.py);
+    in its own context (together), so the rank is its alone."""
+    URGENCY.set(max(URGENCY.get(), rank))
+    call(engine)

@@ -57,17 +57,47 @@ def stop_if_stopped(engine: object) -> None:
         engine = engine.engine
 
 
+_IN_LANE: contextvars.ContextVar[bool] = contextvars.ContextVar("_IN_LANE", default=False)  # within a call of one
+
+
+class _Lanes:
+    """The engine's count of the calls side by side (Engine.add_lanes, when it keeps one): each call of a `together`
+    counts from the start, before its thread makes its first run (the first of two files' rounds took both slots
+    while the other's thread was starting), until it ends; a call that makes calls side by side waits on them."""
+
+    def __init__(self, engine: object, calls: int) -> None:
+        add = getattr(engine, "add_lanes", None)
+        self.add: Callable[[int], None] = add if callable(add) else (lambda change: None)
+        self.left = calls
+        self.outer = 1 if _IN_LANE.get() else 0
+        self.lock = threading.Lock()
+
+    def __enter__(self) -> _Lanes:
+        self.add(self.left - self.outer)
+        return self
+
+    def ended(self) -> None:
+        with self.lock:
+            self.left -= 1
+            self.add(-1)
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:  # calls never started (stopped) end here
+            left, self.left = self.left, 0
+            self.add(self.outer - left)
+
+
 def together(engine: _Engine, calls: Sequence[Callable[[Stoppable], None]], width: int) -> None:
     """Each call with the same Stoppable engine, at most `width` at once, each in the caller's context (what a caller
     keeps in context variables follows its call). The engine's progress counts what every call asked while they go
     (Engine.gathered: a call that ends takes nothing back). The first failure in the order of the calls is raised."""
     stoppable = Stoppable(engine)
     gathered = getattr(engine, "gathered", None)
-    with gathered() if callable(gathered) else contextlib.nullcontext():
+    with gathered() if callable(gathered) else contextlib.nullcontext(), _Lanes(engine, len(calls)) as lanes:
         pool = ThreadPoolExecutor(max_workers=max(1, min(width, len(calls))), thread_name_prefix="together")
         futures: list[Future[None]] = []
         try:
-            futures = [pool.submit(contextvars.copy_context().run, _guarded, call, stoppable) for call in calls]
+            futures = [pool.submit(contextvars.copy_context().run, _guarded, call, stoppable, lanes) for call in calls]
             wait(futures, return_when=FIRST_EXCEPTION)
             failed = [f for f in futures if f.done() and not f.cancelled() and f.exception() is not None]
             if failed:
@@ -86,12 +116,15 @@ def together(engine: _Engine, calls: Sequence[Callable[[Stoppable], None]], widt
             future.result()
 
 
-def _guarded(call: Callable[[Stoppable], None], engine: Stoppable) -> None:
+def _guarded(call: Callable[[Stoppable], None], engine: Stoppable, lanes: _Lanes) -> None:
     """`call`, unless the calls are stopped; a failure stops them before its thread takes the next call."""
     if engine.stopped.is_set():
         raise Stopped("a call beside this one failed or was interrupted")
+    _IN_LANE.set(True)  # in this call's own context (together: copy_context().run)
     try:
         call(engine)
     except BaseException:
         engine.stopped.set()
         raise
+    finally:
+        lanes.ended()

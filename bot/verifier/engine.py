@@ -15,8 +15,11 @@ file): the plain one gets the other's result without the models.
 Runs may go side by side, from several threads (`Engine.concurrent`): they share the engine's `jobs` verifier
 slots, so the verifier processes stay at `jobs` however many runs wait, and a run that has the engine to itself
 spreads its batches over every slot, while one beside others does not cut its batches smaller to fill slots the
-others fill. A program a run beside it is verifying already is not verified again: the run waits for that answer
-once its own batches are over (the head and base of a pull request share every program of a spec left as it was).
+others fill. The calls that go side by side (bot/symbolic/together.py) say so (`Engine.add_lanes`): a call between two
+runs, or about to make its first, counts as beside too, so the first of two files' rounds to reach the engine does
+not take both slots and keep the other waiting for a server's start (which of the two is first was a race). A program
+a run beside it is verifying already is not verified again: the run waits for that answer once its own batches are
+over (the head and base of a pull request share every program of a spec left as it was).
 
 A background check (`Program.checks`) goes in the first batch of harness programs with its prelude and limit when the
 backend reads the two apart (`mixed_checks`: the backend is told which method is the check's), else in a batch of its
@@ -36,6 +39,8 @@ when the other's budget left it unasked.
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import math
 import os
 import threading
@@ -47,6 +52,7 @@ from typing import Any
 
 from bot.symbolic.allowance import CUT_SHORT, NOT_ASKED, Allowance, over_budget
 from bot.symbolic.program import Outcome, Program, Result
+from bot.symbolic.urgency import URGENCY
 from bot.verifier import CRASHED, NO_RESULT, Backend, is_transient
 from bot.verifier.cache import ResultCache
 from bot.verifier.output import killed_at
@@ -149,10 +155,11 @@ class Engine:
             raise ValueError("jobs, time_limit and batch_size must be at least 1")
         self._stats = EngineStats()
         self._lock = threading.Lock()  # the stats, the costs seen and the progress of the runs going on
-        self._slots = threading.Semaphore(self.jobs)  # a backend call holds one
+        self._slots = _Slots(self.jobs)  # a backend call holds one
         self._going: dict[int, tuple[int, int]] = {}  # per run going on (by id): programs done, programs in all
         self._gathering = 0  # `gathered` blocks open: the runs that end keep their counts in the progress
         self._ended = (0, 0)  # the counts of the runs that ended in them
+        self._lanes = 0  # calls side by side on the engine (Engine.add_lanes), each with runs of its own to come
         self._flights: dict[str, _Flight] = {}  # per cache key, the programs a run going on verifies
 
     @property
@@ -205,7 +212,7 @@ class Engine:
         awaited: dict[str, _Flight] = {}  # what a run beside it verifies already: its answer is this run's
         with self._lock:
             # other runs going on, whose batches fill the slots too (this one is among them once it reported)
-            beside = sum(1 for other in self._going if other != id(run))
+            beside = max(sum(1 for other in self._going if other != id(run)), self._lanes - 1)
             for key, program in unique.items():
                 if key in results or key in answered:
                     continue
@@ -291,9 +298,17 @@ class Engine:
                 if not self._gathering:
                     self._ended = (0, 0)
 
-    def slot(self) -> threading.Semaphore:
-        """One of the `jobs` verifier slots the runs share: held around every backend call."""
-        return self._slots
+    def add_lanes(self, change: int) -> None:
+        """`change` more calls go side by side on the engine (bot/symbolic/together.py; a negative one: calls that
+        ended, or one that waits on calls of its own): a run plans its batches for the slots the others leave it."""
+        with self._lock:
+            self._lanes += change
+
+    def slot(self) -> _Slot:
+        """One of the `jobs` verifier slots the runs share, held around every backend call: of the batches waiting,
+        the most urgent takes the next one free (the caller's bot/symbolic/urgency.py, read here, in its thread),
+        then the one that waited longest."""
+        return _Slot(self._slots, URGENCY.get())
 
     def limit_of(self, program: Program) -> int:
         """The time limit `program` is verified with: its own when lower than the engine's."""
@@ -363,6 +378,51 @@ class Engine:
             return STARTUP_SECONDS + len(task.items) * per
         # not seen yet: longer harnesses (many hints, long literals) are the slower ones, as a rule
         return STARTUP_SECONDS + sum(DEFAULT_SECONDS * (1 + len(i.program.method) / SIZE_UNIT) for i in task.items)
+
+
+class _Slots:
+    """`count` verifier slots; a waiter takes one in the order of (urgency, arrival)."""
+
+    def __init__(self, count: int) -> None:
+        self.free = count
+        self.cond = threading.Condition()
+        self.waiting: list[tuple[int, int]] = []  # a heap of (urgency, arrival)
+        self.arrivals = itertools.count()
+
+    def acquire(self, urgency: int) -> None:
+        with self.cond:
+            me = (urgency, next(self.arrivals))
+            heapq.heappush(self.waiting, me)
+            try:
+                while not (self.free and self.waiting[0] == me):
+                    self.cond.wait()
+            except BaseException:  # no slot taken: the waiters behind it must not wait for it
+                self.waiting.remove(me)
+                heapq.heapify(self.waiting)
+                self.cond.notify_all()
+                raise
+            heapq.heappop(self.waiting)
+            self.free -= 1
+            self.cond.notify_all()  # the next waiter may take another slot free
+
+    def release(self) -> None:
+        with self.cond:
+            self.free += 1
+            self.cond.notify_all()
+
+
+class _Slot:
+    """One slot of `_Slots`, taken with the urgency of the run that asked for it."""
+
+    def __init__(self, slots: _Slots, urgency: int) -> None:
+        self.slots = slots
+        self.urgency = urgency
+
+    def __enter__(self) -> None:
+        self.slots.acquire(self.urgency)
+
+    def __exit__(self, *exc: object) -> None:
+        self.slots.release()
 
 
 def _even(items: Sequence[_Item], parts: int) -> list[tuple[_Item, ...]]:
@@ -515,7 +575,7 @@ class _EngineRound:
         self._settle({twin: replace(result, model="") for twin in self.twins.get(key, [])})
 
 
-def _within(slot: threading.Semaphore, allowance: Allowance, backend: Backend, task: _Task,
+def _within(slot: _Slot, allowance: Allowance, backend: Backend, task: _Task,
             wanted: frozenset[str]) -> dict[str, Result]:
     """`task` verified holding a verifier slot, within the allowance of its methods as it stands once the slot is
     taken (the batches before it have been charged by then): the programs of methods with nothing left are not
@@ -567,7 +627,7 @@ def _at(limit: float | None, wall: float | None) -> bool:
     return limit is not None and wall is not None and abs(limit - wall) <= 1e-4 * max(1.0, wall)
 
 
-def _held(slot: threading.Semaphore, call: Callable[..., dict[str, Result]], *args: object,
+def _held(slot: _Slot, call: Callable[..., dict[str, Result]], *args: object,
           **kwargs: object) -> dict[str, Result]:
     """`call(*args, **kwargs)` holding one of the engine's verifier slots."""
     with slot:

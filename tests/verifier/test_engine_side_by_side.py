@@ -222,3 +222,64 @@ def test_a_shared_program_s_answer_is_given_once_settled_not_when_its_run_ends()
     finally:
         backend.gate.set()
         owner.join(WAIT)
+
+
+def test_a_call_side_by_side_counts_as_beside_before_its_first_run() -> None:
+    # two files' rounds (bot/symbolic/together.py): the first to reach the engine used to see no run beside it and
+    # cut its batch in two, taking both slots while the other call's thread was still starting
+    from bot.symbolic.together import together
+
+    backend = GatedBackend()
+    engine = Engine(backend, jobs=2)
+    second_may_go = threading.Event()
+    found: dict[str, dict[Program, Result]] = {}
+
+    def first(through: object) -> None:
+        found["first"] = engine.run(programs(4, "function F(): int { 1 }"))
+        second_may_go.set()
+
+    def second(through: object) -> None:
+        assert second_may_go.wait(WAIT)  # its first run comes after the other's whole run
+        found["second"] = engine.run(programs(4, "function G(): int { 2 }"))
+
+    together(engine, [first, second], 2)
+    assert len(found["first"]) == 4 and len(found["second"]) == 4
+    # the first run was planned with the other call beside it: one batch, not two
+    assert [n for p, n in backend.calls if "F()" in p] == [4]
+    # once the first call ended, the second had the engine to itself and spread its batches
+    assert sorted(n for p, n in backend.calls if "G()" in p) == [2, 2]
+
+
+def test_the_most_urgent_waiting_batch_takes_the_next_free_slot() -> None:
+    # a stage later in the list (bot/symbolic/urgency.py) waits behind an earlier one, whichever asked first
+    import contextvars
+
+    from bot.symbolic.urgency import URGENCY
+
+    backend = GatedBackend()
+    engine = Engine(backend, jobs=1)
+    holder = threading.Thread(target=engine.run, args=(programs(1, "function GATE(): int { 1 }"),))
+    holder.start()
+    assert backend.entered.wait(WAIT)
+
+    def asking(urgency: int, prelude: str) -> threading.Thread:
+        def go() -> None:
+            URGENCY.set(urgency)
+            engine.run(programs(1, prelude))
+        context = contextvars.copy_context()
+        return threading.Thread(target=context.run, args=(go,))
+
+    late = asking(1, "function Late(): int { 1 }")
+    late.start()
+    deadline = threading.Event()
+    while not engine._slots.waiting and not deadline.wait(0.01):  # the later stage waits for the slot first
+        pass
+    urgent = asking(0, "function Urgent(): int { 1 }")
+    urgent.start()
+    while len(engine._slots.waiting) < 2 and not deadline.wait(0.01):
+        pass
+    backend.gate.set()
+    for t in (holder, late, urgent):
+        t.join(WAIT)
+    order = [p for p, _ in backend.calls]
+    assert "GATE" in order[0] and "Urgent" in order[1] and "Late" in order[2]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -100,15 +101,21 @@ def test_the_implementation_is_checked_against_the_best_suggestion(weak: dict[st
     assert weak["Unique"]["suggestions"][0]["implementation"] == "no body"
 
 
-def test_the_body_check_goes_alone_when_the_rescoring_proved_the_spec_well_formed(
+def test_the_body_check_goes_alone_beside_the_rescoring_when_that_proves_the_spec_well_formed(
         tmp_path: Path, dafny_command: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # one round trip at the end of the scoring, for the body alone
     runs: list[list[Program]] = []
+    spans: list[list[float]] = []  # per run: when it was asked and when it answered
     real = Engine.run
 
     def recorded(self: Engine, programs: Sequence[Program], *rest: Any) -> dict[Program, Result]:
         runs.append(list(programs))
-        return real(self, programs, *rest)
+        span = [time.monotonic()]
+        spans.append(span)
+        try:
+            return real(self, programs, *rest)
+        finally:
+            span.append(time.monotonic())
 
     monkeypatch.setattr(Engine, "run", recorded)
     import bot.symbolic.suggest.search as search
@@ -125,12 +132,16 @@ def test_the_body_check_goes_alone_when_the_rescoring_proved_the_spec_well_forme
     assert m["suggestions"][0]["clause"] == "ensures r == a + b"
     assert m["suggestions"][0]["implementation"] == "verifies"
     body = [k for k, run in enumerate(runs) if any(p.checks and "r := a + b;" in p.prelude for p in run)]
-    assert len(body) == 1
+    assert len(body) == 1  # asked once
     # the strengthened spec's well-formedness: proved by its rescoring's background check, which checks the method's
     # own clauses too (with the file's proofs kept), so no check of the spec alone is made, beside it or after
-    rescoring = [p for run in runs[:body[0]] for p in run if p.checks and "ensures r == a + b" in p.prelude]
+    again = [k for k, run in enumerate(runs) if k != body[0] and any("ensures r == a + b" in p.prelude for p in run)]
+    rescoring = [p for k in again for p in runs[k] if p.checks]
     assert rescoring and all("Sum" in p.checks for p in rescoring)
-    assert alone == [True]  # the body's check only (keep_body)
+    # the method's one candidate: its body, which depends on the clause alone, is checked beside the rescoring's
+    # rounds, not after their last one
+    assert spans[body[0]][0] < spans[again[-1]][1]
+    assert alone == [True, True]  # the body's check only (keep_body), made beside the rescoring and looked up after
     assert [p.checks for p in runs[body[0]]] == [("Sum",)]
 
 

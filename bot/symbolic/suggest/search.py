@@ -34,7 +34,8 @@ from bot.symbolic.results import BackgroundStatus, CaseStatus, Determinacy, Meth
 from bot.symbolic.rounds import EXTRA_OUTPUT, EngineLike, MethodJob, ScoreOptions, Strategy, score_methods
 from bot.symbolic.stages import run_stages
 from bot.symbolic.suggest.templates import Candidate, candidates
-from bot.symbolic.together import stop_if_stopped
+from bot.symbolic.together import stop_if_stopped, together
+from bot.symbolic.urgency import URGENCY
 
 # an external suggester: candidate clauses for a weak method (bot/verifier/suggester.py runs one)
 Suggester = Callable[[MethodJob, MethodScore], Sequence[Candidate]]
@@ -140,9 +141,26 @@ def with_suggestions(
               if (ledger := scores[k].ledger) is not None else again) for k, cand, again in plans]
     # no witness search (Strategy.LEAN): a suggestion is ranked by what the pins prove, never by a witness; and the
     # whole's pins, which the leading clauses' would not give (the suggested clause is the last)
-    rescored = score_methods([p[2] for p in plans], engine, dialect, replace(
-        options, mutants=0, suggest=False, witnesses=options.strategy is not Strategy.LEAN, first_limit=None,
-        leading_pins=False))
+    again_options = replace(options, mutants=0, suggest=False, witnesses=options.strategy is not Strategy.LEAN,
+                            first_limit=None, leading_pins=False)
+    rescored: list[MethodScore] = []
+    # a method with one candidate has its body checked beside the rescoring, on an engine that takes runs side by
+    # side: the check depends on the clause alone, and after the rescoring it was one more round trip the suggestion
+    # waited for (the pull request's last 0.6 s, one slot idle); a candidate the rescoring refuses costs that program
+    early, _ = _bodies({k: again for k, _, again in plans if count[k] == 1}, dialect)
+    checked_early: dict[Program, Result] = {}
+
+    def rescore(through: EngineLike) -> None:
+        rescored[:] = score_methods([p[2] for p in plans], through, dialect, again_options)
+
+    def bodies_beside(through: EngineLike) -> None:
+        URGENCY.set(URGENCY.get() + 1)  # behind the rescoring, whose rounds are the longer way (symbolic/urgency.py)
+        checked_early.update(through.run(list(early.values())))
+
+    if early and getattr(engine, "concurrent", False):
+        together(engine, [rescore, bodies_beside], 2)
+    else:
+        rescore(engine)
     passed: list[tuple[int, Candidate, MethodJob, MethodScore, int]] = []
     for (k, cand, again), new in zip(plans, rescored, strict=True):
         wrong = sum(len(set(outputs)) for _, outputs in again.extra_outputs)
@@ -164,8 +182,9 @@ def with_suggestions(
             first[k] = (s, again)
     forms = [None if known else _check(again, dialect) for (_, _, again), known in zip(offered, formed, strict=True)]
     bodies, said = _bodies({k: again for k, (_, again) in first.items()}, dialect)
-    asked = list(dict.fromkeys([*(p for p in forms if isinstance(p, Program)), *bodies.values()]))
-    results = engine.run(asked) if asked else {}
+    asked = [p for p in dict.fromkeys([*(p for p in forms if isinstance(p, Program)), *bodies.values()])
+             if p not in checked_early]
+    results = {**checked_early, **(engine.run(asked) if asked else {})}
     found: dict[int, list[tuple[Suggestion, MethodJob]]] = {}
     for (k, s, again), form, known in zip(offered, forms, formed, strict=True):
         if known or isinstance(form, Program) and _well(results[form], again):
