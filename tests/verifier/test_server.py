@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,6 +224,53 @@ def test_a_server_whose_state_a_program_changed_is_not_used_again(server: DafnyS
     # the spec's next batches go to the command line: a server for each would cost more than a process
     again = server.verify_batch(changing, [("SpecScore_u", "method SpecScore_u() {\n  assert 1 < 2;\n}")], 5)
     assert again["SpecScore_u"].outcome is Outcome.VERIFIED and server.server_pids() == []
+
+
+@pytest.mark.dafny
+def test_a_batch_is_answered_before_its_canary_and_its_server_asked_again_only_once_clean(
+        server: DafnyServerBackend, monkeypatch: pytest.MonkeyPatch) -> None:
+    server.close()
+    server.verify_batch(PRELUDE, [MIXED[0]], 5)
+    pids = server.server_pids()
+    assert len(pids) == 1
+    events: list[str] = []
+    let_go, checking = threading.Event(), threading.Event()
+    clean, ask = server_module._Server.clean, server_module._Server.ask
+
+    def held(self: server_module._Server, wall: float) -> bool:
+        checking.set()
+        assert let_go.wait(60)
+        found = clean(self, wall)
+        events.append("canary over")
+        return found
+
+    def asked(self: server_module._Server, args: Sequence[str], folder: str, wall: float) -> Any:
+        if folder != self.folder:  # a batch's request, not a canary's
+            events.append("request")
+        return ask(self, args, folder, wall)
+
+    monkeypatch.setattr(server_module._Server, "clean", held)
+    monkeypatch.setattr(server_module._Server, "ask", asked)
+    answers: dict[str, Result] = {}
+
+    def batch(method: tuple[str, str]) -> threading.Thread:
+        thread = threading.Thread(target=lambda: answers.update(server.verify_batch(PRELUDE, [method], 5)))
+        thread.start()
+        return thread
+
+    first = batch(MIXED[0])
+    first.join(60)
+    # answered while its server's canary is held
+    assert not first.is_alive() and answers[MIXED[0][0]].outcome is Outcome.VERIFIED and not let_go.is_set()
+    assert checking.wait(60)
+    second = batch(MIXED[1])
+    time.sleep(0.5)  # room for a wrong request to the server still being checked
+    assert events == ["request"]
+    let_go.set()
+    second.join(60)
+    assert not second.is_alive() and answers[MIXED[1][0]].outcome is Outcome.REFUTED
+    assert events[:3] == ["request", "canary over", "request"]  # the second request after the first's canary
+    assert server.server_pids() == pids  # on the same server: it waited for it, no new one started
 
 
 FIRST_THREE = [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]  # MIXED[:3], as the command line answers them
