@@ -24,9 +24,9 @@ What the host shares with any long-lived verifier, measured on Dafny 2.3.0.10506
   built-in `nat`'s quantifiers carry another `:qid` in every later program): after every request the server
   verifies a canary program and compares what it sends z3 with what it sent when fresh; a server that differs is
   not used again (`_Server.clean`), and the batches of that spec go to the command line. The canary goes on after
-  the batch is answered (Pool.check_then_give_back), and the server is asked again only once it is clean. Only what is sent is
-  compared and the canary's goal is valid, so a stand-in answers it instead of z3 (`_STAND_IN`); after a canary
-  that is not clean with it, z3 does, for the rest of the process.
+  the batch is answered (Pool.check_then_give_back), and the server is asked again only once it is clean. Only what
+  is sent is compared and the canary's goal is valid, so a stand-in answers it instead of z3 (`_STAND_IN`); after a
+  canary that is not clean with it, z3 does, for the rest of the process.
 * z3 does not outlive a request; `/mv:` appends to its file, so every request has a fresh folder.
 * Boogie resets z3 and sends its whole prelude before every check: the relay keeps the part the checks share at
   z3's level 0 instead (bot/verifier/prelude_reuse.py; not with `reuse=False`, `--strategy each`); a check whose
@@ -70,7 +70,7 @@ from bot.symbolic.program import Result
 from bot.verifier.dafny2 import Dafny2Backend
 from bot.verifier.output import FILE_NAME, FRESH_FILE, mangle
 from bot.verifier.process import ProcessRun, child_environment
-from bot.verifier.version import VerifierInfo
+from bot.verifier.version import VerifierInfo, VerifierNotFound, detect
 
 DRIVER_EXE = "Dafny.exe"
 HOST_SOURCE = Path(__file__).with_name("host.cs")
@@ -603,6 +603,7 @@ class Pool:
         self.idle: list[_Server] = []
         self.busy: set[_Server] = set()
         self.checking = 0  # servers whose canary after a request is going (Pool.check_then_give_back)
+        self.warming = 0  # servers started ahead (Pool.warm), not yet calibrated
         self.closings = 0  # times `close` was called
         self.started = 0
         self.failures = 0  # servers in a row that could not be started or calibrated
@@ -619,10 +620,10 @@ class Pool:
 
     def take(self) -> _Server | None:
         """An idle server, or a new calibrated one; None when a new one cannot be had (use the command line). While
-        no server is idle and a canary after a request is going, it waits for that server: a canary takes a tenth
-        of a second, a new server more than one."""
+        no server is idle and one is being started ahead (`warm`) or checked after a request (a canary takes a
+        tenth of a second, a new server more than one), it waits for that one."""
         with self.lock:
-            while not self.idle and self.checking:
+            while not self.idle and (self.checking or self.warming):
                 self.ready.wait()
             if self.idle:
                 server = self.idle.pop()
@@ -631,6 +632,35 @@ class Pool:
             if self.failures >= MAX_FAILURES:
                 return None
             self.started += 1
+        return self._start()
+
+    def warm(self, count: int) -> None:
+        """Start servers in the background until the pool has `count` (idle, busy or starting): the Action's runs
+        start them while the tool loads and reads the pull request (bot/github/early.py)."""
+        with self.lock:
+            wanted = count - len(self.idle) - len(self.busy) - self.warming
+            if wanted <= 0 or self.failures >= MAX_FAILURES:
+                return
+            self.warming += wanted
+            self.started += wanted
+
+        def one() -> None:
+            server = None
+            try:
+                server = self._start()
+            finally:
+                with self.lock:
+                    self.warming -= 1
+                    if server is not None and server in self.busy:  # not killed by `close` meanwhile
+                        self.busy.discard(server)
+                        self.idle.append(server)
+                    self.ready.notify_all()
+
+        for _ in range(wanted):
+            threading.Thread(target=one, name="specscore-warm", daemon=True).start()
+
+    def _start(self) -> _Server | None:
+        """A new calibrated server, busy; None when there is none to be had."""
         host = self._host()
         if host is None:
             with self.lock:
@@ -740,6 +770,23 @@ def shared_pool(command: ServerCommand, z3_path: str | None, reuse: bool = True)
     if found is not None:
         found[1].close()
     return pool
+
+
+def prewarm(dafny: str, z3_path: str | None, count: int) -> None:
+    """Start `count` servers of `dafny` (the pool `make_backend` then takes, with `reuse`) in the background, when it
+    is a Dafny 2.x with a server; nothing otherwise. Whatever goes wrong here is left for the run to meet and report
+    where it looks (a missing verifier, a host that does not compile): this only starts processes early."""
+
+    def start() -> None:
+        try:
+            info = detect(dafny)
+        except VerifierNotFound:
+            return
+        command = find_server(info) if info.major <= 2 else None
+        if command is not None:
+            shared_pool(command, z3_path).warm(count)
+
+    threading.Thread(target=start, name="specscore-prewarm", daemon=True).start()
 
 
 @atexit.register

@@ -273,6 +273,43 @@ def test_a_batch_is_answered_before_its_canary_and_its_server_asked_again_only_o
     assert server.server_pids() == pids  # on the same server: it waited for it, no new one started
 
 
+@pytest.mark.dafny
+def test_servers_started_ahead_are_the_ones_the_run_takes(dafny: VerifierInfo, server: DafnyServerBackend) -> None:
+    from bot.github.early import start_verifier_early
+
+    server.close()
+    pool = server._pool
+    before = pool.started
+    start_verifier_early({"INPUT_JOBS": "1", "PATH": os.environ.get("PATH", "")})
+    deadline = time.monotonic() + 60
+    while pool.started == before and time.monotonic() < deadline:  # the early start has begun
+        time.sleep(0.01)
+    assert pool.started == before + 1
+    # the run's backend is of the same pool; its first batch waits for the server started ahead, starts no other
+    backend = make_backend(dafny)
+    assert isinstance(backend, DafnyServerBackend) and backend._pool is pool
+    assert backend.verify_batch(PRELUDE, [MIXED[0]], 5)[MIXED[0][0]].outcome is Outcome.VERIFIED
+    assert pool.started == before + 1 and len(backend.server_pids()) == 1
+    # as many as asked, counting those there are: none more
+    pool.warm(1)
+    assert pool.started == before + 1
+
+
+def test_an_early_start_with_no_verifier_or_a_bad_jobs_input_leaves_the_run_to_say_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.github import early
+
+    asked: list[tuple[str, str | None, int]] = []
+    monkeypatch.setattr(early, "prewarm", lambda *args: asked.append(args))
+    early.start_verifier_early({"INPUT_JOBS": "many"})
+    early.start_verifier_early({"INPUT_JOBS": "3", "DAFNY_SPEC_SCORE_Z3": "/opt/z3"})
+    assert asked == [("dafny", None, early.default_jobs()), ("dafny", "/opt/z3", 3)]
+    started = threading.active_count()
+    server_module.prewarm("specscore-no-such-dafny", None, 2)  # nothing to start, nothing raised
+    time.sleep(0.2)
+    assert threading.active_count() <= started
+
+
 FIRST_THREE = [Outcome.VERIFIED, Outcome.REFUTED, Outcome.REFUTED]  # MIXED[:3], as the command line answers them
 
 
