@@ -37,8 +37,7 @@ class Stoppable:
         self.stopped = threading.Event()
 
     def run(self, programs: Sequence[Program], allowance: Allowance | None = None) -> dict[Program, Result]:
-        if self.stopped.is_set():
-            raise Stopped("a run beside this one failed or was interrupted")
+        stop_if_stopped(self)
         if allowance is None:
             return self.engine.run(programs)
         return cast(_Budgeted, self.engine).run(programs, allowance)  # only when the engine is `budgeted`
