@@ -10,15 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.config import default_jobs, default_z3
-from bot.options import Invalid, clean_jobs
+from bot.options import Invalid, clean_flag, clean_jobs
 from bot.verifier.server import prewarm
 
 
 def start_verifier_early(env: Mapping[str, str]) -> None:
-    """As many servers as the run will have workers, by the `jobs` input as the Action reads it (a bad value is the
-    run's to report: one per core here)."""
+    """As many servers as the run will have workers, by the `jobs` input as the Action reads it, and no more than
+    the cores (a bad value is the run's to report: one per core here); none with the `server` input off."""
     try:
         jobs = clean_jobs(env.get("INPUT_JOBS", ""))
+        server = clean_flag(env.get("INPUT_SERVER", "true") or "true")
     except Invalid:
-        jobs = None
-    prewarm("dafny", default_z3(env), jobs or default_jobs())
+        jobs, server = None, True
+    if server:
+        prewarm("dafny", default_z3(env), min(jobs or default_jobs(), default_jobs()))

@@ -86,6 +86,7 @@ COMPILE_WALL = 120.0  # seconds for compiling the host (0.16 s measured)
 CALIBRATION_WALL = 120.0  # seconds for a new server's first request (mono start-up, JIT, a trivial program)
 CANARY_WALL = 60.0  # seconds for the canary program after a request (0.08 s measured)
 STAND_IN_WALL = 20.0  # seconds for a new server's first canary with the stand-in prover (see `_STAND_IN`)
+MOST_WARM = 4  # servers started ahead at most (Pool.warm), whatever `jobs` says: the engine starts more as needed
 MAX_FAILURES = 3  # new servers in a row that fail before the backend gives up on servers (the command line stays)
 ANSWER_LIMIT = 64 * 1024 * 1024  # bytes of one answer line; a longer one is a broken server
 
@@ -638,16 +639,20 @@ class Pool:
         """Start servers in the background until the pool has `count` (idle, busy or starting): the Action's runs
         start them while the tool loads and reads the pull request (bot/github/early.py)."""
         with self.lock:
-            wanted = count - len(self.idle) - len(self.busy) - self.warming
+            wanted = min(count, MOST_WARM) - len(self.idle) - len(self.busy) - self.warming
             if wanted <= 0 or self.failures >= MAX_FAILURES:
                 return
             self.warming += wanted
             self.started += wanted
+            closings = self.closings
 
         def one() -> None:
             server = None
             try:
-                server = self._start()
+                with self.lock:
+                    closed = self.closings != closings
+                if not closed:  # a pool closed meanwhile starts nothing more (`close` removed its host)
+                    server = self._start(closings)
             finally:
                 with self.lock:
                     self.warming -= 1
@@ -656,11 +661,19 @@ class Pool:
                         self.idle.append(server)
                     self.ready.notify_all()
 
-        for _ in range(wanted):
-            threading.Thread(target=one, name="specscore-warm", daemon=True).start()
+        for started in range(wanted):
+            try:
+                threading.Thread(target=one, name="specscore-warm", daemon=True).start()
+            except BaseException:  # a process out of threads: those not started are not waited for
+                with self.lock:
+                    self.warming -= wanted - started
+                    self.started -= wanted - started
+                    self.ready.notify_all()
+                raise
 
-    def _start(self) -> _Server | None:
-        """A new calibrated server, busy; None when there is none to be had."""
+    def _start(self, closings: int | None = None) -> _Server | None:
+        """A new calibrated server, busy; None when there is none to be had. `closings` (a server started ahead): the
+        pool's count of `close` calls when it was asked for; one closed since counts no failure."""
         host = self._host()
         if host is None:
             with self.lock:
@@ -671,21 +684,23 @@ class Pool:
             self.busy.add(server)
         if not server.calibrate(self.z3_path, CALIBRATION_WALL):
             with self.lock:
-                self.failures += 1
+                if closings is None or closings == self.closings:  # not one `close` killed
+                    self.failures += 1
             self.drop(server)
             return None
         with self.lock:
             self.failures = 0
         return server
 
-    def check_then_give_back(self, server: _Server, dirty: Callable[[], None]) -> None:
+    def check_then_give_back(self, server: _Server, dirty: Callable[[], None], closings: int) -> None:
         """`server` after a request answered: its canary (`_Server.clean`) is verified in a thread of its own, so
         that the batch's answer waits for it no more (measured: the pull request's 20 batches waited 2 s in all for
         their canaries); the server is given back once clean, and dropped, after `dirty()`, when not. No request
-        goes to it before: a server is asked only clean, as when the canary went before the answer."""
+        goes to it before: a server is asked only clean, as when the canary went before the answer. `closings`: the
+        pool's count of `close` calls before the request was sent (a server `close` killed since says nothing of the
+        spec)."""
         with self.lock:
             self.checking += 1
-            closings = self.closings
 
         def check() -> None:
             clean = False
@@ -705,10 +720,17 @@ class Pool:
                 with self.lock:
                     self.ready.notify_all()
 
-        threading.Thread(target=check, name="specscore-canary", daemon=True).start()
+        try:
+            threading.Thread(target=check, name="specscore-canary", daemon=True).start()
+        except BaseException:  # no thread (a process out of threads): no canary, so the server is not asked again
+            with self.lock:
+                self.checking -= 1
+                self.ready.notify_all()
+            self.drop(server)
+            raise
 
     def checked(self) -> None:
-        """Wait until no canary after a request is going (tests, and `close`)."""
+        """Wait until no canary after a request is going (tests)."""
         with self.lock:
             while self.checking:
                 self.ready.wait()
@@ -941,13 +963,15 @@ class DafnyServerBackend:
         args = [a for a in argv[len(self._info.command):] if not a.startswith("/z3exe:")]
         if server.relay is not None:
             args.insert(len(args) - 1, f"/z3exe:{server.relay}")
+        with self._pool.lock:
+            closings = self._pool.closings
         try:
             answer = server.ask(args, folder, wall)
         except BaseException:
             self._pool.drop(server)
             raise
         if answer.status == "ok":
-            self._pool.check_then_give_back(server, functools.partial(self._dirtied, prelude_key))
+            self._pool.check_then_give_back(server, functools.partial(self._dirtied, prelude_key), closings)
         else:
             self._pool.drop(server)
         return answer

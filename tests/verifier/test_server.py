@@ -301,9 +301,12 @@ def test_an_early_start_with_no_verifier_or_a_bad_jobs_input_leaves_the_run_to_s
 
     asked: list[tuple[str, str | None, int]] = []
     monkeypatch.setattr(early, "prewarm", lambda *args: asked.append(args))
+    monkeypatch.setattr(early, "default_jobs", lambda: 4)
     early.start_verifier_early({"INPUT_JOBS": "many"})
     early.start_verifier_early({"INPUT_JOBS": "3", "DAFNY_SPEC_SCORE_Z3": "/opt/z3"})
-    assert asked == [("dafny", None, early.default_jobs()), ("dafny", "/opt/z3", 3)]
+    early.start_verifier_early({"INPUT_JOBS": "100000"})  # no more than the cores
+    early.start_verifier_early({"INPUT_SERVER": "false"})  # none: the run asks for no server
+    assert asked == [("dafny", None, 4), ("dafny", "/opt/z3", 3), ("dafny", None, 4)]
     started = threading.active_count()
     server_module.prewarm("specscore-no-such-dafny", None, 2)  # nothing to start, nothing raised
     time.sleep(0.2)
@@ -612,3 +615,89 @@ def test_the_host_source_ships_with_the_package() -> None:
     assert HOST_SOURCE.is_file()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert HOST_SOURCE.name in project["tool"]["setuptools"]["package-data"]["bot.verifier"]  # non-editable installs
+
+
+class _FakeServer:
+    """Stands for a calibrated server in the pool's bookkeeping (no process)."""
+
+    requests = 0
+    pid = None
+
+    def alive(self) -> bool:
+        return True
+
+    def kill(self) -> None:
+        pass
+
+    def clean(self, wall: float) -> bool:
+        time.sleep(0.05)
+        return True
+
+
+def test_a_background_thread_that_cannot_start_leaves_no_take_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a process out of threads: the counts of servers starting ahead or being checked must come back down, else
+    # every later take() waited for them for ever
+    def fake_start(self: Pool, closings: int | None = None) -> Any:
+        time.sleep(0.1)
+        server = _FakeServer()
+        with self.lock:
+            self.busy.add(server)
+        return server
+
+    monkeypatch.setattr(Pool, "_start", fake_start)
+    real = threading.Thread.start
+    calls = [0]
+
+    def flaky(self: threading.Thread) -> None:
+        if self.name in ("specscore-warm", "specscore-canary"):
+            calls[0] += 1
+            if calls[0] == 2:
+                raise RuntimeError("can't start new thread")
+        real(self)
+
+    monkeypatch.setattr(threading.Thread, "start", flaky)
+    command = ServerCommand("runtime", "driver", "compiler")
+    pool = Pool(command)
+    with pytest.raises(RuntimeError):
+        pool.warm(3)
+    deadline = time.monotonic() + 30
+    while pool.warming and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pool.warming == 0 and len(pool.idle) == 1  # the one thread that started
+    taken = pool.take()
+    assert taken is not None
+    with pytest.raises(RuntimeError):  # its canary's thread cannot start either (the fourth thread asked for)
+        calls[0] = 1
+        pool.check_then_give_back(taken, lambda: None, pool.closings)
+    assert pool.checking == 0 and taken not in pool.busy and not pool.idle  # not asked again, unchecked
+    got: list[object] = []
+    waiting = threading.Thread(target=lambda: got.append(pool.take()))
+    real(waiting)
+    waiting.join(30)
+    assert not waiting.is_alive() and got and got[0] is not None  # a new one, not a wait for ever
+
+
+def test_a_pool_closed_while_servers_start_ahead_counts_no_failure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    command = ServerCommand("runtime", "driver", "compiler")
+    pool = Pool(command)
+    began = threading.Event()
+    let_go = threading.Event()
+    real = Pool._start
+
+    def held(self: Pool, closings: int | None = None) -> Any:
+        began.set()
+        assert let_go.wait(30)
+        return real(self, closings)
+
+    monkeypatch.setattr(Pool, "_start", held)
+    monkeypatch.setattr(Pool, "_host", lambda self: "/nonexistent/host.exe")
+    monkeypatch.setattr(server_module._Server, "calibrate", lambda self, z3, wall: False)
+    pool.warm(2)
+    assert began.wait(30)
+    pool.close()
+    let_go.set()
+    deadline = time.monotonic() + 30
+    while pool.warming and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pool.warming == 0 and pool.failures == 0 and not pool.idle and not pool.busy
