@@ -4,7 +4,8 @@ another does not cut its batches smaller to fill slots the other fills. An in-pr
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Sequence
+import time
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -271,15 +272,20 @@ def test_the_most_urgent_waiting_batch_takes_the_next_free_slot() -> None:
 
     late = asking(1, "function Late(): int { 1 }")
     late.start()
-    deadline = threading.Event()
-    while not engine._slots.waiting and not deadline.wait(0.01):  # the later stage waits for the slot first
-        pass
+    _wait_for(lambda: len(engine._slots.waiting) == 1)  # the later stage waits for the slot first
     urgent = asking(0, "function Urgent(): int { 1 }")
     urgent.start()
-    while len(engine._slots.waiting) < 2 and not deadline.wait(0.01):
-        pass
+    _wait_for(lambda: len(engine._slots.waiting) == 2)
     backend.gate.set()
     for t in (holder, late, urgent):
         t.join(WAIT)
     order = [p for p, _ in backend.calls]
     assert "GATE" in order[0] and "Urgent" in order[1] and "Late" in order[2]
+
+
+def _wait_for(condition: Callable[[], bool]) -> None:
+    """Polls `condition` until it holds; a test fails, rather than hangs, when it does not within WAIT."""
+    give_up = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < give_up, "the condition never held"
+        time.sleep(0.01)
