@@ -260,7 +260,7 @@ def relay():
                     send(text)
                     continue
                 out = b""
-                for line in text.splitlines(keepends=True):
+                for line in reuse.pieces(text):
                     settled.wait()  # a watched answer first: the replay goes before anything after its check
                     out += reuse.feed(line)
                     replay = reuse.take_watch()

@@ -424,3 +424,67 @@ def test_a_checked_declarations_failed_procedure_is_answered_after_what_boogie_s
     assert seen(sent_since_reset_at_checks(sent), unseen)[1] == sent_since_reset_at_checks(boogie)[1]
     # proved: nothing sent again
     assert relayed_with_answers(lines, fresh, {b"Find__x": b"unsat"}) == (relayed(lines, fresh), [])
+
+
+ODD_LINES = [b"(push)\n", b"( pop 1)\n", b"(push  1)\n", b"(reset )x\n", b"(assert (! true :qid |a\n", b'(echo "x\n',
+             b"; x\r", b"(assert (! true :named |x\\|))\n", b"(\n", b"pop 1)\n", b"  (push 1)\n",
+             b"\t(get-info :name)\n",
+             b"(set-option :TIMEOUT 1)\n", b"(get-model)\n", b"(check-sat)\n", b"(exit)\n", b" :qid |q)))|\n",
+             b"(assert (= g 3))\r\n", b"(declare-fun h () Int)\r\n", b"(push 1)\r\n", b"(reset)\r\n"]
+
+
+def fed_by_pieces(lines: list[bytes], fresh: frozenset[bytes], cuts: list[int]) -> list[bytes]:
+    """What the relay sends, in order, with its watches: the stream in chunks cut after the lines `cuts` names (the
+    last chunk need not end a line), each fed as `pieces` gives it (as the relay does)."""
+    r = PreludeReuse(fresh)
+    text = b"".join(lines)
+    bounds = sorted({0, *(len(b"".join(lines[:k])) for k in cuts), len(text)})
+    out: list[bytes] = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        for piece in r.pieces(text[start:end]):
+            out.append(r.feed(piece))
+            watch = r.take_watch()
+            if watch is not None:
+                out.append(b"<watch>" + watch)
+    return out
+
+
+def fed_by_lines(lines: list[bytes], fresh: frozenset[bytes]) -> list[bytes]:
+    r = PreludeReuse(fresh)
+    out: list[bytes] = []
+    for line in b"".join(lines).splitlines(keepends=True):
+        out.append(r.feed(line))
+        watch = r.take_watch()
+        if watch is not None:
+            out.append(b"<watch>" + watch)
+    return out
+
+
+def test_a_stream_fed_in_pieces_is_sent_as_when_fed_line_by_line() -> None:
+    # the relay feeds the lines a held-back prelude only stores as one piece: what z3 gets, and when, is the same
+    rng = random.Random(5)
+    for _ in range(400):
+        checks = []
+        for k in range(rng.randint(1, 5)):
+            lines = check(f"v{k}", [b"(assert (= g %d))\n" % rng.randint(0, 2)] if rng.random() < 0.3 else [])
+            for _ in range(rng.choice([0, 0, 1, 2])):
+                lines.insert(rng.randrange(len(lines) + 1), rng.choice(ODD_LINES))
+            if rng.random() < 0.2:
+                lines = [line.replace(b"\n", b"\r\n") for line in lines]
+            checks.append(lines)
+        lines = stream(*checks)
+        if rng.random() < 0.3:
+            lines[-1] = lines[-1].rstrip(b"\n")  # the stream's last line, unended
+        fresh = frozenset(b"v%d" % k for k in range(len(checks)) if rng.random() < 0.4)
+        cuts = sorted(rng.sample(range(1, len(lines)), min(len(lines) - 1, rng.randint(0, 4))))
+        assert b"".join(fed_by_pieces(lines, fresh, cuts)) == b"".join(fed_by_lines(lines, fresh))
+        assert [o for o in fed_by_pieces(lines, fresh, cuts) if o.startswith(b"<watch>")] == \
+            [o for o in fed_by_lines(lines, fresh) if o.startswith(b"<watch>")]
+
+
+def test_a_held_back_preludes_lines_go_as_one_piece() -> None:
+    r = PreludeReuse()
+    text = b"".join(stream(check("a"), check("b")))
+    pieces = list(r.pieces(text))
+    assert b"".join(pieces) == text
+    assert len(pieces) < len(text.splitlines()) / 2  # the prelude's lines, stored whole
