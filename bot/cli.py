@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from bot import __version__, runner
 from bot.audit.cli import AuditUsageError, add_audit_parser, cmd_audit
-from bot.config import default_cache_dir, default_z3
+from bot.config import default_cache_dir
 from bot.options import OPTIONS_BY_NAME, Use, add_arguments, clean_fraction
 from bot.progress import score_progress
 from bot.report.json_report import render_json
@@ -27,6 +27,7 @@ from bot.symbolic.rounds import Strategy, untested
 from bot.symbolic.suggest.search import score_suggest_everywhere
 from bot.testcases.textfiles import read_regular_text
 from bot.verifier import VerifierNotFound
+from bot.verifier.version import default_z3
 
 EXIT_OK = 0
 EXIT_GATE = 1

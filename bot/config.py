@@ -42,6 +42,7 @@ from bot.options import (
 from bot.settings import Settings, SettingsOverlay
 from bot.symbolic.results import Gate
 from bot.testcases.textfiles import MAX_TOML_NESTING, TOML_TOO_DEEP, read_regular, toml_nesting_line
+from bot.verifier.version import default_jobs, default_z3
 
 
 def default_cache_dir(env: Mapping[str, str]) -> str:
@@ -49,15 +50,6 @@ def default_cache_dir(env: Mapping[str, str]) -> str:
         return env["DAFNY_SPEC_SCORE_CACHE"]
     base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return str(Path(base) / "dafny-spec-score")
-
-
-def default_jobs() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
-
-
-def default_z3(env: Mapping[str, str]) -> str | None:
-    """A z3 binary for Dafny 2.x to use instead of its own (scripts/setup.sh can provide one)."""
-    return env.get("DAFNY_SPEC_SCORE_Z3") or None
 
 
 DEFAULT_API_URL = "https://api.github.com"

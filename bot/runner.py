@@ -15,7 +15,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from bot.config import default_jobs
 from bot.dafny.decls import DafnyFile
 from bot.dafny.dialect import Dialect
 from bot.dafny.includes import IncludeError, find_includes, included_files
@@ -36,6 +35,7 @@ from bot.verifier import VerifierInfo, detect, make_backend
 from bot.verifier.cache import ResultCache
 from bot.verifier.engine import Engine
 from bot.verifier.suggester import ask_suggester
+from bot.verifier.version import default_jobs
 
 CACHE_UNUSABLE = "warning: the result cache {directory} cannot be used ({reason}); scoring without a cache"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.config import default_jobs, default_z3
 from bot.options import Invalid, clean_flag, clean_jobs
 from bot.verifier.server import prewarm
+from bot.verifier.version import default_jobs, default_z3
 
 
 def start_verifier_early(env: Mapping[str, str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.verifier.process import run_process
@@ -93,3 +94,14 @@ def probe_verify_options(info: VerifierInfo, timeout: float = DETECT_TIMEOUT) ->
     return options or None
 
 
+# the machine's defaults for a run's verifier, here for the Action's early start (bot/github/early.py), which loads
+# nothing more than the verifier's own modules before the servers start
+
+
+def default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def default_z3(env: Mapping[str, str]) -> str | None:
+    """A z3 binary for Dafny 2.x to use instead of its own (scripts/setup.sh can provide one)."""
+    return env.get("DAFNY_SPEC_SCORE_Z3") or None

@@ -19,8 +19,6 @@ from bot.config import (
     Mode,
     Problem,
     default_cache_dir,
-    default_jobs,
-    default_z3,
     input_env_name,
 )
 from bot.options import (
@@ -34,6 +32,7 @@ from bot.options import (
     clean_time_limit,
 )
 from bot.symbolic.results import Gate
+from bot.verifier.version import default_jobs, default_z3
 
 TOKEN = "ghs_s3cr3tTOKENvalue0123456789"
 
