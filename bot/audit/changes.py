@@ -409,6 +409,11 @@ def _score_pair(old: float | None, new: float | None) -> tuple[str, str]:
     return shown[0], shown[1]
 
 
+def _disagreements(found: Sequence[Disagreement]) -> list[str]:
+    """The table of new or fixed disagreements: the same columns either way."""
+    return _table("| Task | Label | Verdict |", [f"| {esc(d.task_id)} | {d.label} | {d.verdict} |" for d in found])
+
+
 def _table(head: str, rows: Sequence[str]) -> list[str]:
     cells = head.count("|") - 1
     lines = [head, "|" + "---|" * cells, *rows[:MAX_SHOWN], ""]
@@ -447,16 +452,14 @@ def changes_md(changes: Changes, heading: bool = True) -> list[str]:
     lines += [f"Since the baseline: {changes_summary(c)}.", ""]
     if c.new_disagreements:
         lines += ["**New disagreements with the labels**", ""]
-        lines += _table("| Task | Label | Verdict |",
-                        [f"| {esc(d.task_id)} | {d.label} | {d.verdict} |" for d in c.new_disagreements])
+        lines += _disagreements(c.new_disagreements)
     if c.verdicts:
         lines += ["**Verdicts changed**", ""]
         lines += _table("| Task | Label | Baseline | Now |",
                         [f"| {esc(v.task_id)} | {v.label} | {v.old} | {v.new} |" for v in c.verdicts])
     if c.fixed_disagreements:
         lines += ["**Disagreements fixed** (no longer disagreeing; the label and verdict at the baseline)", ""]
-        lines += _table("| Task | Label | Verdict |",
-                        [f"| {esc(d.task_id)} | {d.label} | {d.verdict} |" for d in c.fixed_disagreements])
+        lines += _disagreements(c.fixed_disagreements)
     if c.labels:
         lines += ["**Labels changed**", ""]
         lines += _table("| Task | Baseline | Now |",
