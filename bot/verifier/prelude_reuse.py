@@ -60,7 +60,7 @@ def _odd(text: bytes) -> bool:
     # only in a text that holds their words (the `^` alternative has no first character to look for: it was the
     # relay's slowest part, on Boogie's lines ended by `\r\n`)
     if _LONE_CR.search(text) or b"\\|" in text \
-            or (b"push" in text or b"pop" in text or b"reset" in text) and _ODD.search(text):
+            or ((b"push" in text or b"pop" in text or b"reset" in text) and _ODD.search(text)):
         return True
     if b"|" not in text and b'"' not in text:
         return False

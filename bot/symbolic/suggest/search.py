@@ -146,12 +146,11 @@ def with_suggestions(
     rescored: list[MethodScore] = []
     # a method with one candidate has its body checked beside the rescoring, on an engine that takes runs side by
     # side: the check depends on the clause alone, and after the rescoring it was one more round trip the suggestion
-    # waited for (the pull request's last 0.6 s, one slot idle); a candidate the rescoring refuses costs that program,
-    # so a method whose rounds spent its budget has none asked ahead (its body, if a suggestion still passes, after)
-    side_by_side = bool(getattr(engine, "concurrent", False))
-    early, _ = _bodies({k: again for k, _, again in plans if count[k] == 1
-                        and not ((ledger := scores[k].ledger) is not None and ledger.spent())},
-                       dialect) if side_by_side else ({}, {})
+    # waited for (the pull request's last 0.6 s, one slot idle); a candidate the rescoring refuses costs that program.
+    # (A method whose rounds spent its budget is `slow`, and has no candidates above.)
+    early: dict[int, Program] = {}
+    if getattr(engine, "concurrent", False):
+        early, _ = _bodies({k: again for k, _, again in plans if count[k] == 1}, dialect)
     checked_early: dict[Program, Result] = {}
 
     def rescore(through: EngineLike) -> None:
