@@ -422,6 +422,12 @@ class _Server:
         self.canary_prover: str | None = None  # what the canary's Boogie talks to: the stand-in, or the relay
         self.fresh = ""  # the fingerprint of what a fresh server sends z3 for the canary program
         self.logs = 0
+        # `kill` comes from any thread (`Pool.close`, at exit), a request from the one that holds the server: the
+        # pipes are closed by whichever of the two ends last, never under a request reading them (a closed pipe's
+        # number is the next pipe's, another server's, whose answer the request would then read)
+        self._state = threading.Lock()
+        self._asking = False
+        self._killed = False
         self.proc: subprocess.Popen[bytes] | None = None
         try:
             self.proc = subprocess.Popen(
@@ -517,10 +523,24 @@ class _Server:
         return self.ask([*args, FILE_NAME], self.folder, wall)
 
     def ask(self, args: Sequence[str], folder: str, wall: float) -> _Answer:
-        """Run `Dafny.exe ARGS` in `folder`, within `wall` seconds."""
-        start = time.monotonic()
+        """Run `Dafny.exe ARGS` in `folder`, within `wall` seconds; "died" once the server is killed."""
         if self.proc is None or self.proc.stdin is None or self.proc.stdout is None:
             return _Answer(self.start_error, 0.0, "unstarted")
+        with self._state:
+            if self._killed:
+                return _Answer("", 0.0, "died")
+            self._asking = True
+        try:
+            return self._ask(args, folder, wall)
+        finally:
+            with self._state:
+                self._asking = False
+                killed = self._killed
+            if killed:
+                self._close_pipes()
+
+    def _ask(self, args: Sequence[str], folder: str, wall: float) -> _Answer:
+        start = time.monotonic()
         self.requests += 1
         deadline = start + wall
         payload = base64.b64encode("\0".join([folder, *args]).encode("utf-8"))
@@ -582,13 +602,44 @@ class _Server:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 proc.kill()
-            for stream in (proc.stdin, proc.stdout):
-                with contextlib.suppress(OSError):
-                    if stream is not None:
-                        stream.close()
+            with self._state:
+                self._killed = True
+                idle = not self._asking  # else the request in flight closes them as it ends (`ask`)
+            if idle:
+                self._close_pipes()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=10)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _close_pipes(self) -> None:
+        if self.proc is not None:
+            for stream in (self.proc.stdin, self.proc.stdout):
+                with contextlib.suppress(OSError):
+                    if stream is not None:
+                        stream.close()
+
+
+def _in_background(target: Callable[[], None], name: str) -> None:
+    """`target` in a daemon thread the process's exit waits for (`_close_pools`): one still going while the
+    interpreter finalizes aborts it when it writes to stderr then (measured: a warm-up's traceback at the exit of a
+    run that ended early, exit -6, "could not acquire lock for <stderr> at interpreter shutdown")."""
+
+    def run() -> None:
+        try:
+            target()
+        finally:
+            with _BACKGROUND_LOCK:
+                _BACKGROUND.discard(thread)
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    with _BACKGROUND_LOCK:
+        _BACKGROUND.add(thread)
+    try:
+        thread.start()
+    except BaseException:
+        with _BACKGROUND_LOCK:
+            _BACKGROUND.discard(thread)
+        raise
 
 
 class Pool:
@@ -606,6 +657,7 @@ class Pool:
         self.checking = 0  # servers whose canary after a request is going (Pool.check_then_give_back)
         self.warming = 0  # servers started ahead (Pool.warm), not yet calibrated
         self.closings = 0  # times `close` was called
+        self.shut = False  # closed for good (`shut_down`, at exit): no server is started after
         self.started = 0
         self.failures = 0  # servers in a row that could not be started or calibrated
         self.folder: str | None = None  # where the host is compiled
@@ -630,7 +682,7 @@ class Pool:
                 server = self.idle.pop()
                 self.busy.add(server)
                 return server
-            if self.failures >= MAX_FAILURES:
+            if self.failures >= MAX_FAILURES or self.shut:
                 return None
             self.started += 1
         return self._start()
@@ -640,7 +692,7 @@ class Pool:
         start them while the tool loads and reads the pull request (bot/github/early.py)."""
         with self.lock:
             wanted = min(count, MOST_WARM) - len(self.idle) - len(self.busy) - self.warming
-            if wanted <= 0 or self.failures >= MAX_FAILURES:
+            if wanted <= 0 or self.failures >= MAX_FAILURES or self.shut:
                 return
             self.warming += wanted
             self.started += wanted
@@ -663,7 +715,7 @@ class Pool:
 
         for started in range(wanted):
             try:
-                threading.Thread(target=one, name="specscore-warm", daemon=True).start()
+                _in_background(one, "specscore-warm")
             except BaseException:  # a process out of threads: those not started are not waited for
                 with self.lock:
                     self.warming -= wanted - started
@@ -681,7 +733,14 @@ class Pool:
             return None
         server = _Server([self.command.runtime, host, self.command.driver], self.reuse)
         with self.lock:
-            self.busy.add(server)
+            # started ahead for a pool closed since (its host compiled meanwhile), or at exit: `close` would not
+            # have seen it, and it would outlive the process's exit
+            stale = self.shut or (closings is not None and closings != self.closings)
+            if not stale:
+                self.busy.add(server)
+        if stale:
+            server.kill()
+            return None
         if not server.calibrate(self.z3_path, CALIBRATION_WALL):
             with self.lock:
                 if closings is None or closings == self.closings:  # not one `close` killed
@@ -721,7 +780,7 @@ class Pool:
                     self.ready.notify_all()
 
         try:
-            threading.Thread(target=check, name="specscore-canary", daemon=True).start()
+            _in_background(check, "specscore-canary")
         except BaseException:  # no thread (a process out of threads): no canary, so the server is not asked again
             with self.lock:
                 self.checking -= 1
@@ -755,6 +814,12 @@ class Pool:
             servers = [*self.idle, *self.busy]
         return [s.pid for s in servers if s.pid is not None and s.alive()]
 
+    def shut_down(self) -> None:
+        """`close`, for good: nothing is started after (the process is exiting)."""
+        with self.lock:
+            self.shut = True
+        self.close()
+
     def close(self) -> None:
         """Kill every server, idle or busy (a busy one's batch is sent again to a new one), and remove the host."""
         with self.lock:
@@ -776,6 +841,10 @@ class Pool:
 _POOLS: dict[tuple[ServerCommand, str | None, bool], tuple[tuple[tuple[str, str], ...], Pool]] = {}
 _EVERY_POOL: list[Pool] = []  # stopped at exit, those replaced too (a backend may still hold one)
 _POOLS_LOCK = threading.Lock()
+_EXITING = False  # the pools are shut (`_close_pools`): one asked for later is shut from its start
+_BACKGROUND: set[threading.Thread] = set()  # warm-ups, canaries, the early start (`_in_background`)
+_BACKGROUND_LOCK = threading.Lock()
+EXIT_WAIT = 10.0  # seconds the exit waits for them, once their servers are killed (they then end at once)
 
 
 def shared_pool(command: ServerCommand, z3_path: str | None, reuse: bool = True) -> Pool:
@@ -787,6 +856,7 @@ def shared_pool(command: ServerCommand, z3_path: str | None, reuse: bool = True)
         if found is not None and found[0] == env:
             return found[1]
         pool = Pool(command, z3_path, reuse)
+        pool.shut = _EXITING  # the early start's, when the run ended first: it starts nothing
         _POOLS[(command, z3_path, reuse)] = (env, pool)
         _EVERY_POOL.append(pool)
     if found is not None:
@@ -808,15 +878,24 @@ def prewarm(dafny: str, z3_path: str | None, count: int) -> None:
         if command is not None:
             shared_pool(command, z3_path).warm(count)
 
-    threading.Thread(target=start, name="specscore-prewarm", daemon=True).start()
+    _in_background(start, "specscore-prewarm")
 
 
 @atexit.register
 def _close_pools() -> None:
+    global _EXITING
     with _POOLS_LOCK:
+        _EXITING = True
         pools = list(_EVERY_POOL)
     for pool in pools:
-        pool.close()
+        pool.shut_down()
+    deadline = time.monotonic() + EXIT_WAIT
+    while True:  # one ending may have started another (the early start its warm-ups: they then start nothing)
+        with _BACKGROUND_LOCK:
+            going = next(iter(_BACKGROUND), None)
+        if going is None or time.monotonic() >= deadline:
+            return
+        going.join(max(0.0, deadline - time.monotonic()))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -457,6 +457,8 @@ FAKE_SERVER = textwrap.dedent('''\
             break
         folder, *args = base64.b64decode(payload).decode().split("\\0")
         if any("SpecScoreServerCalibration" in a for a in args):  # calibration: a prover log, a prover, verified
+            if mode == "slow-start":
+                time.sleep(600)
             for log in [a[len("/proverLog:"):] for a in args if a.startswith("/proverLog:")]:
                 open(log, "w").write("(assert (forall ((x Int)) (! (> x 0) :skolemid |7|)))\\n")
             answer(0, f"[TRACE] Using prover: {sys.executable}\\n"
@@ -701,3 +703,61 @@ def test_a_pool_closed_while_servers_start_ahead_counts_no_failure(
     while pool.warming and time.monotonic() < deadline:
         time.sleep(0.01)
     assert pool.warming == 0 and pool.failures == 0 and not pool.idle and not pool.busy
+
+
+def test_a_server_killed_while_a_request_reads_gives_died_and_its_pipes_are_closed_after(tmp_path: Path) -> None:
+    # `Pool.close` (at exit too) kills servers from its own thread: the request in flight must end as "died", not
+    # as an exception on a pipe closed under it, nor go on reading a pipe number the next server's pipe may get
+    command, pids = fake_server(tmp_path, "hang")
+    pids.write_text("")
+    server = server_module._Server([command.runtime, str(tmp_path / "fake_server.py"), command.driver])
+    got: list[Any] = []
+    asking = threading.Thread(target=lambda: got.append(server.ask(["x.dfy"], str(tmp_path), 60.0)))
+    asking.start()
+    deadline = time.monotonic() + 30
+    while len(pids.read_text().split()) < 2 and time.monotonic() < deadline:  # the request reached the server
+        time.sleep(0.02)
+    assert server.proc is not None and server.proc.stdout is not None
+    server.kill()
+    asking.join(30)
+    assert not asking.is_alive() and [a.status for a in got] == ["died"]
+    assert server.proc.stdout.closed and server.proc.stdin is not None and server.proc.stdin.closed
+    assert server.ask(["x.dfy"], str(tmp_path), 60.0).status == "died"  # and none is sent after
+
+
+EXITS_WHILE_WARMING = """\
+import sys
+sys.path.insert(0, {root!r})
+from bot.verifier.server import ServerCommand, shared_pool
+pool = shared_pool(ServerCommand({runtime!r}, {driver!r}, {compiler!r}), None)
+pool.warm(2)
+import time
+deadline = time.monotonic() + 30
+while len(open({pids!r}).read().split()) < 2 and time.monotonic() < deadline:  # both calibrating
+    time.sleep(0.02)
+"""
+
+
+def test_a_process_that_ends_while_servers_calibrate_exits_cleanly_and_leaves_none(tmp_path: Path) -> None:
+    # measured: the early start's servers still calibrating when a run ended at once; their threads met the pipes
+    # the exit closed, and one's traceback, written while the interpreter finalized, aborted it (exit -6)
+    command, pids = fake_server(tmp_path, "slow-start")
+    pids.write_text("")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    code = EXITS_WHILE_WARMING.format(root=str(ROOT), runtime=command.runtime, driver=command.driver,
+                                      compiler=command.compiler, pids=str(pids))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "TMPDIR": str(temp)})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) == 2 and all(gone(pid) for pid in started)
+    assert not [p.name for p in temp.iterdir() if p.name.startswith("specscore-server-")]
+
+
+def test_a_pool_asked_for_after_the_exit_shut_the_pools_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_module, "_EXITING", True)
+    monkeypatch.setattr(Pool, "_start", lambda self, closings=None: pytest.fail("a server started at exit"))
+    pool = server_module.shared_pool(ServerCommand("runtime-at-exit", "driver", "compiler"), None)
+    pool.warm(2)
+    assert pool.shut and pool.warming == 0 and pool.take() is None
