@@ -146,22 +146,41 @@ def _script_tokens(path: str) -> list[str]:
     return words
 
 
-def compile_host(command: ServerCommand, folder: str) -> str | None:
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Kill the process group `process` leads, unless it was reaped (its number may be another's by then)."""
+    if process.poll() is None:
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def compile_host(
+    command: ServerCommand, folder: str, started: Callable[[subprocess.Popen[bytes]], None] | None = None
+) -> str | None:
     """`host.cs` compiled into `folder` (the pool's own, not shared: a cached executable could be anyone's);
-    the executable's path, or None when it cannot be built."""
+    the executable's path, or None when it cannot be built. `started` is given the compiler's process (the exit
+    kills it rather than wait for it)."""
     exe = str(Path(folder, HOST_EXE))
     try:
-        done = subprocess.run(
+        with subprocess.Popen(
             [command.compiler, "-nologo", "-optimize+", f"-out:{exe}", str(HOST_SOURCE)],
             cwd=folder,
             env=child_environment(os.environ),
             stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=COMPILE_WALL,
-        )
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # its group is killed: a wrapper script's children hold its pipes too
+        ) as compiler:
+            if started is not None:
+                started(compiler)
+            try:
+                compiler.communicate(timeout=COMPILE_WALL)
+            except subprocess.TimeoutExpired:
+                _kill_group(compiler)
+                compiler.communicate()
+                return None
     except (OSError, subprocess.SubprocessError):
         return None
-    return exe if done.returncode == 0 and Path(exe).is_file() else None
+    return exe if compiler.returncode == 0 and Path(exe).is_file() else None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -598,13 +617,15 @@ class _Server:
         """Kill its process group (z3 included), reap it and remove its folder."""
         proc = self.proc
         if proc is not None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
             with self._state:
+                again = self._killed  # its group is gone and reaped: its number may be another's by now
                 self._killed = True
                 idle = not self._asking  # else the request in flight closes them as it ends (`ask`)
+            if not again:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    proc.kill()
             if idle:
                 self._close_pipes()
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -632,14 +653,15 @@ def _in_background(target: Callable[[], None], name: str) -> None:
                 _BACKGROUND.discard(thread)
 
     thread = threading.Thread(target=run, name=name, daemon=True)
+    # added and started under the lock, so that the exit never finds one it cannot join yet (not started); the thread
+    # takes the lock only once its target is over
     with _BACKGROUND_LOCK:
         _BACKGROUND.add(thread)
-    try:
-        thread.start()
-    except BaseException:
-        with _BACKGROUND_LOCK:
+        try:
+            thread.start()
+        except BaseException:
             _BACKGROUND.discard(thread)
-        raise
+            raise
 
 
 class Pool:
@@ -663,13 +685,37 @@ class Pool:
         self.folder: str | None = None  # where the host is compiled
         self.host: str | None = None  # the compiled host, once built
         self.compile_lock = threading.Lock()
+        self.compiler: subprocess.Popen[bytes] | None = None  # the host's compiler, once started
 
     def _host(self) -> str | None:
+        """The compiled host; None when it does not compile, or the pool is shut (the exit would not remove a host
+        compiled after it, nor wait for the compiler: see `close`)."""
         with self.compile_lock:
+            if self._is_shut():
+                return None
             if self.host is None and self.folder is None:
                 self.folder = tempfile.mkdtemp(prefix="specscore-host-")
-                self.host = compile_host(self.command, self.folder)
+                self.host = compile_host(self.command, self.folder, self._compiling)
+                if self._is_shut():  # shut while it compiled: `close` left the folder to this thread
+                    self._remove_host()
             return self.host
+
+    def _compiling(self, compiler: subprocess.Popen[bytes]) -> None:
+        with self.lock:
+            self.compiler = compiler
+            shut = self.shut
+        if shut:  # shut as it started: `close` may have looked before
+            _kill_group(compiler)
+
+    def _is_shut(self) -> bool:
+        with self.lock:
+            return self.shut
+
+    def _remove_host(self) -> None:
+        """Under `compile_lock`."""
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder, self.host = None, None
 
     def take(self) -> _Server | None:
         """An idle server, or a new calibrated one; None when a new one cannot be had (use the command line). While
@@ -729,7 +775,8 @@ class Pool:
         host = self._host()
         if host is None:
             with self.lock:
-                self.failures = MAX_FAILURES  # the compiler will not do better next time
+                if not self.shut:
+                    self.failures = MAX_FAILURES  # the compiler will not do better next time
             return None
         server = _Server([self.command.runtime, host, self.command.driver], self.reuse)
         with self.lock:
@@ -740,6 +787,9 @@ class Pool:
                 self.busy.add(server)
         if stale:
             server.kill()
+            if self.shut:  # a host compiled for a pool `close` found compiling (it did not wait)
+                with self.compile_lock:
+                    self._remove_host()
             return None
         if not server.calibrate(self.z3_path, CALIBRATION_WALL):
             with self.lock:
@@ -829,10 +879,17 @@ class Pool:
             self.busy.clear()
         for server in servers:
             server.kill()
-        with self.compile_lock:
-            if self.folder is not None:
-                shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder, self.host = None, None
+        # a shut pool does not wait for a compiler still going (up to COMPILE_WALL, longer than the exit waits for
+        # any thread): the thread that compiles removes the host once it sees the pool shut (`_host`, `_start`)
+        with self.lock:
+            shut, compiler = self.shut, self.compiler
+        if shut and compiler is not None:
+            _kill_group(compiler)  # ends at once: its thread then finds the pool shut and removes the host
+        if self.compile_lock.acquire(blocking=not shut):
+            try:
+                self._remove_host()
+            finally:
+                self.compile_lock.release()
 
 
 # The pools of one process, shared by its backends (a test session's runs, the Action's base and head): a new

@@ -761,3 +761,65 @@ def test_a_pool_asked_for_after_the_exit_shut_the_pools_starts_nothing(monkeypat
     pool = server_module.shared_pool(ServerCommand("runtime-at-exit", "driver", "compiler"), None)
     pool.warm(2)
     assert pool.shut and pool.warming == 0 and pool.take() is None
+
+
+EXITS_WHILE_COMPILING = """\
+import sys, time
+sys.path.insert(0, {root!r})
+from bot.verifier.server import ServerCommand, shared_pool
+shared_pool(ServerCommand({runtime!r}, "driver", {compiler!r}), None).warm(2)
+deadline = time.monotonic() + 30
+while not open({marker!r}).read() and time.monotonic() < deadline:  # the compiler is going
+    time.sleep(0.02)
+"""
+
+
+def test_a_process_that_ends_while_the_host_compiles_kills_the_compiler_and_leaves_no_host(tmp_path: Path) -> None:
+    # the exit used to wait for the compiler (up to COMPILE_WALL) and then leave its folder behind; a wrapper script
+    # that does not `exec` keeps the pipes open through its child, so the compiler's whole group must go
+    marker = tmp_path / "compiling.txt"
+    marker.write_text("")
+    compiler = tmp_path / "mcs"
+    child = tmp_path / "child.txt"
+    compiler.write_text(f"#!/bin/sh\nsleep 600 &\necho $! > {child}\necho $$ > {marker}\nwait\n")
+    compiler.chmod(0o755)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    code = EXITS_WHILE_COMPILING.format(root=str(ROOT), runtime=sys.executable, compiler=str(compiler),
+                                        marker=str(marker))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(temp)})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert gone(int(marker.read_text())) and gone(int(child.read_text()))
+    assert not list(temp.iterdir())
+
+
+EXITS_AS_A_THREAD_STARTS = """\
+import sys, threading, time
+sys.path.insert(0, {root!r})
+from bot.verifier import server
+plain_start = threading.Thread.start
+def slow_start(self):
+    if self.name == "specscore-warm":
+        time.sleep(0.5)  # widens the moment between a thread's being known to the exit and its start
+    plain_start(self)
+threading.Thread.start = slow_start
+pool = server.shared_pool(server.ServerCommand({runtime!r}, "driver", "/nonexistent/mcs"), None)
+threading.Thread(target=pool.warm, args=(2,), daemon=True).start()
+time.sleep(0.1)
+"""
+
+
+def test_the_exit_never_joins_a_background_thread_before_it_starts() -> None:
+    # the exit's join of a thread not started yet raised, and it stopped waiting for the others
+    code = EXITS_AS_A_THREAD_STARTS.format(root=str(ROOT), runtime=sys.executable)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_a_warm_up_that_reaches_the_compiler_after_the_exit_compiles_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                                            tmp_path: Path) -> None:
+    monkeypatch.setattr(server_module, "compile_host", lambda *a, **k: pytest.fail("compiled at exit"))
+    pool = Pool(ServerCommand("runtime", "driver", "compiler"))
+    pool.shut_down()
+    assert pool._start() is None and pool.folder is None and pool.failures == 0
