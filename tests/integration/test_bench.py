@@ -339,3 +339,25 @@ def test_the_reference_code_is_the_package_of_that_commit(tmp_path: Path) -> Non
         assert "not in this checkout's history" in str(e) and "--no-reference" in str(e)
     else:
         raise AssertionError("a commit that is not in the history was unpacked")
+
+
+def test_requests_breakdown_splits_server_time_and_calls() -> None:
+    from bench import requests as b_requests
+
+    asks = [b_requests.Ask(1, False, 0.0, 2.0, 1.5), b_requests.Ask(1, True, 2.0, 2.1, 0.1),
+            b_requests.Ask(2, False, 1.0, 3.0, 1.8)]
+    calls = [b_requests.Call("p", ("SpecScoreBackground", "SpecScore_a"), 0.0, 2.0, True),
+             b_requests.Call("p", ("SpecScore_b",), 1.0, 3.0, True),
+             b_requests.Call("p", ("SpecScore_Everywhere_c",), 3.0, 3.5, True),
+             b_requests.Call("q", ("SpecScore_d", "SpecScore_Everywhere_e"), 3.5, 4.0, True),
+             b_requests.Call("r", ("SpecScore_f",), 4.0, 5.0, False)]
+    b = b_requests.breakdown(asks, calls, 5.0)
+    assert b.servers == 2 and b.asks == {"batches": 2, "canaries": 1}
+    assert b.seconds["batches"] == 4.0 and round(b.cpu["canaries"], 3) == 0.1
+    # two in flight from 1 to 2 and from 2 to 2.1; none after 3
+    assert {k: round(v, 3) for k, v in b.in_flight.items()} == {0: 2.0, 1: 1.9, 2: 1.1}
+    assert b.calls == {"a first round, with the background check": (1, 2), "a later round": (1, 1),
+                       "questions on every input alone": (1, 1), "questions on every input, with others": (1, 2),
+                       "the command line's": (1, 1)}
+    text = b_requests.render(b)
+    assert "| canaries | 1 | 0.1 | 0.1 | 0.100 |" in text and "| 0 | 2.0 |" in text
