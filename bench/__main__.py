@@ -56,7 +56,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.constants import DEFAULT_OUT, REFERENCE, ROOT, SAMPLE_SECONDS, SMALL_TASKS, SNAPSHOT, WHEEL_Z3
+from bench.constants import DEFAULT_OUT, REFERENCE, SAMPLE_SECONDS, SMALL_TASKS, WHEEL_Z3, default_dataset
 from bench.machine import (
     differing_fields,
     differing_tasks,
@@ -101,7 +101,7 @@ def strategy_note(lean: list[dict[str, Any]], each: list[dict[str, Any]], lean_s
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    base = Path(os.environ.get("DAFNY_SPEC_SCORE_DATASET") or ROOT.parent / "shared" / "mbpp-dfy") / SNAPSHOT
+    base = default_dataset()
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("dataset", nargs="?", default=str(base), help=f"dataset root (default: {base})")
     p.add_argument("--only", default=None, help="these task ids only (separated by commas)")

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout
 DEFAULT_OUT = ROOT / "bench" / "RESULTS.md"
 SNAPSHOT = "a57ce24"
+
+
+def default_dataset() -> Path:
+    """The development audit's dataset: $DAFNY_SPEC_SCORE_DATASET/a57ce24, else ../shared/mbpp-dfy/a57ce24."""
+    return Path(os.environ.get("DAFNY_SPEC_SCORE_DATASET") or ROOT.parent / "shared" / "mbpp-dfy") / SNAPSHOT
+
+
 EXAMPLE = ROOT / "examples" / "shared_elements.dfy"
 STRONG = "ensures forall x :: x in result <==> (InArray(a, x) && InArray(b, x))"
 WEAK = "ensures forall x :: x in result ==> (InArray(a, x) && InArray(b, x))"

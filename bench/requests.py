@@ -27,10 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.constants import ROOT, SNAPSHOT
-
-EVERY_INPUT = "SpecScore_Everywhere_"  # bot/symbolic/everywhere.py's PREFIX
-BACKGROUND = "SpecScoreBackground"  # the background check's method (bot/symbolic/background.py)
+from bench.constants import default_dataset
+from bot.symbolic.background import BACKGROUND_NAME as BACKGROUND
+from bot.symbolic.everywhere import PREFIX as EVERY_INPUT
 
 
 @dataclass(frozen=True)
@@ -179,9 +178,8 @@ class _Recorder:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m bench.requests", description=__doc__.split("\n")[0])
-    default = Path(os.environ.get("DAFNY_SPEC_SCORE_DATASET", ROOT.parent / "shared" / "mbpp-dfy")) / SNAPSHOT
-    parser.add_argument("dataset", nargs="?", type=Path, default=default)
+    parser = argparse.ArgumentParser(prog="python3 -m bench.requests", description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("dataset", nargs="?", type=Path, default=default_dataset())
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
     if not args.dataset.is_dir():
