@@ -21,6 +21,7 @@ from bot.report.sarif import render_sarif
 from bot.report.text import render_text
 from bot.runner import TestFiles, Verifier, build_jobs, ensures_spans_in, read_error
 from bot.settings import Settings, SettingsOverlay
+from bot.signals import sigterm_as_interrupt, stopped_by
 from bot.symbolic.gate import UNREAD_CASE, score_gate
 from bot.symbolic.results import Gate, MethodScore
 from bot.symbolic.rounds import Strategy, untested
@@ -242,15 +243,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == "audit":
-            return cmd_audit(args, open_verifier)
-        return cmd_score(args)
+        with sigterm_as_interrupt():  # `kill` and `timeout` stop it as Ctrl-C does (bot/signals.py)
+            if args.command == "audit":
+                return cmd_audit(args, open_verifier)
+            return cmd_score(args)
     except (UsageError, AuditUsageError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        word, code = stopped_by(e)
+        print(word, file=sys.stderr)
+        return code
     except Exception as e:  # the last line of defence: one line saying what happened, never a traceback
         print(f"error: {UNEXPECTED.format(kind=type(e).__name__, message=_one_line(e))}", file=sys.stderr)
         return EXIT_USAGE

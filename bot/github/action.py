@@ -69,6 +69,7 @@ from bot.runner import (
     specs_tested_by,
     tested_methods,
 )
+from bot.signals import sigterm_as_interrupt, stopped_by
 from bot.symbolic.compare import compare
 from bot.symbolic.everywhere_run import with_everywhere
 from bot.symbolic.gate import UNREAD_CASE, pr_gate
@@ -705,8 +706,16 @@ def main() -> int:
         return EXIT_USAGE
     github = None
     try:
-        github = make_github(config)
-        return run(config, github, make_engine, sys.stdout)
+        # a cancelled job's stop: SIGINT, then SIGTERM 7.5 s later, to PID 1 of the container (bot/signals.py)
+        with sigterm_as_interrupt():
+            github = make_github(config)
+            return run(config, github, make_engine, sys.stdout)
+    except KeyboardInterrupt as e:
+        word, code = stopped_by(e)
+        # it may come after the summary or the comment said a verdict: the step fails all the same
+        _fail(config, f"dafny-spec-score was {word} before it finished: the step fails, and what it had not yet "
+                      "reported (its verdict, comment or review comments) is missing")
+        return code
     except VerifierNotFound as e:
         _fail(config, str(e))
         return EXIT_USAGE

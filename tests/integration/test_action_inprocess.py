@@ -25,6 +25,8 @@ import io
 import json
 import os
 import shutil
+import signal
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +39,7 @@ from bot.github import action
 from bot.github.action import COMMENT_ARTIFACT, EXIT_FAILED, EXIT_OK, EXIT_USAGE, NOT_A_PR, NOTHING_CHANGED
 from bot.github.api import GitHubClient
 from bot.options import AUDIT_TOLERANCE, input_env_name
+from bot.signals import EXIT_INTERRUPTED, EXIT_TERMINATED
 from bot.symbolic.gate import UNREAD_CASE
 from bot.symbolic.rounds import CONJOINED_SECONDS, DESCRIPTIVE_SECONDS
 from bot.verifier import VerifierNotFound
@@ -1041,25 +1044,59 @@ def test_without_the_fake_the_engine_needs_dafny(tmp_path: Path, monkeypatch: py
         action.make_engine(Config(cache_dir=str(tmp_path / "cache")))
 
 
-def test_an_unexpected_exception_fails_the_check_with_the_summary_written(
-        tmp_path: Path, github_server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
-    ran, _, env = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK})
+def _main_in_this_process(env: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[io.StringIO, Path]:
+    """The Action's environment for `action.main()` here: its log and its (empty) step summary."""
     for name in [n for n in os.environ if n.startswith(("INPUT_", "GITHUB_"))]:
         monkeypatch.delenv(name)
     for name, value in env.vars.items():
         monkeypatch.setenv(name, value)
+    stdout = io.StringIO()
+    monkeypatch.setattr("sys.stdout", stdout)
+    summary = Path(env.vars["GITHUB_STEP_SUMMARY"])
+    summary.write_text("")
+    return stdout, summary
+
+
+def test_an_unexpected_exception_fails_the_check_with_the_summary_written(
+        tmp_path: Path, github_server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    ran, _, env = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK})
 
     def boom(*args: object) -> int:
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(action, "run", boom)
-    stdout = io.StringIO()
-    monkeypatch.setattr("sys.stdout", stdout)
-    summary = Path(env.vars["GITHUB_STEP_SUMMARY"])
-    summary.write_text("")
+    stdout, summary = _main_in_this_process(env, monkeypatch)
     assert action.main() == EXIT_USAGE
     assert "::error::dafny-spec-score failed: RuntimeError: disk on fire" in stdout.getvalue()
     assert "failed" in summary.read_text() and "disk on fire" in summary.read_text()
+
+
+@pytest.mark.parametrize(("sent", "word", "code"), [(signal.SIGTERM, "terminated", EXIT_TERMINATED),
+                                                     (signal.SIGINT, "interrupted", EXIT_INTERRUPTED)])
+def test_a_stopped_run_fails_the_check_saying_so(
+        sent: signal.Signals, word: str, code: int,
+        tmp_path: Path, github_server: Any, fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancelled job's SIGINT, or the SIGTERM after it (bot/signals.py), mid-run: the step fails, one line."""
+    ran, _, env = pr_run(tmp_path, github_server, fake, {"specs/inc.dfy": STRONG}, {"specs/inc.dfy": WEAK})
+    missed: list[int] = []
+
+    def stopped(*args: object) -> int:
+        os.kill(os.getpid(), sent)  # the handler main installs raises here
+        time.sleep(5)
+        return EXIT_OK
+
+    monkeypatch.setattr(action, "run", stopped)
+    stdout, summary = _main_in_this_process(env, monkeypatch)
+    # a SIGTERM that main does not handle comes here, not to pytest's default (which would end the worker)
+    before = signal.signal(signal.SIGTERM, lambda *a: missed.append(1))
+    try:
+        assert action.main() == code
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert not missed
+    line = f"::error::dafny-spec-score was {word} before it finished: the step fails"
+    assert stdout.getvalue().count(line) == 1
+    assert "failed" in summary.read_text() and f"{word} before it finished" in summary.read_text()
 
 
 def test_a_failing_file_listing_leaves_the_earlier_review_comments_alone(

@@ -8,8 +8,10 @@ import json
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -302,6 +304,60 @@ def test_an_unexpected_exception_is_one_line_with_exit_2(
 
     monkeypatch.setattr(cli, "cmd_score", interrupted)
     assert main(["score", str(EXAMPLE)]) == 130
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
+    """`kill` or `timeout` (SIGTERM) mid-run (bot/signals.py): as for Ctrl-C, the verifier run in flight is answered,
+    no other starts, and the tool says so in one line, exit 143. Before, Python's default ended it at once, with no
+    exit handler run: the verifier's server folders stayed behind."""
+    run_log = tmp_path / "runs"
+    dafny = tmp_path / "dafny"  # each run hangs 3 s (its settings set here: the verifier inherits no environment)
+    dafny.write_text(f"#!/bin/sh\nexport FAKE_DAFNY_HANG=3 FAKE_DAFNY_RUNLOG={run_log}\n"
+                     f'exec "{sys.executable}" "{ROOT / "tests" / "fake_dafny" / "dafny2_hang.py"}" "$@"\n')
+    dafny.chmod(0o755)
+    # one verifier run at a time: every run started has written its time before the signal
+    run = subprocess.Popen([sys.executable, "-m", "bot", "score", str(EXAMPLE), "--dafny", str(dafny), "--no-cache",
+                            "--jobs", "1"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not run_log.exists() and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.05)
+        assert run_log.exists(), run.communicate(timeout=30)
+        signalled = time.time()
+        run.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        run.send_signal(signal.SIGTERM)  # a second one, while the run in flight ends, does not cut that short
+        _, err = run.communicate(timeout=30)
+    finally:
+        run.kill()
+    assert run.returncode == 143, err
+    assert err.splitlines()[-1] == "terminated" and err.count("terminated") == 1 and "Traceback" not in err
+    lines = run_log.read_text().split()
+    started = [float(line) for line in lines if line != "end"]
+    assert started and max(started) < signalled  # no verifier run began after it
+    assert lines.count("end") == len(started)  # and the one in flight was answered, not left running
+
+
+def test_sigterm_while_the_action_starts_its_servers_leaves_nothing_behind(tmp_path: Path, dafny_command: str) -> None:
+    """entrypoint.py takes SIGTERM as a stop from its first step, while it starts the verifier's servers early
+    (bot/github/early.py), before main() runs: before, the default ended it there and left the servers' folders."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", str(tmp_path)), "TMPDIR": str(scratch)}
+    run = subprocess.Popen([sys.executable, str(ROOT / "entrypoint.py")], cwd=tmp_path, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not any(scratch.iterdir()) and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.01)  # the early start's first folder: its handler is in place by then
+        assert any(scratch.iterdir()), run.communicate(timeout=30)
+        run.send_signal(signal.SIGTERM)
+        out, _ = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 143, out
+    assert out.splitlines()[-1] == "::error::dafny-spec-score was terminated before it started", out
+    assert not list(scratch.iterdir())  # the servers stopped and their folders removed at exit
 
 
 # ---- the step summary at its limit
