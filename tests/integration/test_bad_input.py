@@ -9,6 +9,7 @@ import os
 import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -338,25 +339,40 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
     assert lines.count("end") == len(started)  # and the one in flight was answered, not left running
 
 
-def test_sigterm_while_the_action_starts_its_servers_leaves_nothing_behind(tmp_path: Path, dafny_command: str) -> None:
-    """entrypoint.py takes SIGTERM as a stop from its first step, while it starts the verifier's servers early
-    (bot/github/early.py), before main() runs: before, the default ended it there and left the servers' folders."""
-    scratch = tmp_path / "tmp"
+def test_sigterm_to_the_action_stops_the_servers_it_started_early_and_leaves_nothing_behind(
+        tmp_path: Path, dafny_command: str) -> None:
+    """SIGTERM to entrypoint.py: the servers it started early (bot/github/early.py) are stopped and their folders
+    removed. Its first request to GitHub never gets an answer here, so that the stop comes once the early start made
+    its folders, whatever the machine's load."""
+    scratch, workspace = tmp_path / "tmp", tmp_path / "repo"
     scratch.mkdir()
-    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", str(tmp_path)), "TMPDIR": str(scratch)}
-    run = subprocess.Popen([sys.executable, str(ROOT / "entrypoint.py")], cwd=tmp_path, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while not any(scratch.iterdir()) and time.monotonic() < deadline and run.poll() is None:
-            time.sleep(0.01)  # the early start's first folder: its handler is in place by then
-        assert any(scratch.iterdir()), run.communicate(timeout=30)
-        run.send_signal(signal.SIGTERM)
-        out, _ = run.communicate(timeout=60)
-    finally:
-        run.kill()
+    workspace.mkdir()
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"number": 7, "pull_request": {
+        "number": 7, "base": {"sha": "a" * 40, "repo": {"full_name": "o/r"}},
+        "head": {"sha": "b" * 40, "repo": {"full_name": "o/r"}}}}))
+    with socket.socket() as silent:  # accepts connections (the kernel's backlog), never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", str(tmp_path)), "TMPDIR": str(scratch),
+               "GITHUB_EVENT_PATH": str(event), "GITHUB_EVENT_NAME": "pull_request", "GITHUB_REPOSITORY": "o/r",
+               "GITHUB_WORKSPACE": str(workspace), "GITHUB_API_URL": f"http://127.0.0.1:{silent.getsockname()[1]}",
+               "INPUT_GITHUB_TOKEN": "ghs_secret_token_value", "DAFNY_SPEC_SCORE_CACHE": str(tmp_path / "cache")}
+        run = subprocess.Popen([sys.executable, str(ROOT / "entrypoint.py")], cwd=workspace, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not any(p.name.startswith("specscore-server-") for p in scratch.iterdir()) \
+                    and time.monotonic() < deadline and run.poll() is None:
+                time.sleep(0.05)
+            assert any(scratch.iterdir()), run.communicate(timeout=30)
+            run.send_signal(signal.SIGTERM)
+            out, _ = run.communicate(timeout=60)
+        finally:
+            run.kill()
     assert run.returncode == 143, out
-    assert out.splitlines()[-1] == "::error::dafny-spec-score was terminated before it started", out
+    assert out.splitlines()[-1].startswith("::error::dafny-spec-score was terminated before it finished"), out
+    assert "ghs_secret_token_value" not in out
     assert not list(scratch.iterdir())  # the servers stopped and their folders removed at exit
 
 
