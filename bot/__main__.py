@@ -2,16 +2,13 @@ from __future__ import annotations
 
 import sys
 
-from bot.signals import exiting, sigterm_as_interrupt, stopped_by
+from bot.signals import as_a_process
 
-with sigterm_as_interrupt():  # while the tool loads too
-    try:
-        from bot.cli import main
 
-        code = main()
-    except KeyboardInterrupt as e:  # before main's own handling of a stop
-        word, code = stopped_by(e)
-        print(word, file=sys.stderr)
-    finally:
-        exiting()  # the exit handlers stop the verifier's processes: nothing cuts them short
-sys.exit(code)
+def _cli() -> int:
+    from bot.cli import main  # loaded under the handler: a stop while the tool loads is one too
+
+    return main()
+
+
+sys.exit(as_a_process(_cli, lambda word: print(word, file=sys.stderr)))

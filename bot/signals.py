@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
@@ -68,3 +68,18 @@ def exiting() -> None:
 def stopped_by(e: KeyboardInterrupt) -> tuple[str, int]:
     """How an interrupt is reported: its word and the exit code."""
     return ("terminated", EXIT_TERMINATED) if isinstance(e, Terminated) else ("interrupted", EXIT_INTERRUPTED)
+
+
+def as_a_process(work: Callable[[], int], say: Callable[[str], None]) -> int:
+    """A process entry point's run of `work` (which loads the tool itself, so that a stop while it loads is one too):
+    SIGTERM a stop from the first step, a stop that comes before `work`'s own handling said with `say(word)`, and
+    every stop let go once it is over (`exiting`). The exit code."""
+    with sigterm_as_interrupt():
+        try:
+            return work()
+        except KeyboardInterrupt as e:
+            word, code = stopped_by(e)
+            say(word)
+            return code
+        finally:
+            exiting()  # the exit handlers stop the verifier's processes: nothing cuts them short

@@ -373,7 +373,9 @@ def test_sigterm_to_the_action_stops_the_servers_it_started_early_and_leaves_not
     assert run.returncode == 143, out
     assert out.splitlines()[-1].startswith("::error::dafny-spec-score was terminated before it finished"), out
     assert "ghs_secret_token_value" not in out
-    assert not list(scratch.iterdir())  # the servers stopped and their folders removed at exit
+    # the servers stopped and the tool's folders removed at exit (mono's own probe file, CASESENSITIVETEST..., may
+    # stay when a server is killed while mono starts)
+    assert not [p.name for p in scratch.iterdir() if p.name.startswith("specscore-")]
 
 
 # ---- the step summary at its limit

@@ -8,7 +8,15 @@ import threading
 
 import pytest
 
-from bot.signals import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, exiting, sigterm_as_interrupt, stopped_by
+from bot.signals import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    Terminated,
+    as_a_process,
+    exiting,
+    sigterm_as_interrupt,
+    stopped_by,
+)
 
 
 def test_a_sigterm_in_the_block_is_raised_once_then_ignored() -> None:
@@ -63,6 +71,22 @@ def test_once_exiting_neither_ctrl_c_nor_sigterm_stops_the_exit() -> None:
             for _ in range(1000):
                 pass
             assert signal.getsignal(sent) not in (signal.SIG_IGN, signal.SIG_DFL)
+    finally:
+        signal.signal(signal.SIGINT, saved[0])
+        signal.signal(signal.SIGTERM, saved[1])
+
+
+def test_an_entry_point_says_a_stop_before_its_work_handles_it_and_lets_the_exit_go() -> None:
+    saved = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    said: list[str] = []
+
+    def work() -> int:
+        raise Terminated
+
+    try:
+        assert as_a_process(work, said.append) == EXIT_TERMINATED and said == ["terminated"]
+        assert as_a_process(lambda: 3, said.append) == 3 and said == ["terminated"]
+        assert signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, signal.SIG_DFL, saved[0])
     finally:
         signal.signal(signal.SIGINT, saved[0])
         signal.signal(signal.SIGTERM, saved[1])
