@@ -20,6 +20,7 @@ from bench.constants import (
     TARGET_STRATEGY_SPEEDUP,
     TARGET_WARM_SECONDS,
 )
+from bench.questions import question_lines, tally
 
 # ---------------------------------------------------------------------------------------------------
 # Pure parts: what was measured, and RESULTS.md
@@ -192,6 +193,8 @@ class Cost:
     method_chars: float  # mean harness method size
     own: float  # the programs' own verification seconds (Dafny's per-method times, summed)
     beyond: int = 0  # programs asked beyond the tests (determinacy on every input)
+    # (question, programs, own seconds) by what the programs ask (bench/questions.py)
+    questions: tuple[tuple[str, int, float], ...] = ()
 
     def other(self, jobs: int) -> float:
         """Worker seconds not spent verifying a program's own method: start-up, resolving and checking the
@@ -210,7 +213,7 @@ class Cost:
                     sum(int(p.get("prelude_chars", 0)) for p in programs) / n,
                     sum(int(p.get("method_chars", 0)) for p in programs) / n,
                     sum(float(p["seconds"]) for p in programs),
-                    sum(1 for p in programs if p.get("phase") == "every-input"))
+                    sum(1 for p in programs if p.get("phase") == "every-input"), tally(programs))
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,9 @@ def reference_lines(ref: Reference, jobs: int) -> list[str]:
               f"({ref.then.seconds:.1f} s against {ref.now.seconds:.1f} s). Verdicts: {same}.",
               f"Other worker seconds: {jobs} workers x the wall time, less the programs' own verification time "
               "(start-up, resolving each batch's prelude, canaries, requests, workers idle between rounds)."]
+    if ref.then.questions or ref.now.questions:
+        lines += ["", "By what the programs ask (own verification seconds, Dafny's per-method times):", "",
+                  *question_lines(ref.then.questions, ref.now.questions, "reference", "this commit")]
     return lines
 
 

@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from bench.constants import BASELINE_WALL, EXAMPLE, PR_NUMBER, PR_REPO, PR_SPEC, RECORDER, ROOT, STRONG, WEAK
+from bench.questions import question
 from bench.results import Baseline, Measured, sample_every
 from bench.sampler import make_wrapper, measure
 
@@ -210,7 +211,7 @@ def _distinct(record: Path) -> list[dict[str, Any]]:
         text = item["prelude"].rstrip() + "\n\n" + item["method"].strip() + "\n"
         seen.setdefault(text, {"text": text, "outcome": item["outcome"], "seconds": float(item["seconds"]),
                                "phase": item.get("phase", "tests"), "prelude_chars": len(item["prelude"]),
-                               "method_chars": len(item["method"])})
+                               "method_chars": len(item["method"]), "question": question(item)})
     return list(seen.values())
 
 

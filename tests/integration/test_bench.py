@@ -361,3 +361,41 @@ def test_requests_breakdown_splits_server_time_and_calls() -> None:
                        "the command line's": (1, 1)}
     text = b_requests.render(b)
     assert "| canaries | 1 | 0.1 | 0.1 | 0.100 |" in text and "| 0 | 2.0 |" in text
+
+
+def test_programs_are_told_by_what_they_ask_in_both_commits_namings() -> None:
+    from bench import questions as b_questions
+
+    def item(name: str, **fields: object) -> dict[str, object]:
+        return {"name": name, "phase": "tests", "seconds": 1.0, **fields}
+
+    # the reference spells kind and goal in the name's first two letters after the prefix
+    assert b_questions.question(item("SpecScore_mr0123456789abcdef")) == "a mutant's rejection"
+    assert b_questions.question(item("SpecScore_pp0123456789abcdef")) == "exact pin"
+    assert b_questions.question(item("SpecScore_pa0123456789abcdef")) == "precondition"
+    assert b_questions.question(item("SpecScore_ca0123456789abcdef")) == "acceptance of the expected output"
+    # this code records them
+    assert b_questions.question(item("SpecScore_0123", kind="pin", goal="pin-multiset")) == "order-free pin"
+    assert b_questions.question(item("SpecScore_0123", kind="vacuity", goal="accept")) == \
+        "vacuity (the case's assumptions)"
+    assert b_questions.question(item("SpecScore_0123", kind="mutant", goal="reject", limit=2)) == \
+        b_questions.TOGETHER
+    assert b_questions.question(item("SpecScore_0123", kind="mutant", goal="reject")) == "a mutant's rejection"
+    assert b_questions.question(item("SpecScoreBackground", kind=None, goal=None, checks=True)) == \
+        b_questions.BACKGROUND
+    assert b_questions.question(item("SpecScore_0123", kind="pin", goal="pin", phase="every-input")) == \
+        b_questions.EVERY_INPUT
+    assert b_questions.question(item("SpecScore_0123", kind="spec-change", goal="accept")) == b_questions.OTHER
+    programs = [{"question": "exact pin", "seconds": 2.0}, {"question": "exact pin", "seconds": 1.0},
+                {"question": b_questions.BACKGROUND, "seconds": 0.5}]
+    now = b_questions.tally(programs)
+    assert now == (("exact pin", 2, 3.0), (b_questions.BACKGROUND, 1, 0.5))
+    lines = b_questions.question_lines((("exact pin", 3, 2.0),), now, "reference", "this commit")
+    assert "| exact pin | 3 | 2.0 | 2 | 3.0 | +1.0 |" in lines
+    assert f"| {b_questions.BACKGROUND} | 0 | 0.0 | 1 | 0.5 | +0.5 |" in lines
+    assert lines[-1] == "| all | 3 | 2.0 | 3 | 3.5 | +1.5 |"
+    # and the reference section shows the table when the costs carry it
+    then = b_results.Cost("reference (7517177)", 30.0, 50.0, 3, 1, 10, 10, 2.0, 0, (("exact pin", 3, 2.0),))
+    mine = b_results.Cost("this commit (abc1234)", 30.0, 50.0, 3, 1, 10, 10, 3.5, 0, now)
+    text = "\n".join(b_results.reference_lines(b_results.Reference("7517177", mine, then, ""), 2))
+    assert "| question | reference: programs | own s | this commit: programs | own s | own s added |" in text
