@@ -14,24 +14,28 @@ from bot.symbolic.background import BACKGROUND_NAME
 from bot.symbolic.rounds import CONJOINED_SECONDS
 
 NAME_PREFIX = "SpecScore_"
-EVERY_INPUT = "every input (determinacy, its witnesses), spec changes"
+ACCEPTANCE = "acceptance of the expected output"
+REJECTION = "rejection of the expected output (which clause, too)"
+TOGETHER = "mutants rejected together (one program)"
 BACKGROUND = "background (the spec's declarations verified)"
+EVERY_INPUT = "every input (determinacy, its witnesses), spec changes"
 OTHER = "other"
-# (kind, goal) as the code spells them (Program.kind.value, Program.goal.value)
+# (kind, goal) as the code spells them (Program.kind.value, Program.goal.value; none for the first two), in the
+# table's order
 _BY_KIND: dict[tuple[object, object], str] = {
     ("precondition", None): "precondition",
     ("vacuity", None): "vacuity (the case's assumptions)",
-    ("correctness", "accept"): "acceptance of the expected output",
-    ("correctness", "accept-clause"): "acceptance of the expected output",
-    ("correctness", "accept-within"): "acceptance of the expected output",
-    ("correctness", "reject"): "rejection of the expected output (which clause, too)",
-    ("correctness", "reject-clause"): "rejection of the expected output (which clause, too)",
-    ("correctness", "reject-within"): "rejection of the expected output (which clause, too)",
-    ("mutant", "reject"): "a mutant's rejection",
-    ("mutant", "accept"): "a mutant's acceptance (after its rejection failed)",
+    ("correctness", "accept"): ACCEPTANCE,
+    ("correctness", "accept-clause"): ACCEPTANCE,
+    ("correctness", "accept-within"): ACCEPTANCE,
+    ("correctness", "reject"): REJECTION,
+    ("correctness", "reject-clause"): REJECTION,
+    ("correctness", "reject-within"): REJECTION,
     ("pin", "pin"): "exact pin",
     ("pin", "pin-multiset"): "order-free pin",
     ("pin", "pin-set"): "pin as a set",
+    ("mutant", "reject"): "a mutant's rejection",
+    ("mutant", "accept"): "a mutant's acceptance (after its rejection failed)",
 }
 # the reference's name letters (kind, goal): `p` is both a precondition and a pin, told apart by the goal
 _BY_LETTERS: dict[tuple[str, str], tuple[str, str | None]] = {
@@ -39,13 +43,9 @@ _BY_LETTERS: dict[tuple[str, str], tuple[str, str | None]] = {
     ("c", "a"): ("correctness", "accept"), ("c", "r"): ("correctness", "reject"), ("m", "r"): ("mutant", "reject"),
     ("m", "a"): ("mutant", "accept"), ("p", "p"): ("pin", "pin"),
 }
-TOGETHER = "mutants rejected together (one program)"
-ORDER = (
-    "precondition", "vacuity (the case's assumptions)", "acceptance of the expected output",
-    "rejection of the expected output (which clause, too)", "exact pin", "order-free pin", "pin as a set",
-    TOGETHER, "a mutant's rejection", "a mutant's acceptance (after its rejection failed)", BACKGROUND, EVERY_INPUT,
-    OTHER,
-)
+# the table's rows: the mutants' one program before their own ones
+ORDER = (*dict.fromkeys(v for (kind, _), v in _BY_KIND.items() if kind != "mutant"), TOGETHER,
+         *dict.fromkeys(v for (kind, _), v in _BY_KIND.items() if kind == "mutant"), BACKGROUND, EVERY_INPUT, OTHER)
 
 
 def question(item: Mapping[str, Any]) -> str:
