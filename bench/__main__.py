@@ -35,8 +35,11 @@ How things are counted:
   - verifier processes: a `dafny` wrapper put first on PATH logs every start (version probes are counted
     too and shown apart); server processes (the persistent backend's) are counted by watching /proc;
   - programs: the distinct programs the engine verifies, recorded by a second warm run that wraps
-    `Engine.run` (the measured runs are the plain commands); for the pull request, the result-cache
-    entries its cold run wrote;
+    `Engine.run` (the measured audits are the plain commands, run through a counter of their verifier
+    requests); for the pull request, the result-cache entries its cold run wrote;
+  - verifier requests: each backend call of an audit (a batch: one Dafny run, on the command line or a kept-alive
+    server), counted by COUNTER (bench/constants.py), which wraps each engine's backend in either commit's layout;
+    the reference section shows both commits' and the CPU time per batch beyond the programs' own;
   - peak RSS: the sum of the resident memory of the measured process and all its descendants, sampled every
     0.1 s from /proc, and the largest single process (wait4's ru_maxrss, exact).
 """
@@ -199,9 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             reference_row = Row.of("reference", f"reference {args.reference}: engine, cold cache, "
                                    f"{tasks_phrase(len(ids))}", then, len(then_programs))
             reference = Reference(args.reference, Cost.of(f"this commit ({machine.commit})", cold.seconds,
-                                                           cold.cpu_seconds, programs),
+                                                           cold.cpu_seconds, programs, cold),
                                   Cost.of(f"reference ({args.reference})", then.seconds, then.cpu_seconds,
-                                          then_programs),
+                                          then_programs, then),
                                   differing_verdicts(then_out / "results.json", cold_out / "results.json"))
         same = all((cold_out / n).read_bytes() == (warm_out / n).read_bytes()
                    for n in ("results.json", "results.csv", "report.md"))

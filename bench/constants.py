@@ -44,18 +44,62 @@ BASELINE_WALL = 600.0  # a baseline process is killed after this (a simple scrip
 SERVER_EXE = "specscore-host.exe"  # an argument of a persistent server process (HOST_EXE of bot/verifier/server.py)
 LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher script the wrapper copies
 
+# Run by `python3 -c` for a measured audit (`python3 -c COUNTER FILE audit ...`, bench/scenarios.py `Bench.audit`):
+# counts the verifier requests, the backend's batches (one Dafny run each, on the command line or a kept-alive server,
+# where a canary follows each), and the programs they held, and writes both to FILE at exit. Wrapping the backend of
+# each engine, in either commit's layout; a backend that cannot be wrapped leaves the counts unwritten (not measured).
+COUNTER = r"""
+import atexit, importlib, json, os, sys, threading
+import bot
+# the engine of the `bot` package the command runs, by its file (as RECORDER finds it): the reference commit's is
+# bot/engine.py
+here = os.path.isfile(os.path.join(os.path.dirname(bot.__file__), "verifier", "engine.py"))
+engine = importlib.import_module("bot.verifier.engine" if here else "bot.engine")
+counts = {"batches": 0, "programs": 0}
+lock = threading.Lock()
+wrapped = []
+original = engine.Engine.__init__
+def init(self, backend, *args, **kwargs):
+    original(self, backend, *args, **kwargs)
+    if any(b is backend for b in wrapped):
+        return  # a backend two engines share is counted once
+    verify = backend.verify_batch
+    def counted(prelude, methods, *rest, **more):
+        with lock:
+            counts["batches"] += 1
+            counts["programs"] += len(methods)
+        return verify(prelude, methods, *rest, **more)
+    try:
+        backend.verify_batch = counted
+    except AttributeError:
+        counts["unwrapped"] = True
+    wrapped.append(backend)
+engine.Engine.__init__ = init
+def write():
+    if not counts.get("unwrapped"):
+        with open(sys.argv[1], "w", encoding="utf-8") as out:
+            json.dump(counts, out)
+atexit.register(write)
+from bot.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
 # Run by `python3 -c` for the recording run: wraps Engine.run to log every program and its outcome.
 RECORDER = r"""
-import contextvars, importlib, json, sys, threading
-try:
-    import bot.verifier.engine as engine
-except ImportError:  # the reference commit's layout (bot/engine.py, no questions beyond the tests)
-    import bot.engine as engine
+import contextvars, importlib, json, os, sys, threading
+import bot
+# a module of the `bot` package the command runs, by its file (an editable install of another checkout answers an
+# import of a module this package lacks with its own: the reference commit's layout has no bot/verifier/ nor
+# bot/symbolic/)
 def optional(name):
+    if not os.path.isfile(os.path.join(os.path.dirname(bot.__file__), *name.split(".")[1:]) + ".py"):
+        return None
     try:
         return importlib.import_module(name)
     except ImportError:
         return None
+# the reference commit's layout: bot/engine.py, no questions beyond the tests
+engine = optional("bot.verifier.engine") or importlib.import_module("bot.engine")
 everywhere_run = optional("bot.symbolic.everywhere_run")
 spec_change_run = optional("bot.symbolic.spec_change_run")
 out = open(sys.argv[1], "w", encoding="utf-8")

@@ -41,6 +41,10 @@ class Measured:
     cpu_seconds: float = 0.0  # user + system time of the process and its descendants
     output: str = ""  # the tail of stdout + stderr
     resident_mib: float = 0.0  # sampled sum of the long-lived processes: the tool and its servers
+    # the verifier requests (the backend's batches, COUNTER in bench/constants.py) and the programs they held; None:
+    # not counted
+    batches: int | None = None
+    batch_programs: int | None = None
 
     @property
     def processes(self) -> int:
@@ -195,6 +199,18 @@ class Cost:
     beyond: int = 0  # programs asked beyond the tests (determinacy on every input)
     # (question, programs, own seconds) by what the programs ask (bench/questions.py)
     questions: tuple[tuple[str, int, float], ...] = ()
+    # the cold audit's verifier requests (the backend's batches) and the programs they held; None: not counted
+    batches: int | None = None
+    batch_programs: int | None = None
+
+    def beside_own(self) -> float | None:
+        """CPU seconds per batch beyond the programs' own verification time: what a request costs around its
+        programs (reading, resolving and translating its file, the prover's start and prelude, the canary after it
+        on a server), with the tool's own work and the servers' start-up spread over the batches; None when the
+        batches were not counted."""
+        if not self.batches:
+            return None
+        return max(0.0, self.cpu_seconds - self.own) / self.batches
 
     def other(self, jobs: int) -> float:
         """Worker seconds not spent verifying a program's own method: start-up, resolving and checking the
@@ -206,14 +222,18 @@ class Cost:
         return self.own / (self.seconds * jobs) if self.seconds > 0 and jobs > 0 else 0.0
 
     @staticmethod
-    def of(label: str, seconds: float, cpu: float, programs: Sequence[dict[str, Any]]) -> Cost:
+    def of(label: str, seconds: float, cpu: float, programs: Sequence[dict[str, Any]],
+           measured: Measured | None = None) -> Cost:
+        """`measured`: the cold audit itself, for its verifier requests (Measured.batches)."""
         n = max(1, len(programs))
         preludes = {p["text"][: int(p.get("prelude_chars", 0))] for p in programs}
         return Cost(label, seconds, cpu, len(programs), len(preludes),
                     sum(int(p.get("prelude_chars", 0)) for p in programs) / n,
                     sum(int(p.get("method_chars", 0)) for p in programs) / n,
                     sum(float(p["seconds"]) for p in programs),
-                    sum(1 for p in programs if p.get("phase") == "every-input"), tally(programs))
+                    sum(1 for p in programs if p.get("phase") == "every-input"), tally(programs),
+                    measured.batches if measured is not None else None,
+                    measured.batch_programs if measured is not None else None)
 
 
 @dataclass(frozen=True)
@@ -248,9 +268,25 @@ def reference_lines(ref: Reference, jobs: int) -> list[str]:
               f"({ref.then.seconds:.1f} s against {ref.now.seconds:.1f} s). Verdicts: {same}.",
               f"Other worker seconds: {jobs} workers x the wall time, less the programs' own verification time "
               "(start-up, resolving each batch's prelude, canaries, requests, workers idle between rounds)."]
+    lines += request_lines(ref.then, ref.now)
     if ref.then.questions or ref.now.questions:
         lines += ["", "By what the programs ask (own verification seconds, Dafny's per-method times):", "",
                   *question_lines(ref.then.questions, ref.now.questions, "reference", "this commit")]
+    return lines
+
+
+def request_lines(then: Cost, now: Cost) -> list[str]:
+    """Both commits' verifier requests (batches) and what each costs around its programs, when both were counted."""
+    if then.batches is None or now.batches is None:
+        return []
+    lines = ["", "Verifier requests (the backend's batches: one Dafny run each, a canary after each on a server):", "",
+             "| code | batches | programs per batch | CPU s | own verification s | CPU s per batch beyond own |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for c in (then, now):
+        per = c.beside_own()
+        held = f"{c.batch_programs / c.batches:.1f}" if c.batch_programs is not None and c.batches else "-"
+        lines.append(f"| {c.label} | {c.batches} | {held} | {c.cpu_seconds:.1f} | {c.own:.1f} | "
+                     f"{'-' if per is None else f'{per:.2f}'} |")
     return lines
 
 

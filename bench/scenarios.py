@@ -14,12 +14,23 @@ import tarfile
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from bench.constants import BASELINE_WALL, EXAMPLE, PR_NUMBER, PR_REPO, PR_SPEC, RECORDER, ROOT, STRONG, WEAK
+from bench.constants import (
+    BASELINE_WALL,
+    COUNTER,
+    EXAMPLE,
+    PR_NUMBER,
+    PR_REPO,
+    PR_SPEC,
+    RECORDER,
+    ROOT,
+    STRONG,
+    WEAK,
+)
 from bench.questions import question
 from bench.results import Baseline, Measured, sample_every
 from bench.sampler import make_wrapper, measure
@@ -68,13 +79,17 @@ class Bench:
 
     def audit(self, name: str, ids: Sequence[str], cache: Path, z3: str | None = None,
               more: Sequence[str] = (), code: Path = ROOT) -> tuple[Measured, Path]:
-        """`python3 -m bot audit` of the package in `code` (this checkout's, or the reference's)."""
+        """`python3 -m bot audit` of the package in `code` (this checkout's, or the reference's), run through COUNTER
+        (bench/constants.py), which counts its verifier requests."""
         folder, log, env = self.scenario(name)
         out = folder / "out"
-        m = measure([sys.executable, "-m", "bot", *self.audit_argv(ids, out, cache, z3, more, code)], code,
-                    _package_first(env, code), log)
+        counted = folder / "requests.json"
+        m = measure([sys.executable, "-c", COUNTER, str(counted), *self.audit_argv(ids, out, cache, z3, more, code)],
+                    code, _package_first(env, code), log)
         if m.returncode != 0:
             raise SystemExit(f"bench: the audit ({name}) failed with exit code {m.returncode}:\n{m.output}")
+        counts = read_counts(counted)
+        m = replace(m, batches=counts.get("batches"), batch_programs=counts.get("batch_programs"))
         say(f"{name}: {m.seconds:.1f} s, {m.verifier_runs} `dafny` runs, {m.servers} servers, "
             f"peak {m.peak_mib:.0f} MiB")
         return m, out
@@ -201,6 +216,18 @@ def reference_code(commit: str, into: Path) -> Path:
 def _package_first(env: dict[str, str], code: Path) -> dict[str, str]:
     """The environment with `code`'s package first on the path (an installed `bot` may be another checkout's)."""
     return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(code), env.get("PYTHONPATH", "")]))}
+
+
+def read_counts(path: Path) -> dict[str, int]:
+    """What COUNTER wrote, as Measured's fields: the verifier requests (batches) and the programs they held; none
+    when it wrote nothing (a backend it could not wrap) or something else."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("batches", "programs")):
+        return {}
+    return {"batches": data["batches"], "batch_programs": data["programs"]}
 
 
 def _distinct(record: Path) -> list[dict[str, Any]]:

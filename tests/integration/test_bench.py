@@ -399,3 +399,81 @@ def test_programs_are_told_by_what_they_ask_in_both_commits_namings() -> None:
     mine = b_results.Cost("this commit (abc1234)", 30.0, 50.0, 3, 1, 10, 10, 3.5, 0, now)
     text = "\n".join(b_results.reference_lines(b_results.Reference("7517177", mine, then, ""), 2))
     assert "| question | reference: programs | own s | this commit: programs | own s | own s added |" in text
+
+
+def test_the_verifier_requests_are_counted_per_batch_and_shown_beside_the_reference() -> None:
+    then = b_results.Cost("reference (7517177)", 30.0, 50.0, 3, 1, 10, 10, 20.0, batches=10, batch_programs=40)
+    now = b_results.Cost("this commit (abc1234)", 30.0, 56.0, 3, 1, 10, 10, 26.0, batches=12, batch_programs=30)
+    assert then.beside_own() == 3.0 and now.beside_own() == 2.5  # (CPU - own) / batches
+    text = "\n".join(b_results.reference_lines(b_results.Reference("7517177", now, then, ""), 2))
+    assert "| code | batches | programs per batch | CPU s | own verification s | CPU s per batch beyond own |" in text
+    assert "| reference (7517177) | 10 | 4.0 | 50.0 | 20.0 | 3.00 |" in text
+    assert "| this commit (abc1234) | 12 | 2.5 | 56.0 | 26.0 | 2.50 |" in text
+    # a commit whose requests were not counted: no table rather than a made-up one
+    uncounted = dataclasses.replace(then, batches=None, batch_programs=None)
+    assert uncounted.beside_own() is None
+    text = "\n".join(b_results.reference_lines(b_results.Reference("7517177", now, uncounted, ""), 2))
+    assert "programs per batch" not in text
+
+
+def test_the_counts_file_is_read_whole_or_not_at_all(tmp_path: Path) -> None:
+    from bench.scenarios import read_counts
+
+    path = tmp_path / "requests.json"
+    assert read_counts(path) == {}  # not written (a backend the counter could not wrap)
+    path.write_text("{not json")
+    assert read_counts(path) == {}
+    path.write_text(json.dumps({"batches": 3}))
+    assert read_counts(path) == {}  # half a count is none
+    path.write_text(json.dumps({"batches": 3, "programs": 11}))
+    assert read_counts(path) == {"batches": 3, "batch_programs": 11}
+
+
+@pytest.mark.parametrize("layout", ["bot/verifier/engine.py", "bot/engine.py"])
+def test_the_counter_wraps_the_backend_of_either_commits_layout(tmp_path: Path, layout: str) -> None:
+    """COUNTER on a package of this commit's layout (bot/verifier/engine.py) and of the reference's (bot/engine.py):
+    each backend call counted once, with the programs it held, even when two engines share the backend."""
+    package = tmp_path / "pkg"
+    (package / layout).parent.mkdir(parents=True)
+    for folder in {package / "bot", (package / layout).parent}:
+        (folder / "__init__.py").write_text("")
+    (package / layout).write_text("class Engine:\n    def __init__(self, backend, jobs=None):\n"
+                                  "        self.backend = backend\n")
+    module = layout[:-3].replace("/", ".")
+    (package / "bot" / "cli.py").write_text(
+        f"from {module} import Engine\n"
+        "class Backend:\n"
+        "    def verify_batch(self, prelude, methods, time_limit):\n"
+        "        return {name: 'verified' for name, _ in methods}\n"
+        "def main(argv):\n"
+        "    backend = Backend()\n"
+        "    first, second = Engine(backend), Engine(backend, jobs=2)\n"
+        "    answers = first.backend.verify_batch('p', [('a', 'x'), ('b', 'y')], 20)\n"
+        "    assert answers == {'a': 'verified', 'b': 'verified'}\n"
+        "    second.backend.verify_batch('p', [('c', 'z')], 20)\n"
+        "    return 0 if argv == ['audit', 'D'] else 3\n")
+    counts = tmp_path / "requests.json"
+    proc = subprocess.run([sys.executable, "-c", b_constants.COUNTER, str(counts), "audit", "D"], cwd=package,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(package)}, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(counts.read_text()) == {"batches": 2, "programs": 3}
+
+
+@pytest.mark.dafny
+def test_the_counter_counts_a_real_audits_requests_and_none_when_warm(tmp_path: Path, dafny_command: str) -> None:
+    from bench.scenarios import read_counts
+
+    dataset = ROOT / "tests" / "data" / "audit" / "DS"
+    counted = []
+    for run in ("cold", "warm"):
+        counts = tmp_path / f"{run}.json"
+        argv = [sys.executable, "-c", b_constants.COUNTER, str(counts), "audit", str(dataset), "--only", "105",
+                "--labels", "none", "--out", str(tmp_path / run), "--cache-dir", str(tmp_path / "cache"),
+                "--jobs", "1"]
+        proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        counted.append(read_counts(counts))
+    cold, warm = counted
+    assert cold["batches"] >= 1 and cold["batch_programs"] > cold["batches"]  # a case's checks go in one batch
+    assert warm == {"batches": 0, "batch_programs": 0}  # every answer from the cache
