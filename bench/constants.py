@@ -45,9 +45,11 @@ SERVER_EXE = "specscore-host.exe"  # an argument of a persistent server process 
 LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher script the wrapper copies
 
 # Run by `python3 -c` for a measured audit (`python3 -c COUNTER FILE audit ...`, bench/scenarios.py `Bench.audit`):
-# counts the verifier requests, the backend's batches (one Dafny run each, on the command line or a kept-alive server,
-# where a canary follows each), and the programs they held, and writes both to FILE at exit. Wrapping the backend of
-# each engine, in either commit's layout; a backend that cannot be wrapped leaves the counts unwritten (not measured).
+# counts the backend's requests (its `verify_batch` calls: usually one Dafny run each, on the command line or a
+# kept-alive server, which verifies a canary after each request it answers; a server that died is asked again, then
+# the command line) and the programs they held, and writes both to FILE at exit. It wraps the backend of each engine,
+# in either commit's layout, frozen dataclasses too (the command-line backends); a call the backend makes of its own
+# `verify_batch` is part of the request that made it. A backend that cannot be wrapped leaves the counts unwritten.
 COUNTER = r"""
 import atexit, importlib, json, os, sys, threading
 import bot
@@ -57,6 +59,7 @@ here = os.path.isfile(os.path.join(os.path.dirname(bot.__file__), "verifier", "e
 engine = importlib.import_module("bot.verifier.engine" if here else "bot.engine")
 counts = {"batches": 0, "programs": 0}
 lock = threading.Lock()
+inside = threading.local()
 wrapped = []
 original = engine.Engine.__init__
 def init(self, backend, *args, **kwargs):
@@ -65,13 +68,18 @@ def init(self, backend, *args, **kwargs):
         return  # a backend two engines share is counted once
     verify = backend.verify_batch
     def counted(prelude, methods, *rest, **more):
-        with lock:
-            counts["batches"] += 1
-            counts["programs"] += len(methods)
-        return verify(prelude, methods, *rest, **more)
+        if getattr(inside, "depth", 0) == 0:
+            with lock:
+                counts["batches"] += 1
+                counts["programs"] += len(methods)
+        inside.depth = getattr(inside, "depth", 0) + 1
+        try:
+            return verify(prelude, methods, *rest, **more)
+        finally:
+            inside.depth -= 1
     try:
-        backend.verify_batch = counted
-    except AttributeError:
+        object.__setattr__(backend, "verify_batch", counted)  # a frozen dataclass's instance too
+    except (AttributeError, TypeError):
         counts["unwrapped"] = True
     wrapped.append(backend)
 engine.Engine.__init__ = init
@@ -89,8 +97,8 @@ RECORDER = r"""
 import contextvars, importlib, json, os, sys, threading
 import bot
 # a module of the `bot` package the command runs, by its file (an editable install of another checkout answers an
-# import of a module this package lacks with its own: the reference commit's layout has no bot/verifier/ nor
-# bot/symbolic/)
+# import of a module this package lacks with its own: the reference commit's layout lacks bot/verifier/engine.py
+# and bot/symbolic/)
 def optional(name):
     if not os.path.isfile(os.path.join(os.path.dirname(bot.__file__), *name.split(".")[1:]) + ".py"):
         return None

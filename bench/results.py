@@ -279,8 +279,9 @@ def request_lines(then: Cost, now: Cost) -> list[str]:
     """Both commits' verifier requests (batches) and what each costs around its programs, when both were counted."""
     if then.batches is None or now.batches is None:
         return []
-    lines = ["", "Verifier requests (the backend's batches: one Dafny run each, a canary after each on a server):", "",
-             "| code | batches | programs per batch | CPU s | own verification s | CPU s per batch beyond own |",
+    lines = ["", "Verifier requests (the backend's batches: usually one Dafny run each, and a canary after each one a "
+                 "server answered; programs include prelude probes and background checks):", "",
+             "| code | batches | programs per batch | CPU s | own verification s | (CPU - own) s per batch |",
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for c in (then, now):
         per = c.beside_own()
