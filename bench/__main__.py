@@ -37,9 +37,9 @@ How things are counted:
   - programs: the distinct programs the engine verifies, recorded by a second warm run that wraps
     `Engine.run` (the measured audits are the plain commands, run through a counter of their verifier
     requests); for the pull request, the result-cache entries its cold run wrote;
-  - verifier requests: each backend call of an audit (a batch: one Dafny run, on the command line or a kept-alive
-    server), counted by COUNTER (bench/constants.py), which wraps each engine's backend in either commit's layout;
-    the reference section shows both commits' and the CPU time per batch beyond the programs' own;
+  - verifier requests: each backend call of an audit (a batch: usually one Dafny run, on the command line or a
+    kept-alive server), counted by COUNTER (bench/constants.py), which wraps each engine's backend in either
+    commit's layout; the reference section shows both commits' and their (CPU - own) seconds per batch;
   - peak RSS: the sum of the resident memory of the measured process and all its descendants, sampled every
     0.1 s from /proc, and the largest single process (wait4's ru_maxrss, exact).
 """

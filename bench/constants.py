@@ -44,19 +44,31 @@ BASELINE_WALL = 600.0  # a baseline process is killed after this (a simple scrip
 SERVER_EXE = "specscore-host.exe"  # an argument of a persistent server process (HOST_EXE of bot/verifier/server.py)
 LAUNCHER_LIMIT = 4096  # a real `dafny` no longer than this may be a launcher script the wrapper copies
 
+# The start of the scripts below: the modules of the `bot` package the command runs (this checkout's, or the reference
+# commit's unpacked), found by their files, `optional`; an editable install of another checkout answers an import of a
+# module this package lacks with its own (the reference commit's layout lacks bot/verifier/engine.py and bot/symbolic/,
+# and has bot/engine.py)
+_PACKAGE = r"""
+import importlib, os
+import bot
+def optional(name):
+    if not os.path.isfile(os.path.join(os.path.dirname(bot.__file__), *name.split(".")[1:]) + ".py"):
+        return None
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+engine = optional("bot.verifier.engine") or importlib.import_module("bot.engine")
+"""
+
 # Run by `python3 -c` for a measured audit (`python3 -c COUNTER FILE audit ...`, bench/scenarios.py `Bench.audit`):
 # counts the backend's requests (its `verify_batch` calls: usually one Dafny run each, on the command line or a
 # kept-alive server, which verifies a canary after each request it answers; a server that died is asked again, then
 # the command line) and the programs they held, and writes both to FILE at exit. It wraps the backend of each engine,
 # in either commit's layout, frozen dataclasses too (the command-line backends); a call the backend makes of its own
 # `verify_batch` is part of the request that made it. A backend that cannot be wrapped leaves the counts unwritten.
-COUNTER = r"""
-import atexit, importlib, json, os, sys, threading
-import bot
-# the engine of the `bot` package the command runs, by its file (as RECORDER finds it): the reference commit's is
-# bot/engine.py
-here = os.path.isfile(os.path.join(os.path.dirname(bot.__file__), "verifier", "engine.py"))
-engine = importlib.import_module("bot.verifier.engine" if here else "bot.engine")
+COUNTER = _PACKAGE + r"""
+import atexit, json, sys, threading
 counts = {"batches": 0, "programs": 0}
 lock = threading.Lock()
 inside = threading.local()
@@ -93,21 +105,8 @@ sys.exit(main(sys.argv[2:]))
 """
 
 # Run by `python3 -c` for the recording run: wraps Engine.run to log every program and its outcome.
-RECORDER = r"""
-import contextvars, importlib, json, os, sys, threading
-import bot
-# a module of the `bot` package the command runs, by its file (an editable install of another checkout answers an
-# import of a module this package lacks with its own: the reference commit's layout lacks bot/verifier/engine.py
-# and bot/symbolic/)
-def optional(name):
-    if not os.path.isfile(os.path.join(os.path.dirname(bot.__file__), *name.split(".")[1:]) + ".py"):
-        return None
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-# the reference commit's layout: bot/engine.py, no questions beyond the tests
-engine = optional("bot.verifier.engine") or importlib.import_module("bot.engine")
+RECORDER = _PACKAGE + r"""
+import contextvars, json, sys, threading
 everywhere_run = optional("bot.symbolic.everywhere_run")
 spec_change_run = optional("bot.symbolic.spec_change_run")
 out = open(sys.argv[1], "w", encoding="utf-8")
