@@ -63,12 +63,12 @@ from bench.constants import DEFAULT_OUT, REFERENCE, SAMPLE_SECONDS, SMALL_TASKS,
 from bench.machine import (
     differing_fields,
     differing_tasks,
-    differing_verdicts,
     engine_has_server_option,
     find_wheel_z3,
     git_commit,
     load_average,
     machine_memory_gib,
+    reference_verdicts,
     task_ids,
     tasks_phrase,
     verifier_version,
@@ -205,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                            cold.cpu_seconds, programs, cold),
                                   Cost.of(f"reference ({args.reference})", then.seconds, then.cpu_seconds,
                                           then_programs, then),
-                                  differing_verdicts(then_out / "results.json", cold_out / "results.json"))
+                                  *reference_verdicts(args.reference, then_out / "results.json",
+                                                      cold_out / "results.json"))
         same = all((cold_out / n).read_bytes() == (warm_out / n).read_bytes()
                    for n in ("results.json", "results.csv", "report.md"))
         if not same:

@@ -67,8 +67,10 @@ engine = optional("bot.verifier.engine") or importlib.import_module("bot.engine"
 # the command line) and the programs they held, and writes both to FILE at exit. It wraps the backend of each engine,
 # in either commit's layout, frozen dataclasses too (the command-line backends); a call the backend makes of its own
 # `verify_batch` is part of the request that made it. A backend that cannot be wrapped leaves the counts unwritten.
+# The audit runs as `python3 -m bot` runs it (bot/__main__.py: its signal handling and exit path too).
 COUNTER = _PACKAGE + r"""
-import atexit, json, sys, threading
+import atexit, json, runpy, sys, threading
+counts_file = sys.argv[1]
 counts = {"batches": 0, "programs": 0}
 lock = threading.Lock()
 inside = threading.local()
@@ -97,11 +99,11 @@ def init(self, backend, *args, **kwargs):
 engine.Engine.__init__ = init
 def write():
     if not counts.get("unwrapped"):
-        with open(sys.argv[1], "w", encoding="utf-8") as out:
+        with open(counts_file, "w", encoding="utf-8") as out:
             json.dump(counts, out)
 atexit.register(write)
-from bot.cli import main
-sys.exit(main(sys.argv[2:]))
+sys.argv = [sys.argv[0], *sys.argv[2:]]
+runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
 
 # Run by `python3 -c` for the recording run: wraps Engine.run to log every program and its outcome.

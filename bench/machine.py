@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.constants import ROOT, WHEEL_Z3, WHEEL_Z3_VERSION
+from bench.constants import REFERENCE, ROOT, WHEEL_Z3, WHEEL_Z3_VERSION
+from bench.known import KNOWN
 from bench.scenarios import say
 
 # ---------------------------------------------------------------------------------------------------
@@ -138,31 +139,66 @@ VERDICT_FIELDS = ("verdict", "evaluated", "correctness", "completeness", "unknow
 CASE_FIELDS = ("status", "determinacy")
 
 
-def differing_verdicts(a: Path, b: Path) -> str:
-    """The tasks whose verdicts differ between two results.json files, perhaps of different commits, each with
-    what differs: a task's VERDICT_FIELDS, a case's CASE_FIELDS (cases matched by name), or `cases` when the two
-    name other cases ("" when none; `?` when they cannot be read). Other fields (notes, witnesses, what a later
-    commit adds) are left out: they may change with the code."""
+Changes = dict[str, tuple[Any, Any]]  # what differs in one task: a field's name, its value in a, in b
+
+
+def verdict_changes(a: Path, b: Path) -> dict[str, Changes] | None:
+    """What differs between two results.json files, perhaps of different commits, task by task (id order): a task's
+    VERDICT_FIELDS by name, a case's CASE_FIELDS as `case NAME: FIELD` (cases matched by name), `cases` when the two
+    name other cases, `task` when one lacks the task; each with both values. Other fields (notes, witnesses, what a
+    later commit adds) are left out: they may change with the code. None when either cannot be read."""
     both = _tasks(a, b)
     if both is None:
-        return "?"
+        return None
     left, right = both
-    parts = []
+    out: dict[str, Changes] = {}
     for k in sorted(left.keys() | right.keys(), key=_id_order):
         x, y = left.get(k), right.get(k)
         if x is None or y is None:
-            parts.append(f"{k} (task)")
+            out[k] = {"task": (x is not None, y is not None)}
             continue
-        names = [f for f in VERDICT_FIELDS if x.get(f) != y.get(f)]
+        changes: Changes = {f: (x.get(f), y.get(f)) for f in VERDICT_FIELDS if x.get(f) != y.get(f)}
         xc = {c.get("name"): c for c in x.get("cases") or []}
         yc = {c.get("name"): c for c in y.get("cases") or []}
         if xc.keys() != yc.keys():
-            names.append("cases")
+            changes["cases"] = (sorted(map(str, xc)), sorted(map(str, yc)))
         else:
-            names += sorted({f for n in xc for f in CASE_FIELDS if xc[n].get(f) != yc[n].get(f)})
-        if names:
-            parts.append(f"{k} ({', '.join(names)})")
-    return ", ".join(parts)
+            changes.update({f"case {n}: {f}": (xc[n].get(f), yc[n].get(f)) for n in sorted(xc, key=str)
+                            for f in CASE_FIELDS if xc[n].get(f) != yc[n].get(f)})
+        if changes:
+            out[k] = changes
+    return out
+
+
+def differing_verdicts(a: Path, b: Path, known: dict[str, Changes] | None = None) -> str:
+    """The tasks whose verdicts differ between two results.json files (verdict_changes), each with the names of the
+    fields that differ: `7 (determinacy), 10 (verdict)` ("" when none; `?` when they cannot be read). A task whose
+    changes are exactly its entry in `known` (both values of every field, and no other field) is left out."""
+    changes = verdict_changes(a, b)
+    if changes is None:
+        return "?"
+    known = known or {}
+    return ", ".join(f"{k} ({', '.join(_names(c))})" for k, c in changes.items() if known.get(k) != c)
+
+
+def explained(a: Path, b: Path, known: dict[str, Changes]) -> tuple[str, ...]:
+    """The tasks whose verdict changes are exactly their entries in `known`."""
+    return tuple(k for k, c in (verdict_changes(a, b) or {}).items() if known.get(k) == c)
+
+
+def reference_verdicts(commit: str, then: Path, now: Path) -> tuple[str, tuple[str, ...]]:
+    """The reference commit's results.json (`then`) against this commit's (`now`): the tasks whose verdicts differ,
+    and those left out because their changes are exactly the known ones (bench/known.py, for the default reference
+    only: against another commit every change is reported)."""
+    known = KNOWN if commit == REFERENCE else {}
+    return differing_verdicts(then, now, known), explained(then, now, known)
+
+
+def _names(changes: Changes) -> list[str]:
+    """The fields' names, a task's first, then its cases' (each once, in order)."""
+    task = [f for f in changes if not f.startswith("case ")]
+    cases = sorted({f.rpartition(": ")[2] for f in changes if f.startswith("case ")})
+    return task + cases
 
 
 def _fields_differing(x: object, y: object, name: str) -> set[str]:

@@ -244,6 +244,7 @@ class Reference:
     now: Cost
     then: Cost
     verdicts: str  # differing_verdicts: "" when every verdict, completeness, pin and decided case is the same
+    known: tuple[str, ...] = ()  # the tasks left out of `verdicts`: their changes are exactly bench/known.py's
 
     @property
     def speedup(self) -> float:
@@ -264,6 +265,10 @@ def reference_lines(ref: Reference, jobs: int) -> list[str]:
                      f"{c.other(jobs) / n:.3f} | {c.busy(jobs):.0%} |")
     same = ("the same in every task (verdict, evaluated, correctness, completeness, unknown; each case's status "
             "and pin)" if not ref.verdicts else f"DIFFERENT: {ref.verdicts}")
+    if ref.known:
+        same = same.replace("the same in every task", "the same in every other task") + (
+            f"; {', '.join(ref.known)}: exactly the known changes (bench/known.py: what the code decides since "
+            f"{ref.commit})")
     lines += ["", f"This commit against {ref.commit}, both cold, in this run: x{ref.speedup:.2f} "
               f"({ref.then.seconds:.1f} s against {ref.now.seconds:.1f} s). Verdicts: {same}.",
               f"Other worker seconds: {jobs} workers x the wall time, less the programs' own verification time "
@@ -424,7 +429,8 @@ def targets(res: BenchResults) -> list[Target]:
     if ref is not None:
         out.append(Target(f"cold audit no slower than the reference {ref.commit} (same tasks, same run), with the same "
                           "verdicts", ref.speedup >= 1.0 and not ref.verdicts,
-                          f"x{ref.speedup:.2f}, verdicts " + ("the same" if not ref.verdicts else "DIFFERENT")))
+                          f"x{ref.speedup:.2f}, verdicts " + ("DIFFERENT" if ref.verdicts else "the same" + (
+                              f" but the {len(ref.known)} known changes" if ref.known else ""))))
     if res.pairs:
         n = len(res.pairs)
         of = f"median of {n} pairs" if n > 1 else "1 pair"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bench import constants as b_constants
+from bench import known as b_known
 from bench import machine as b_machine
 from bench import results as b_results
 from bench import sampler as b_sampler
@@ -301,6 +302,16 @@ def test_the_reference_commit_is_compared_program_by_program() -> None:
     assert "| this commit (abc1234) | 40.0 | 70.0 | 3 | 1 | 2 | 80 | 20 | 20.0 | 6.667 | 20.000 | 25% |" in text
     assert "x0.75 (30.0 s against 40.0 s). Verdicts: the same in every task" in text
     assert "DIFFERENT: 2 (verdict)" in b_results.render_results(changed)
+    # the known changes left out: said, and the target met when nothing else changed
+    known = dataclasses.replace(res, reference=b_results.Reference("7517177", then, now, "", ("572", "793")))
+    target = next(t for t in b_results.targets(known) if "reference" in t.name)
+    assert target.met is True and target.value == "x1.33, verdicts the same but the 2 known changes"
+    assert ("Verdicts: the same in every other task (verdict, evaluated, correctness, completeness, unknown; each "
+            "case's status and pin); 572, 793: exactly the known changes (bench/known.py") in \
+        b_results.render_results(known)
+    both = dataclasses.replace(known, reference=b_results.Reference("7517177", then, now, "2 (verdict)", ("572",)))
+    assert next(t for t in b_results.targets(both) if "reference" in t.name).met is False
+    assert "DIFFERENT: 2 (verdict); 572: exactly the known changes" in b_results.render_results(both)
     assert "## Against the reference" not in b_results.render_results(results())
 
 
@@ -321,6 +332,41 @@ def test_differing_verdicts_compare_what_must_stay_the_same(tmp_path: Path) -> N
     b.write_text(json.dumps({"tasks": [task("2"), task("10")]}))
     assert b_machine.differing_verdicts(a, b) == "7 (task)"
     assert b_machine.differing_verdicts(a, tmp_path / "missing.json") == "?"
+
+
+def test_known_changes_are_left_out_only_when_exactly_the_same(tmp_path: Path) -> None:
+    def task(tid: str, verdict: str = "weak", pin: str = "pinned") -> dict[str, object]:
+        return {"task_id": tid, "verdict": verdict, "evaluated": True, "correctness": 1.0, "completeness": 0.5,
+                "unknown": {}, "cases": [{"name": "T#1", "status": "verified", "determinacy": pin}]}
+
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"tasks": [task("2"), task("7"), task("10")]}))
+    b.write_text(json.dumps({"tasks": [task("2"), task("7", pin="pinned-as-set"), task("10", verdict="wrong")]}))
+    assert b_machine.verdict_changes(a, b) == {"7": {"case T#1: determinacy": ("pinned", "pinned-as-set")},
+                                               "10": {"verdict": ("weak", "wrong")}}
+    known = {"7": {"case T#1: determinacy": ("pinned", "pinned-as-set")}}
+    assert b_machine.differing_verdicts(a, b, known) == "10 (verdict)"
+    assert b_machine.explained(a, b, known) == ("7",)
+    # the same field changed to another value, or one more field changed: reported
+    for other in ({"7": {"case T#1: determinacy": ("pinned", "not-pinned")}},
+                  {"7": {"case T#1: determinacy": ("pinned", "pinned-as-set"), "verdict": ("weak", "strong")}},
+                  {"7": {}}):
+        assert b_machine.differing_verdicts(a, b, other) == "7 (determinacy), 10 (verdict)"
+        assert b_machine.explained(a, b, other) == ()
+    # a known task whose change went away is simply the same; the known list serves the default reference only
+    assert b_machine.reference_verdicts(b_constants.REFERENCE, a, a) == ("", ())
+    assert b_machine.reference_verdicts("0000000", a, b) == ("7 (determinacy), 10 (verdict)", ())
+
+
+def test_bench_known_changes_are_read_as_verdict_changes() -> None:
+    """Each known change names fields the comparison reads, with two different values (else it could never match)."""
+    assert b_known.KNOWN
+    for changes in b_known.KNOWN.values():
+        assert changes
+        for field, (then, now) in changes.items():
+            name = field.rpartition(": ")[2] if field.startswith("case ") else field
+            assert name in (*b_machine.VERDICT_FIELDS, *b_machine.CASE_FIELDS), field
+            assert then != now, field
 
 
 def test_the_reference_code_is_the_package_of_that_commit(tmp_path: Path) -> None:
@@ -441,16 +487,19 @@ def test_the_counter_wraps_the_backend_of_either_commits_layout(tmp_path: Path, 
                                   "        self.backend = backend\n")
     module = layout[:-3].replace("/", ".")
     # frozen, as the command-line backends are; a call of its own `verify_batch` inside one request is that request
+    # run as `python3 -m bot` (the reference's bot/__main__.py, which calls main() with no arguments)
+    (package / "bot" / "__main__.py").write_text("import sys\nfrom bot.cli import main\nsys.exit(main())\n")
     (package / "bot" / "cli.py").write_text(
         f"from {module} import Engine\n"
-        "import dataclasses\n"
+        "import dataclasses, sys\n"
         "@dataclasses.dataclass(frozen=True)\n"
         "class Backend:\n"
         "    def verify_batch(self, prelude, methods, time_limit, again=True):\n"
         "        if again:\n"
         "            self.verify_batch(prelude, methods[:1], time_limit, again=False)\n"
         "        return {name: 'verified' for name, _ in methods}\n"
-        "def main(argv):\n"
+        "def main(argv=None):\n"
+        "    argv = sys.argv[1:] if argv is None else argv\n"
         "    backend = Backend()\n"
         "    first, second = Engine(backend), Engine(backend, jobs=2)\n"
         "    answers = first.backend.verify_batch('p', [('a', 'x'), ('b', 'y')], 20)\n"
