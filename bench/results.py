@@ -430,7 +430,7 @@ def targets(res: BenchResults) -> list[Target]:
         out.append(Target(f"cold audit no slower than the reference {ref.commit} (same tasks, same run), with the same "
                           "verdicts", ref.speedup >= 1.0 and not ref.verdicts,
                           f"x{ref.speedup:.2f}, verdicts " + ("DIFFERENT" if ref.verdicts else "the same" + (
-                              f" but the {len(ref.known)} known changes" if ref.known else ""))))
+                              f" but the known changes ({', '.join(ref.known)})" if ref.known else ""))))
     if res.pairs:
         n = len(res.pairs)
         of = f"median of {n} pairs" if n > 1 else "1 pair"

@@ -305,7 +305,7 @@ def test_the_reference_commit_is_compared_program_by_program() -> None:
     # the known changes left out: said, and the target met when nothing else changed
     known = dataclasses.replace(res, reference=b_results.Reference("7517177", then, now, "", ("572", "793")))
     target = next(t for t in b_results.targets(known) if "reference" in t.name)
-    assert target.met is True and target.value == "x1.33, verdicts the same but the 2 known changes"
+    assert target.met is True and target.value == "x1.33, verdicts the same but the known changes (572, 793)"
     assert ("Verdicts: the same in every other task (verdict, evaluated, correctness, completeness, unknown; each "
             "case's status and pin); 572, 793: exactly the known changes (bench/known.py") in \
         b_results.render_results(known)
