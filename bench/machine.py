@@ -148,9 +148,10 @@ def verdict_changes(a: Path, b: Path) -> dict[str, Changes] | None:
     name other cases, `task` when one lacks the task; each with both values. Other fields (notes, witnesses, what a
     later commit adds) are left out: they may change with the code. None when either cannot be read."""
     both = _tasks(a, b)
-    if both is None:
-        return None
-    left, right = both
+    return None if both is None else _changes(*both)
+
+
+def _changes(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Changes]:
     out: dict[str, Changes] = {}
     for k in sorted(left.keys() | right.keys(), key=_id_order):
         x, y = left.get(k), right.get(k)
@@ -172,26 +173,40 @@ def verdict_changes(a: Path, b: Path) -> dict[str, Changes] | None:
 
 def differing_verdicts(a: Path, b: Path, known: dict[str, Changes] | None = None) -> str:
     """The tasks whose verdicts differ between two results.json files (verdict_changes), each with the names of the
-    fields that differ: `7 (determinacy), 10 (verdict)` ("" when none; `?` when they cannot be read). A task whose
-    changes are exactly its entry in `known` (both values of every field, and no other field) is left out."""
-    changes = verdict_changes(a, b)
-    if changes is None:
-        return "?"
-    known = known or {}
-    return ", ".join(f"{k} ({', '.join(_names(c))})" for k, c in changes.items() if known.get(k) != c)
+    fields that differ: `7 (determinacy), 10 (verdict)` ("" when none; `?` when they cannot be read). With `known`:
+    a task whose changes are exactly its entry (both values of every field, of the same JSON types, and no other
+    field) is left out, and a known task in both files that did not change at all is named, `793 (known change
+    absent: verdict)`: what the code learned since is lost."""
+    return _compared(a, b, known or {})[0]
 
 
 def explained(a: Path, b: Path, known: dict[str, Changes]) -> tuple[str, ...]:
     """The tasks whose verdict changes are exactly their entries in `known`."""
-    return tuple(k for k, c in (verdict_changes(a, b) or {}).items() if known.get(k) == c)
+    return _compared(a, b, known)[1]
 
 
 def reference_verdicts(commit: str, then: Path, now: Path) -> tuple[str, tuple[str, ...]]:
-    """The reference commit's results.json (`then`) against this commit's (`now`): the tasks whose verdicts differ,
-    and those left out because their changes are exactly the known ones (bench/known.py, for the default reference
-    only: against another commit every change is reported)."""
-    known = KNOWN if commit == REFERENCE else {}
-    return differing_verdicts(then, now, known), explained(then, now, known)
+    """The reference commit's results.json (`then`) against this commit's (`now`), read once: differing_verdicts
+    and explained, with the known changes (bench/known.py) for the default reference only (against any other
+    commit, or 7517177 spelt otherwise, every change is reported)."""
+    return _compared(then, now, KNOWN if commit == REFERENCE else {})
+
+
+def _compared(a: Path, b: Path, known: dict[str, Changes]) -> tuple[str, tuple[str, ...]]:
+    both = _tasks(a, b)
+    if both is None:
+        return "?", ()
+    changes = _changes(*both)
+    same = tuple(k for k, c in changes.items() if k in known and _exactly(known[k], c))
+    absent = {k for k in known if k in both[0] and k in both[1] and k not in changes}
+    parts = [f"{k} ({', '.join(_names(c))})" for k, c in changes.items() if k not in same]
+    parts += [f"{k} (known change absent: {', '.join(_names(known[k]))})" for k in absent]
+    return ", ".join(sorted(parts, key=lambda part: _id_order(part.split(" ", 1)[0]))), same
+
+
+def _exactly(x: Changes, y: Changes) -> bool:
+    """Equal, JSON types too (Python's `True == 1 == 1.0` would let a changed type pass)."""
+    return json.dumps(x, sort_keys=True) == json.dumps(y, sort_keys=True)
 
 
 def _names(changes: Changes) -> list[str]:

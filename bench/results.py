@@ -243,8 +243,10 @@ class Reference:
     commit: str
     now: Cost
     then: Cost
-    verdicts: str  # differing_verdicts: "" when every verdict, completeness, pin and decided case is the same
-    known: tuple[str, ...] = ()  # the tasks left out of `verdicts`: their changes are exactly bench/known.py's
+    # differing_verdicts: "" when every verdict, completeness, pin and decided case is the same, but for the tasks
+    # in `known`, whose changes are exactly bench/known.py's
+    verdicts: str
+    known: tuple[str, ...] = ()
 
     @property
     def speedup(self) -> float:
@@ -428,7 +430,8 @@ def targets(res: BenchResults) -> list[Target]:
     ref = res.reference
     if ref is not None:
         out.append(Target(f"cold audit no slower than the reference {ref.commit} (same tasks, same run), with the same "
-                          "verdicts", ref.speedup >= 1.0 and not ref.verdicts,
+                          "verdicts (but for the changes bench/known.py lists)",
+                          ref.speedup >= 1.0 and not ref.verdicts,
                           f"x{ref.speedup:.2f}, verdicts " + ("DIFFERENT" if ref.verdicts else "the same" + (
                               f" but the known changes ({', '.join(ref.known)})" if ref.known else ""))))
     if res.pairs:

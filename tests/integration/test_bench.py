@@ -353,9 +353,22 @@ def test_known_changes_are_left_out_only_when_exactly_the_same(tmp_path: Path) -
                   {"7": {}}):
         assert b_machine.differing_verdicts(a, b, other) == "7 (determinacy), 10 (verdict)"
         assert b_machine.explained(a, b, other) == ()
-    # a known task whose change went away is simply the same; the known list serves the default reference only
+    # a known task that no longer changes is reported (what the code learned is lost); one not run is not
+    assert b_machine.differing_verdicts(a, a, known) == "7 (known change absent: determinacy)"
+    assert b_machine.differing_verdicts(a, a, {"99": {"verdict": ("weak", "wrong")}}) == ""
+    # exactly: the known value in another JSON type is another change (True == 1 == 1.0 in Python)
+    c, d = tmp_path / "c.json", tmp_path / "d.json"
+    c.write_text(json.dumps({"tasks": [{**task("2"), "correctness": None}]}))
+    d.write_text(json.dumps({"tasks": [{**task("2"), "correctness": True}]}))
+    assert b_machine.verdict_changes(c, d) == {"2": {"correctness": (None, True)}}
+    typed = {"2": {"correctness": (None, 1.0)}}
+    assert typed["2"] == b_machine.verdict_changes(c, d)["2"]  # what Python's == would have let pass
+    assert b_machine.differing_verdicts(c, d, typed) == "2 (correctness)"
+    assert b_machine.explained(c, d, typed) == ()
+    # the known list serves the default reference only, read once: both answers from one comparison
     assert b_machine.reference_verdicts(b_constants.REFERENCE, a, a) == ("", ())
     assert b_machine.reference_verdicts("0000000", a, b) == ("7 (determinacy), 10 (verdict)", ())
+    assert b_machine.reference_verdicts("0000000", a, tmp_path / "missing.json") == ("?", ())
 
 
 def test_bench_known_changes_are_read_as_verdict_changes() -> None:
@@ -511,6 +524,13 @@ def test_the_counter_wraps_the_backend_of_either_commits_layout(tmp_path: Path, 
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(package)}, capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 0, proc.stderr
+    assert json.loads(counts.read_text()) == {"batches": 2, "programs": 3}
+    # the audit's exit code is the command's, and the counts are written all the same
+    counts.unlink()
+    proc = subprocess.run([sys.executable, "-c", b_constants.COUNTER, str(counts), "audit", "E"], cwd=package,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(package)}, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 3, proc.stderr
     assert json.loads(counts.read_text()) == {"batches": 2, "programs": 3}
 
 
